@@ -1,0 +1,48 @@
+/**
+ * Two kinds of failure: a UserError the user can fix (it carries the remedy), and everything
+ * else, which is a bug. One handler (BaseCommand.catch) renders both and sets the exit code.
+ */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly remedy: string,
+    readonly code: string = 'user_error',
+  ) {
+    super(message)
+    this.name = 'UserError'
+  }
+}
+
+export function isUserError(error: unknown): error is UserError {
+  return error instanceof UserError
+}
+
+/** Levenshtein-ranked suggestions, used when a path or symbol is unknown. */
+export function nearest(query: string, candidates: Iterable<string>, max = 5): string[] {
+  const q = query.toLowerCase()
+  const scored: Array<[number, string]> = []
+  for (const c of candidates) {
+    const lc = c.toLowerCase()
+    let score = editDistance(q, lc.length > q.length * 3 ? lc.slice(-q.length * 2) : lc)
+    if (lc.includes(q)) score -= q.length
+    if (lc.endsWith(q)) score -= 1
+    scored.push([score, c])
+  }
+  scored.sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]))
+  return scored.slice(0, max).map(([, c]) => c)
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = new Array<number>(b.length + 1)
+  for (let j = 0; j <= b.length; j++) prev[j] = j
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]
+    prev[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j]
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diag = tmp
+    }
+  }
+  return prev[b.length]
+}

@@ -1,0 +1,56 @@
+/** Rows handed to the store's bulk loader. One array per node / relationship table. */
+
+export interface FileRow { path: string; language: string | null; lines: number; is_test: boolean; present: boolean }
+export interface SymbolRow {
+  id: string
+  name: string
+  qualified_name: string
+  kind: string
+  path: string
+  start_line: number
+  end_line: number
+  signature: string
+  exported: boolean
+}
+export interface CommitRow {
+  sha: string
+  short: string
+  author_name: string
+  author_email: string
+  /** ISO 8601 with offset. */
+  author_date: string
+  committer_date: string
+  subject: string
+  body: string
+  parent_count: number
+  category: string
+  additions: number
+  deletions: number
+  /** Index in the stored topological order (0 = newest). */
+  topo: number
+  /** True for commits at the edge of the indexed history (shallow boundary or --max-commits cut). */
+  boundary: boolean
+}
+export interface AuthorRow { email: string; name: string }
+export interface PullRequestRow { number: number; title: string; url: string; source: string }
+export interface IssueRow { number: number; title: string; url: string; source: string }
+
+export interface GraphData {
+  files: FileRow[]
+  symbols: SymbolRow[]
+  commits: CommitRow[]
+  authors: AuthorRow[]
+  pullRequests: PullRequestRow[]
+  issues: IssueRow[]
+  defines: Array<{ path: string; symbol: string }>
+  contains: Array<{ parent: string; child: string }>
+  touched: Array<{ sha: string; path: string; additions: number; deletions: number; change: string; old_path: string }>
+  changed: Array<{ sha: string; symbol: string; added: number; removed: number }>
+  blamedOn: Array<{ symbol: string; sha: string; lines: number }>
+  authoredBy: Array<{ sha: string; email: string }>
+  parents: Array<{ sha: string; parent: string; idx: number }>
+  partOf: Array<{ sha: string; number: number }>
+  references: Array<{ sha: string; number: number; closes: boolean }>
+  closes: Array<{ pr: number; issue: number }>
+  renamedFrom: Array<{ path: string; from: string; sha: string }>
+}

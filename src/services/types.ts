@@ -1,0 +1,77 @@
+/** Result shapes of the service layer. The CLI's --json output and MCP structured content are these. */
+
+export interface CommitRef {
+  sha: string
+  short: string
+  author: string
+  email: string
+  /** ISO 8601 author date. */
+  date: string
+  subject: string
+  category: CommitCategory
+}
+
+export type CommitCategory = 'merge' | 'initial' | 'bot' | 'revert' | 'formatting' | 'micro' | 'normal' | 'mega'
+
+export interface PullRequestRef {
+  number: number
+  title: string
+  url: string | null
+}
+
+export interface IssueRef {
+  number: number
+  title: string
+  url: string | null
+  closes: boolean
+}
+
+export type EvidenceSource = 'blame' | 'history' | 'area'
+
+export interface EvidenceItem {
+  commit: CommitRef
+  source: EvidenceSource
+  /** For blame: how many lines of the range this commit owns at the indexed HEAD. */
+  lines?: number
+  /** For area history: the file's path in that commit. */
+  path_at_commit?: string
+  pull_requests: PullRequestRef[]
+  issues: IssueRef[]
+}
+
+export interface IndexInfo {
+  head: string
+  stale: boolean
+  /** Commits in the working HEAD not in the index (0 when fresh). null when unknown (history rewritten). */
+  commits_behind: number | null
+}
+
+export interface EvidenceTarget {
+  path: string
+  line_start: number
+  line_end: number
+  symbol: { qualified_name: string; kind: string } | null
+}
+
+export interface EvidenceResult {
+  target: EvidenceTarget
+  index: IndexInfo
+  evidence: EvidenceItem[]
+  /** Total before --limit was applied. */
+  total: number
+  /**
+   * Set when part of the answer cannot be decided from the index: lines whose origin lies beyond
+   * the indexed history (a shallow clone, or --max-commits). Those lines are attributed to the
+   * boundary commit, as `git blame` does, and counted here.
+   */
+  undecided: { lines: number; reason: string } | null
+}
+
+export interface HistoryResult {
+  target: { path: string; kind: 'file' | 'directory'; follow_renames: boolean }
+  index: IndexInfo
+  evidence: EvidenceItem[]
+  total: number
+  /** The history is cut (shallow clone or --max-commits): older commits may be missing. */
+  truncated: boolean
+}
