@@ -1,0 +1,37 @@
+import { Command, Flags } from '@oclif/core'
+import { isUserError } from './errors.js'
+
+/**
+ * Every command: `--repo` (default: the git root of the working directory, or GITWHY_REPO) and
+ * `--json` (one JSON document on stdout). A UserError prints what happened and the remedy and
+ * exits 1; anything else is a bug and exits 2.
+ */
+export abstract class BaseCommand extends Command {
+  static enableJsonFlag = true
+  static baseFlags = {
+    repo: Flags.string({ description: 'repository to use (default: the git repository containing the working directory; env GITWHY_REPO)', helpValue: 'DIR' }),
+  }
+
+  protected logStderr(message: string): void {
+    process.stderr.write(message + '\n')
+  }
+
+  async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<never> {
+    const json = this.argv.includes('--json')
+    if (isUserError(error)) {
+      if (json) process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, remedy: error.remedy } }) + '\n')
+      process.stderr.write(`error: ${error.message}\n  fix: ${error.remedy}\n`)
+      return this.exit(1)
+    }
+    // oclif's own parse errors (unknown flag, missing argument) are the user's to fix too
+    if (error.oclif?.exit !== undefined && error.oclif.exit !== 2) throw error
+    if (/Unexpected argument|Nonexistent flag|Missing required|Expected --|Parsing --/.test(error.message ?? '')) {
+      if (json) process.stdout.write(JSON.stringify({ error: { code: 'usage', message: error.message, remedy: `see gitwhy ${this.id} --help` } }) + '\n')
+      process.stderr.write(`error: ${error.message}\n  fix: see \`gitwhy ${this.id} --help\`\n`)
+      return this.exit(1)
+    }
+    if (json) process.stdout.write(JSON.stringify({ error: { code: 'bug', message: error.message } }) + '\n')
+    process.stderr.write(`gitwhy bug: ${error.stack ?? error.message}\nPlease report it with the command you ran.\n`)
+    return this.exit(2)
+  }
+}

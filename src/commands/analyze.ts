@@ -1,0 +1,35 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand } from '../base-command.js'
+import { endProgress, stderrProgress } from '../progress.js'
+import { analyze, type AnalyzeSummary } from '../services/analyze.js'
+
+export default class Analyze extends BaseCommand {
+  static summary = 'Build or update the index of a repository (symbols, history, blame, line history).'
+  static examples = ['<%= config.bin %> analyze', '<%= config.bin %> analyze ../other-repo --force', '<%= config.bin %> analyze --max-commits 5000 --json']
+  static args = { path: Args.string({ description: 'repository to index (default: --repo or the current one)' }) }
+  static flags = {
+    force: Flags.boolean({ description: 'rebuild from scratch even if the index is up to date' }),
+    'max-commits': Flags.integer({ description: 'index only the newest N commits (older origins are reported as undecided)' }),
+    'max-file-bytes': Flags.integer({ description: 'skip files larger than this many bytes', default: 1_000_000 }),
+    quiet: Flags.boolean({ char: 'q', description: 'no progress on stderr' }),
+  }
+
+  async run(): Promise<AnalyzeSummary> {
+    const { args, flags } = await this.parse(Analyze)
+    const progress = stderrProgress(!flags.quiet && !this.jsonEnabled())
+    const summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], onProgress: progress })
+    endProgress()
+    if (!this.jsonEnabled()) {
+      if (summary.mode === 'noop') this.log(`index is up to date at ${summary.head.slice(0, 7)} (nothing to do)`)
+      else {
+        const c = summary.counts
+        this.log(`indexed ${summary.repo} at ${summary.head.slice(0, 7)} (${summary.mode}${summary.mode === 'incremental' ? `, ${summary.new_commits} new commits` : ''})`)
+        this.log(`  ${c.commits} commits · ${c.files} files · ${c.symbols} symbols · ${c.authors} authors · ${c.pull_requests} PRs · ${c.issues} issues`)
+        const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0)
+        if (skipped.length) this.log(`  skipped: ${skipped.map(([k, n]) => `${n} ${k}`).join(', ')}`)
+        this.log(`  time: ${Object.entries(summary.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${v} ms`).join(' · ')}`)
+      }
+    }
+    return summary
+  }
+}

@@ -1,0 +1,277 @@
+/**
+ * Pure streaming parsers for `git log -p -U0 -M` / `git diff-tree --stdin -p -U0 -M` output.
+ *
+ * Input is decoded as latin1 (one char per byte) so no byte sequence is lost; paths and commit
+ * text are re-decoded as UTF-8 where they leave the parser. Records are separated by a header line
+ * starting with \x01 (content lines start with '+', '-', ' ' or '\', so the marker is unambiguous).
+ */
+
+export type FileStatus = 'A' | 'D' | 'M' | 'R'
+
+export interface FileDiff {
+  path: string
+  /** The path in the parent (equals `path` unless renamed). */
+  oldPath: string
+  status: FileStatus
+  binary: boolean
+  /** Hunks, flat, 0-based half-open: [oldStart, oldEnd, newStart, newEnd, ...], sorted. */
+  hunks: number[]
+  additions: number
+  deletions: number
+  /** Only whitespace changed (all removed and added text equal once whitespace is dropped). */
+  whitespaceOnly: boolean
+}
+
+export interface DiffRecord {
+  /** The header text after the \x01 marker, up to the \x02 terminator (latin1). */
+  header: string
+  files: FileDiff[]
+}
+
+function latin1ToUtf8(s: string): string {
+  // Fast path: pure ASCII needs no re-decoding.
+  for (let i = 0; i < s.length; i++) {
+    if (s.charCodeAt(i) > 0x7f) return Buffer.from(s, 'latin1').toString('utf8')
+  }
+  return s
+}
+
+export function decodeText(latin1: string): string {
+  return latin1ToUtf8(latin1)
+}
+
+/** Undo git's C-style quoting of a path ("a/\303\274.txt") and decode as UTF-8. */
+export function unquotePath(raw: string): string {
+  if (!raw.startsWith('"')) return latin1ToUtf8(raw)
+  const bytes: number[] = []
+  for (let i = 1; i < raw.length - 1; i++) {
+    const c = raw[i]
+    if (c !== '\\') {
+      bytes.push(raw.charCodeAt(i) & 0xff)
+      continue
+    }
+    const n = raw[++i]
+    if (n >= '0' && n <= '7') {
+      bytes.push(parseInt(raw.slice(i, i + 3), 8))
+      i += 2
+    } else {
+      const map: Record<string, number> = { n: 10, t: 9, r: 13, a: 7, b: 8, f: 12, v: 11, '\\': 92, '"': 34 }
+      bytes.push(map[n] ?? n.charCodeAt(0))
+    }
+  }
+  return Buffer.from(bytes).toString('utf8')
+}
+
+function stripPrefix(p: string, prefix: string): string {
+  if (p.startsWith('"')) {
+    const unq = unquotePath(p)
+    return unq.startsWith(prefix) ? unq.slice(prefix.length) : unq
+  }
+  return latin1ToUtf8(p.startsWith(prefix) ? p.slice(prefix.length) : p)
+}
+
+/** `--- a/path` / `+++ b/path` value: strip git's trailing tab (added when the name has a space). */
+function headerPath(rest: string, prefix: string): string | null {
+  if (rest.endsWith('\t')) rest = rest.slice(0, -1)
+  if (rest === '/dev/null') return null
+  return stripPrefix(rest, prefix)
+}
+
+/** `diff --git a/X b/X` when both names are equal (no rename): take the half. */
+function pathFromDiffGit(line: string): string {
+  const rest = line.slice('diff --git '.length)
+  if (rest.startsWith('"')) {
+    const end = findQuoteEnd(rest, 0)
+    return stripPrefix(rest.slice(0, end + 1), 'a/')
+  }
+  const half = (rest.length - 1) / 2
+  return stripPrefix(rest.slice(0, half), 'a/')
+}
+
+function findQuoteEnd(s: string, start: number): number {
+  for (let i = start + 1; i < s.length; i++) {
+    if (s[i] === '\\') i++
+    else if (s[i] === '"') return i
+  }
+  return s.length - 1
+}
+
+const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/
+
+class FileBuilder {
+  path = ''
+  oldPath = ''
+  status: FileStatus = 'M'
+  binary = false
+  hunks: number[] = []
+  additions = 0
+  deletions = 0
+  removedText: string[] = []
+  addedText: string[] = []
+  /** Comparing whitespace-stripped text is only done for moderate diffs. */
+  trackText = true
+
+  finish(): FileDiff {
+    let whitespaceOnly = false
+    if (this.trackText && (this.additions > 0 || this.deletions > 0) && this.status === 'M' && !this.binary) {
+      whitespaceOnly = this.removedText.join('') === this.addedText.join('')
+    }
+    return {
+      path: this.path,
+      oldPath: this.oldPath || this.path,
+      status: this.status,
+      binary: this.binary,
+      hunks: this.hunks,
+      additions: this.additions,
+      deletions: this.deletions,
+      whitespaceOnly,
+    }
+  }
+}
+
+const MAX_TRACKED_TEXT_LINES = 4000
+const WS = /\s+/g
+
+/**
+ * Incremental parser: feed chunks, get complete records through `onRecord`. Call `end()` after the
+ * last chunk.
+ */
+export class DiffStreamParser {
+  private rest = ''
+  private record: DiffRecord | null = null
+  private file: FileBuilder | null = null
+  private headerLines: string[] | null = null
+  private inHunk = false
+
+  constructor(private readonly onRecord: (record: DiffRecord) => void) {}
+
+  push(chunk: Buffer): void {
+    const text = this.rest + chunk.toString('latin1')
+    let start = 0
+    let nl = text.indexOf('\n', start)
+    while (nl !== -1) {
+      this.line(text.slice(start, nl))
+      start = nl + 1
+      nl = text.indexOf('\n', start)
+    }
+    this.rest = text.slice(start)
+  }
+
+  end(): void {
+    if (this.rest.length > 0) this.line(this.rest)
+    this.rest = ''
+    this.flushRecord()
+  }
+
+  private flushFile(): void {
+    if (this.file && this.record) this.record.files.push(this.file.finish())
+    this.file = null
+    this.inHunk = false
+  }
+
+  private flushRecord(): void {
+    this.flushFile()
+    if (this.record) this.onRecord(this.record)
+    this.record = null
+  }
+
+  private line(line: string): void {
+    if (this.headerLines) {
+      const end = line.indexOf('\x02')
+      if (end === -1) {
+        this.headerLines.push(line)
+        return
+      }
+      this.headerLines.push(line.slice(0, end))
+      this.record = { header: this.headerLines.join('\n'), files: [] }
+      this.headerLines = null
+      return
+    }
+    const c = line.charCodeAt(0)
+    if (c === 1) {
+      this.flushRecord()
+      const body = line.slice(1)
+      const end = body.indexOf('\x02')
+      if (end === -1) this.headerLines = [body]
+      else this.record = { header: body.slice(0, end), files: [] }
+      return
+    }
+    if (!this.record) return
+    const f = this.file
+    if (this.inHunk && f) {
+      if (c === 43 /* + */) {
+        f.additions++
+        if (f.trackText) f.addedText.push(line.slice(1).replace(WS, ''))
+        return
+      }
+      if (c === 45 /* - */) {
+        f.deletions++
+        if (f.trackText) f.removedText.push(line.slice(1).replace(WS, ''))
+        return
+      }
+      if (c === 92 /* \ */ || c === 32 /* space */) return
+    }
+    if (line.startsWith('@@') && f) {
+      const m = HUNK_RE.exec(line)
+      if (!m) return
+      const os = Number(m[1])
+      const oc = m[2] === undefined ? 1 : Number(m[2])
+      const ns = Number(m[3])
+      const nc = m[4] === undefined ? 1 : Number(m[4])
+      const o0 = oc === 0 ? os : os - 1
+      const n0 = nc === 0 ? ns : ns - 1
+      f.hunks.push(o0, o0 + oc, n0, n0 + nc)
+      if (f.trackText && f.additions + f.deletions + oc + nc > MAX_TRACKED_TEXT_LINES) {
+        f.trackText = false
+        f.addedText = []
+        f.removedText = []
+      }
+      this.inHunk = true
+      return
+    }
+    if (line.startsWith('diff --git ')) {
+      this.flushFile()
+      const fb = new FileBuilder()
+      fb.path = pathFromDiffGit(line)
+      fb.oldPath = fb.path
+      this.file = fb
+      return
+    }
+    if (!f) return
+    if (line.startsWith('--- ')) {
+      const p = headerPath(line.slice(4), 'a/')
+      if (p === null) f.status = 'A'
+      else f.oldPath = p
+      return
+    }
+    if (line.startsWith('+++ ')) {
+      const p = headerPath(line.slice(4), 'b/')
+      if (p === null) {
+        f.status = 'D'
+        f.path = f.oldPath
+      } else f.path = p
+      return
+    }
+    if (line.startsWith('rename from ')) {
+      f.oldPath = unquotePath(line.slice('rename from '.length))
+      f.status = 'R'
+      return
+    }
+    if (line.startsWith('rename to ')) {
+      f.path = unquotePath(line.slice('rename to '.length))
+      f.status = 'R'
+      return
+    }
+    if (line.startsWith('new file mode')) {
+      f.status = 'A'
+      return
+    }
+    if (line.startsWith('deleted file mode')) {
+      f.status = 'D'
+      return
+    }
+    if (line.startsWith('Binary files ') || line.startsWith('GIT binary patch')) {
+      f.binary = true
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import { DiffStreamParser, decodeText, type DiffRecord, type FileDiff } from './diff-parser.js'
+import { assertSafeRef, git, gitStream } from './run.js'
+
+/** One commit as mined from git, with its diff against each parent (root: against the empty tree). */
+export interface RawCommit {
+  sha: string
+  parents: string[]
+  authorName: string
+  authorEmail: string
+  authorDate: string
+  committerDate: string
+  message: string
+  /** diffs[k] = changes from parents[k] to this commit; for a root commit diffs[0] is vs the empty tree. */
+  diffs: FileDiff[][]
+}
+
+export interface ReadHistoryOptions {
+  /** Revision range to read: `HEAD`, or `OLD..NEW` for an incremental update. */
+  range: string[]
+  maxCommits?: number
+  onProgress?: (commitsRead: number, totalCommits: number) => void
+}
+
+const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%aI%x00%cI%x00%B%x02'
+// Diff options shared by both passes: -U0 hunks, rename detection, no external/textconv drivers.
+const DIFF_ARGS = ['-p', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index']
+
+/** argv for the main pass: every commit with its first-parent diff, children before parents. */
+export function logArgs(range: string[], maxCommits?: number): string[] {
+  const args = ['-c', 'log.showRoot=true', 'log', '--topo-order', '--diff-merges=first-parent', ...DIFF_ARGS, `--format=${LOG_FORMAT}`]
+  if (maxCommits !== undefined) args.push(`--max-count=${maxCommits}`)
+  return [...args, ...range.map(assertRange), '--']
+}
+
+/** argv for the merge pass: fed "MERGE PARENT" lines on stdin, one diff per line. */
+export function mergeDiffArgs(): string[] {
+  return ['diff-tree', '--stdin', '--always', ...DIFF_ARGS, '--format=%x01%H%x02']
+}
+
+function assertRange(r: string): string {
+  for (const part of r.split('..')) if (part) assertSafeRef(part)
+  return r
+}
+
+/** Parse the header of a LOG_FORMAT record. */
+export function parseLogHeader(header: string): Omit<RawCommit, 'diffs'> {
+  const f = header.split('\x00')
+  return {
+    sha: f[0],
+    parents: f[1] ? f[1].split(' ') : [],
+    authorName: decodeText(f[2] ?? ''),
+    authorEmail: decodeText(f[3] ?? ''),
+    authorDate: f[4] ?? '',
+    committerDate: f[5] ?? '',
+    message: decodeText((f[6] ?? '').replace(/\n+$/, '')),
+  }
+}
+
+/**
+ * Read the history in one streaming pass (plus a concurrent pass for the non-first parents of
+ * merges). Commits come back in topological order, newest first.
+ */
+export async function readHistory(repo: string, options: ReadHistoryOptions): Promise<RawCommit[]> {
+  const listArgs = ['rev-list', '--topo-order', '--parents']
+  if (options.maxCommits !== undefined) listArgs.push(`--max-count=${options.maxCommits}`)
+  const list = await git(repo, [...listArgs, ...options.range.map(assertRange), '--'])
+  const merges: Array<{ sha: string; parents: string[] }> = []
+  let total = 0
+  for (const line of list.split('\n')) {
+    if (!line) continue
+    total++
+    const parts = line.split(' ')
+    if (parts.length > 2) merges.push({ sha: parts[0], parents: parts.slice(1) })
+  }
+
+  const commits: RawCommit[] = []
+  const logParser = new DiffStreamParser((rec: DiffRecord) => {
+    const c = parseLogHeader(rec.header) as RawCommit
+    c.diffs = [rec.files]
+    commits.push(c)
+    if (options.onProgress && commits.length % 500 === 0) options.onProgress(commits.length, total)
+  })
+  const mainPass = gitStream(repo, logArgs(options.range, options.maxCommits), (chunk) => logParser.push(chunk)).then(() => logParser.end())
+
+  const extraDiffs = new Map<string, FileDiff[][]>()
+  let mergePass: Promise<void> = Promise.resolve()
+  if (merges.length > 0) {
+    const order: Array<{ sha: string; k: number }> = []
+    for (const m of merges) for (let k = 1; k < m.parents.length; k++) order.push({ sha: m.sha, k })
+    let next = 0
+    const mergeParser = new DiffStreamParser((rec: DiffRecord) => {
+      const slot = order[next++]
+      if (!slot || rec.header !== slot.sha) throw new Error(`merge diff out of order: got ${rec.header}, expected ${slot?.sha}`)
+      let arr = extraDiffs.get(slot.sha)
+      if (!arr) extraDiffs.set(slot.sha, (arr = []))
+      arr[slot.k] = rec.files
+    })
+    const input = merges.flatMap((m) => m.parents.slice(1).map((p) => `${m.sha} ${p}\n`)).join('')
+    mergePass = gitStream(repo, mergeDiffArgs(), (chunk) => mergeParser.push(chunk), (stdin) => stdin.end(input)).then(() => mergeParser.end())
+  }
+  await Promise.all([mainPass, mergePass])
+  for (const c of commits) {
+    const extra = extraDiffs.get(c.sha)
+    if (extra) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = extra[k] ?? []
+  }
+  options.onProgress?.(commits.length, total)
+  return commits
+}

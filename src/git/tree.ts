@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process'
+import { unquotePath } from './diff-parser.js'
+import { GitError, assertSafeRef, gitBuffer } from './run.js'
+
+export interface TreeEntry {
+  path: string
+  mode: string
+  blob: string
+  size: number
+}
+
+/** Regular files (not symlinks, not submodules) of a commit's tree, via `git ls-tree -r -z -l`. */
+export async function listTree(repo: string, rev: string): Promise<TreeEntry[]> {
+  const { stdout } = await gitBuffer(repo, ['ls-tree', '-r', '-z', '-l', '--full-tree', assertSafeRef(rev)])
+  const entries: TreeEntry[] = []
+  for (const rec of stdout.toString('latin1').split('\0')) {
+    if (!rec) continue
+    const tab = rec.indexOf('\t')
+    const [mode, type, blob, size] = rec.slice(0, tab).split(/\s+/)
+    if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue
+    entries.push({ path: unquotePath(rec.slice(tab + 1)), mode, blob, size: Number(size) })
+  }
+  return entries
+}
+
+/** Read many blobs through one `git cat-file --batch` process. */
+export function readBlobs(repo: string, blobs: string[], onBlob: (blob: string, content: Buffer) => void): Promise<void> {
+  if (blobs.length === 0) return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const args = ['cat-file', '--batch']
+    const child = spawn('git', args, { cwd: repo, env: { ...process.env, LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, stdio: ['pipe', 'pipe', 'pipe'] })
+    let buf: Buffer = Buffer.alloc(0)
+    let next = 0
+    const err: Buffer[] = []
+    child.stdout.on('data', (d: Buffer) => {
+      buf = buf.length === 0 ? d : Buffer.concat([buf, d])
+      for (;;) {
+        const nl = buf.indexOf(10)
+        if (nl === -1) return
+        const header = buf.subarray(0, nl).toString('latin1')
+        const parts = header.split(' ')
+        if (parts[1] === 'missing') {
+          buf = buf.subarray(nl + 1)
+          next++
+          continue
+        }
+        const size = Number(parts[2])
+        if (buf.length < nl + 1 + size + 1) return
+        onBlob(blobs[next++], Buffer.from(buf.subarray(nl + 1, nl + 1 + size)))
+        buf = buf.subarray(nl + 1 + size + 1)
+      }
+    })
+    child.stderr.on('data', (d: Buffer) => err.push(d))
+    child.on('error', reject)
+    child.on('close', (code) => {
+      if (code !== 0) reject(new GitError(args, code, Buffer.concat(err).toString()))
+      else resolve()
+    })
+    child.stdin.on('error', () => {})
+    child.stdin.end(blobs.join('\n') + '\n')
+  })
+}
+
+/** Number of lines as git counts them: newlines, plus one for an unterminated last line. */
+export function countLines(content: Buffer): number {
+  if (content.length === 0) return 0
+  let n = 0
+  let i = content.indexOf(10)
+  while (i !== -1) {
+    n++
+    i = content.indexOf(10, i + 1)
+  }
+  if (content[content.length - 1] !== 10) n++
+  return n
+}

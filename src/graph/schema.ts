@@ -1,0 +1,350 @@
+/**
+ * The graph schema as data: one list of tables drives the DDL, the bulk loader (which row array
+ * and which row fields fill each table) and `gitwhy schema`. Change the schema here and bump
+ * SCHEMA_VERSION; nothing else spells out table or column names for the loader.
+ */
+import type { GraphData } from './types.js'
+
+/** Bump whenever a table, column or type changes: an index with another version must be rebuilt. */
+export const SCHEMA_VERSION = 1
+
+export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP'
+
+export interface ColumnDef {
+  name: string
+  type: ColumnType
+  description: string
+  /** The row property holding the value, when it is not named like the column. */
+  field?: string
+  /** Only where the row contract allows null; every other column always has a value. */
+  nullable?: boolean
+}
+
+export interface NodeTableDef {
+  kind: 'node'
+  name: string
+  description: string
+  /** GraphData array the rows come from. */
+  rows: keyof GraphData
+  /** The first column is the primary key. */
+  columns: ColumnDef[]
+}
+
+export interface RelEndpoint {
+  table: string
+  /** Row property holding the endpoint's primary key. */
+  field: string
+}
+
+export interface RelTableDef {
+  kind: 'rel'
+  name: string
+  description: string
+  rows: keyof GraphData
+  from: RelEndpoint
+  to: RelEndpoint
+  columns: ColumnDef[]
+}
+
+export type TableDef = NodeTableDef | RelTableDef
+
+const text = (name: string, description: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type: 'STRING', description, ...extra })
+const int = (name: string, description: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type: 'INT64', description, ...extra })
+const bool = (name: string, description: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type: 'BOOLEAN', description, ...extra })
+const time = (name: string, description: string): ColumnDef => ({ name, type: 'TIMESTAMP', description })
+
+/** Node tables come first: relationship tables reference them, in DDL and in load order. */
+export const TABLES: readonly TableDef[] = [
+  {
+    kind: 'node',
+    name: 'File',
+    description: 'A file path seen at the indexed HEAD or anywhere in the indexed history.',
+    rows: 'files',
+    columns: [
+      text('path', 'Repository-relative path with forward slashes (primary key).'),
+      text('language', 'Language id from the grammar registry; null when no grammar handles the file.', { nullable: true }),
+      int('lines', 'Line count at the indexed HEAD (0 when the file is not present).'),
+      bool('is_test', 'True when the path looks like a test file.'),
+      bool('present', 'True when the file exists at the indexed HEAD (false: deleted or renamed away).'),
+    ],
+  },
+  {
+    kind: 'node',
+    name: 'Symbol',
+    description: 'A definition (function, class, method, ...) found by tree-sitter at the indexed HEAD.',
+    rows: 'symbols',
+    columns: [
+      text('id', 'Stable symbol id: path plus qualified name plus kind (primary key).'),
+      text('name', 'Bare name as written in the source.'),
+      text('qualified_name', 'Name qualified by its enclosing definitions, e.g. Class.method.'),
+      text('kind', 'Definition kind: function, class, method, interface, module, ...'),
+      text('path', 'Path of the defining file.'),
+      int('start_line', 'First line of the definition (1-based, inclusive).'),
+      int('end_line', 'Last line of the definition (1-based, inclusive).'),
+      text('signature', 'The first line(s) of the definition, trimmed.'),
+      bool('exported', 'True when the symbol is visible outside its file.'),
+    ],
+  },
+  {
+    kind: 'node',
+    name: 'Commit',
+    description: 'A commit of the indexed history.',
+    rows: 'commits',
+    columns: [
+      text('sha', 'Full 40-hex commit id (primary key).'),
+      text('short', 'Abbreviated commit id.'),
+      text('author_name', 'Author name as recorded in the commit.'),
+      text('author_email', 'Author email as recorded in the commit.'),
+      time('author_date', 'Author date, stored in UTC.'),
+      time('committer_date', 'Committer date, stored in UTC.'),
+      text('subject', 'First line of the message.'),
+      text('body', 'Rest of the message after the subject (may be empty).'),
+      int('parent_count', 'Number of parents (2 or more: a merge).'),
+      text('category', 'Change category derived from the message and diff (feat, fix, refactor, ...).'),
+      int('additions', 'Lines added over all files.'),
+      int('deletions', 'Lines deleted over all files.'),
+      int('topo', 'Position in the stored topological order (0 = newest).'),
+      bool('boundary', 'True at the edge of the indexed history (shallow clone or commit limit): parents are missing.'),
+    ],
+  },
+  {
+    kind: 'node',
+    name: 'Author',
+    description: 'A commit author, keyed by email.',
+    rows: 'authors',
+    columns: [
+      text('email', 'Email address (primary key).'),
+      text('name', 'Most recent name used with this email.'),
+    ],
+  },
+  {
+    kind: 'node',
+    name: 'PullRequest',
+    description: 'A pull (merge) request a commit belongs to.',
+    rows: 'pullRequests',
+    columns: [
+      int('number', 'Pull request number (primary key).'),
+      text('title', 'Title (from the merge message, or the forge API when enrichment is enabled).'),
+      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('source', 'Where it was found: merge-message, squash-subject, api, ...'),
+    ],
+  },
+  {
+    kind: 'node',
+    name: 'Issue',
+    description: 'An issue referenced from a commit message or a pull request.',
+    rows: 'issues',
+    columns: [
+      int('number', 'Issue number (primary key).'),
+      text('title', 'Title when known (forge API), else empty.'),
+      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('source', 'Where it was found: message, api, ...'),
+    ],
+  },
+  {
+    kind: 'rel',
+    name: 'DEFINES',
+    description: 'The file defines the symbol.',
+    rows: 'defines',
+    from: { table: 'File', field: 'path' },
+    to: { table: 'Symbol', field: 'symbol' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'CONTAINS',
+    description: 'The symbol encloses the other (class contains method).',
+    rows: 'contains',
+    from: { table: 'Symbol', field: 'parent' },
+    to: { table: 'Symbol', field: 'child' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'TOUCHED',
+    description: 'The commit changed the file (path as of that commit).',
+    rows: 'touched',
+    from: { table: 'Commit', field: 'sha' },
+    to: { table: 'File', field: 'path' },
+    columns: [
+      int('additions', 'Lines added in this file (0 for binary files).'),
+      int('deletions', 'Lines deleted in this file (0 for binary files).'),
+      text('change', 'Change type letter from git: A, M, D, R, C, T.'),
+      text('old_path', 'Previous path for a rename or copy, else empty.'),
+    ],
+  },
+  {
+    kind: 'rel',
+    name: 'CHANGED',
+    description: "The commit changed lines of the symbol's range (line history, like git log -L).",
+    rows: 'changed',
+    from: { table: 'Commit', field: 'sha' },
+    to: { table: 'Symbol', field: 'symbol' },
+    columns: [
+      int('added', 'Lines added inside the range.'),
+      int('removed', 'Lines removed inside the range.'),
+    ],
+  },
+  {
+    kind: 'rel',
+    name: 'BLAMED_ON',
+    description: 'The commit wrote lines of the symbol as they are at the indexed HEAD (like git blame).',
+    rows: 'blamedOn',
+    from: { table: 'Symbol', field: 'symbol' },
+    to: { table: 'Commit', field: 'sha' },
+    columns: [int('lines', 'Number of current lines of the symbol owned by the commit.')],
+  },
+  {
+    kind: 'rel',
+    name: 'AUTHORED_BY',
+    description: 'The commit was written by the author.',
+    rows: 'authoredBy',
+    from: { table: 'Commit', field: 'sha' },
+    to: { table: 'Author', field: 'email' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'PARENT',
+    description: 'The commit has the other commit as a parent.',
+    rows: 'parents',
+    from: { table: 'Commit', field: 'sha' },
+    to: { table: 'Commit', field: 'parent' },
+    columns: [int('idx', 'Parent position (0 = first parent).')],
+  },
+  {
+    kind: 'rel',
+    name: 'PART_OF',
+    description: 'The commit belongs to the pull request.',
+    rows: 'partOf',
+    from: { table: 'Commit', field: 'sha' },
+    to: { table: 'PullRequest', field: 'number' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'REFERENCES',
+    description: 'The commit message mentions the issue.',
+    rows: 'references',
+    from: { table: 'Commit', field: 'sha' },
+    to: { table: 'Issue', field: 'number' },
+    columns: [bool('closes', 'True when the mention closes the issue (fixes #12, closes #12).')],
+  },
+  {
+    kind: 'rel',
+    name: 'CLOSES',
+    description: 'The pull request closes the issue.',
+    rows: 'closes',
+    from: { table: 'PullRequest', field: 'pr' },
+    to: { table: 'Issue', field: 'issue' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'RENAMED_FROM',
+    description: 'The file was renamed from the other path.',
+    rows: 'renamedFrom',
+    from: { table: 'File', field: 'path' },
+    to: { table: 'File', field: 'from' },
+    columns: [text('sha', 'The commit that did the rename.')],
+  },
+]
+
+export function tableDef(name: string): TableDef {
+  const def = TABLES.find((t) => t.name === name)
+  if (def === undefined) throw new Error(`unknown graph table ${name}`)
+  return def
+}
+
+function primaryKey(def: NodeTableDef): ColumnDef {
+  return def.columns[0]
+}
+
+/** The CREATE statements, node tables first. */
+export function renderDDL(tables: readonly TableDef[] = TABLES): string[] {
+  return tables.map((def) => {
+    const cols = def.columns.map((c) => `${c.name} ${c.type}`)
+    if (def.kind === 'node') {
+      return `CREATE NODE TABLE ${def.name}(${[...cols, `PRIMARY KEY (${primaryKey(def).name})`].join(', ')})`
+    }
+    return `CREATE REL TABLE ${def.name}(${[`FROM ${def.from.table} TO ${def.to.table}`, ...cols].join(', ')})`
+  })
+}
+
+export interface PropertyDescription {
+  name: string
+  type: ColumnType
+  description: string
+  nullable: boolean
+}
+
+export interface NodeTableDescription {
+  name: string
+  description: string
+  primary_key: string
+  properties: PropertyDescription[]
+}
+
+export interface RelTableDescription {
+  name: string
+  description: string
+  from: string
+  to: string
+  properties: PropertyDescription[]
+}
+
+export interface SchemaDescription {
+  version: number
+  nodes: NodeTableDescription[]
+  relationships: RelTableDescription[]
+  notes: string[]
+}
+
+const describeColumns = (columns: ColumnDef[]): PropertyDescription[] =>
+  columns.map((c) => ({ name: c.name, type: c.type, description: c.description, nullable: c.nullable === true }))
+
+/** The schema for `gitwhy schema` (human and --json): tables, properties, types, meanings. */
+export function describeSchema(): SchemaDescription {
+  const nodes: NodeTableDescription[] = []
+  const relationships: RelTableDescription[] = []
+  for (const def of TABLES) {
+    if (def.kind === 'node') {
+      nodes.push({ name: def.name, description: def.description, primary_key: primaryKey(def).name, properties: describeColumns(def.columns) })
+    } else {
+      relationships.push({ name: def.name, description: def.description, from: def.from.table, to: def.to.table, properties: describeColumns(def.columns) })
+    }
+  }
+  return {
+    version: SCHEMA_VERSION,
+    nodes,
+    relationships,
+    notes: [
+      'TIMESTAMP values are stored in UTC and returned as ISO 8601 strings (e.g. 2020-01-01T10:00:00.000Z).',
+      'Integers are returned as JSON numbers; values beyond 2^53 are returned as strings.',
+      'Nodes and relationships returned whole are plain objects of their properties plus _label.',
+    ],
+  }
+}
+
+/** Plain-text rendering of describeSchema() for the terminal. */
+export function formatSchema(schema: SchemaDescription = describeSchema()): string {
+  const out: string[] = [`gitwhy graph schema v${schema.version}`, '', 'Nodes']
+  const props = (properties: PropertyDescription[], pk?: string): void => {
+    const width = Math.max(0, ...properties.map((p) => p.name.length + p.type.length + 1))
+    for (const p of properties) {
+      const head = `${p.name} ${p.type}`.padEnd(width)
+      out.push(`    ${head}  ${p.description}${p.name === pk ? ' [key]' : ''}${p.nullable ? ' [nullable]' : ''}`)
+    }
+  }
+  for (const n of schema.nodes) {
+    out.push(`  (:${n.name})  ${n.description}`)
+    props(n.properties, n.primary_key)
+  }
+  out.push('', 'Relationships')
+  for (const r of schema.relationships) {
+    out.push(`  (:${r.from})-[:${r.name}]->(:${r.to})  ${r.description}`)
+    props(r.properties)
+  }
+  out.push('', ...schema.notes)
+  return out.join('\n')
+}

@@ -1,0 +1,104 @@
+import type { RawCommit } from '../git/history-reader.js'
+import type { CommitRow, GraphData } from '../graph/types.js'
+import type { CommitCategory } from '../services/types.js'
+import { categorize } from './categorize.js'
+import type { HistoryGraph } from './graph.js'
+import { parseMessageRefs } from './refs.js'
+
+type CommitTables = Pick<GraphData, 'commits' | 'authors' | 'pullRequests' | 'issues' | 'authoredBy' | 'parents' | 'partOf' | 'references' | 'closes' | 'touched' | 'renamedFrom'>
+
+/**
+ * Commit-level rows: commits with categories, authors (already .mailmap-mapped by %aN/%aE),
+ * parents, PR / issue links, touched files and renames. Commits that arrived through a PR merge's
+ * second parent are PART_OF that PR: walking from the merge's other parents, every commit not on
+ * the first-parent line of HEAD and not already claimed by an older PR merge.
+ */
+export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: Set<string>): CommitTables {
+  const t: CommitTables = { commits: [], authors: [], pullRequests: [], issues: [], authoredBy: [], parents: [], partOf: [], references: [], closes: [], touched: [], renamedFrom: [] }
+  const authors = new Map<string, string>()
+  const prs = new Map<number, { title: string; source: string }>()
+  const issues = new Set<number>()
+  const prOf = new Int32Array(commits.length).fill(-1)
+  const closes = new Set<string>()
+
+  commits.forEach((c, i) => {
+    const first = c.diffs[0] ?? []
+    let additions = 0
+    let deletions = 0
+    for (const d of first) {
+      additions += d.additions
+      deletions += d.deletions
+      paths.add(d.path)
+      paths.add(d.oldPath)
+      t.touched.push({ sha: c.sha, path: d.path, additions: d.additions, deletions: d.deletions, change: d.status, old_path: d.status === 'R' ? d.oldPath : '' })
+      if (d.status === 'R') t.renamedFrom.push({ path: d.path, from: d.oldPath, sha: c.sha })
+    }
+    const category: CommitCategory = categorize({ parents: c.parents.length, authorName: c.authorName, authorEmail: c.authorEmail, message: c.message, diff: first })
+    const nl = c.message.indexOf('\n')
+    const row: CommitRow = {
+      sha: c.sha,
+      short: c.sha.slice(0, 7),
+      author_name: c.authorName,
+      author_email: c.authorEmail,
+      author_date: c.authorDate,
+      committer_date: c.committerDate,
+      subject: nl === -1 ? c.message : c.message.slice(0, nl),
+      body: nl === -1 ? '' : c.message.slice(nl + 1).replace(/^\n+/, ''),
+      parent_count: c.parents.length,
+      category,
+      additions,
+      deletions,
+      topo: i,
+      boundary: graph.boundary[i],
+    }
+    t.commits.push(row)
+    if (!authors.has(c.authorEmail)) authors.set(c.authorEmail, c.authorName)
+    t.authoredBy.push({ sha: c.sha, email: c.authorEmail })
+    c.parents.forEach((p, idx) => {
+      if (graph.parents[i][idx] >= 0) t.parents.push({ sha: c.sha, parent: p, idx })
+    })
+    const refs = parseMessageRefs(c.message)
+    if (refs.pullRequest) {
+      const n = refs.pullRequest.number
+      const have = prs.get(n)
+      // a merge commit's title is the better one; keep the first seen otherwise (newest)
+      if (!have || c.parents.length > 1) prs.set(n, { title: refs.pullRequest.title, source: refs.pullRequest.source })
+      prOf[i] = n
+    }
+    for (const ref of refs.issues) {
+      issues.add(ref.number)
+      t.references.push({ sha: c.sha, number: ref.number, closes: ref.closes })
+      if (ref.closes && refs.pullRequest) closes.add(`${refs.pullRequest.number}:${ref.number}`)
+    }
+  })
+
+  // Commits brought in by a PR merge's other parents belong to that PR. Oldest merges first, so
+  // a commit is claimed by the first PR that brought it into the first-parent line.
+  const mainline = new Uint8Array(commits.length)
+  for (let i = 0; i >= 0 && i < commits.length; i = graph.parents[i][0] ?? -1) mainline[i] = 1
+  const claimed = new Uint8Array(commits.length)
+  for (let i = commits.length - 1; i >= 0; i--) {
+    const n = prOf[i]
+    if (n < 0 || graph.parents[i].length < 2) continue
+    const stack = graph.parents[i].slice(1).filter((p) => p >= 0)
+    while (stack.length > 0) {
+      const j = stack.pop() as number
+      if (mainline[j] || claimed[j]) continue
+      claimed[j] = 1
+      if (prOf[j] < 0) prOf[j] = n
+      for (const p of graph.parents[j]) if (p >= 0) stack.push(p)
+    }
+  }
+  prOf.forEach((n, i) => {
+    if (n >= 0) t.partOf.push({ sha: commits[i].sha, number: n })
+  })
+
+  for (const [email, name] of authors) t.authors.push({ email, name })
+  for (const [number, pr] of prs) t.pullRequests.push({ number, title: pr.title, url: '', source: pr.source })
+  for (const number of issues) t.issues.push({ number, title: '', url: '', source: 'message' })
+  for (const key of closes) {
+    const [pr, issue] = key.split(':').map(Number)
+    t.closes.push({ pr, issue })
+  }
+  return t
+}

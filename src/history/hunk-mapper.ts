@@ -1,0 +1,452 @@
+import type { FileDiff } from '../git/diff-parser.js'
+import type { HistoryGraph } from './graph.js'
+
+/**
+ * The hunk mapper: one backward walk over the history computes, for every line of every target
+ * file, the commit `git blame` names, and for every tracked range the commit set
+ * `git log -L start,end:path` gives. Both follow renames and pass lines through merges the way
+ * git does (blame: a line goes to the first parent in which it is unchanged, a parent with an
+ * identical blob takes everything; line-log: a merge not touching the range in some parent
+ * follows that parent only, otherwise it is shown and the range goes to every parent).
+ *
+ * Ranges and lines are 0-based here; the public API converts.
+ */
+
+export interface MapTarget {
+  path: string
+  lines: number
+  /** Ranges to trace like `git log -L` (1-based, inclusive). */
+  ranges: Array<{ start: number; end: number }>
+}
+
+export interface RangeChange {
+  commit: number
+  added: number
+  removed: number
+}
+
+export interface MapResult {
+  /**
+   * Per target file, per line: the commit index owning it. A negative value ~idx marks a line
+   * attributed to boundary commit idx whose real origin lies beyond the indexed history.
+   */
+  blame: Int32Array[]
+  /** Per target, per range: the commits that changed it, newest first. */
+  rangeHistory: RangeChange[][][]
+  /** Per target, per range: the trace reached the edge of the indexed history. */
+  rangeTruncated: boolean[][]
+}
+
+// A blame run: lines [start, start+len) of this commit's version map to target `file`, line `head`.
+type Runs = number[] // flat [start, len, file, head, ...]
+// A range set in git's representation: sorted, disjoint, non-adjacent [start, end) pairs.
+type RangeSet = number[]
+
+interface LinePending {
+  /** range id -> range set in this commit's version of the path */
+  [rangeId: number]: RangeSet
+}
+
+function isIdentical(fd: FileDiff): boolean {
+  return fd.hunks.length === 0 && !fd.binary && (fd.status === 'M' || fd.status === 'R')
+}
+
+function diffByPath(diffs: FileDiff[]): Map<string, FileDiff> {
+  const m = new Map<string, FileDiff>()
+  for (const fd of diffs) if (fd.status !== 'D') m.set(fd.path, fd)
+  return m
+}
+
+function appendRuns(map: Map<string, Runs>, path: string, runs: Runs): void {
+  if (runs.length === 0) return
+  const have = map.get(path)
+  if (have) {
+    for (let i = 0; i < runs.length; i++) have.push(runs[i])
+  } else map.set(path, runs)
+}
+
+function mergeRunMaps(into: Map<string, Runs>, from: Map<string, Runs>): void {
+  for (const [p, r] of from) appendRuns(into, p, r)
+}
+
+/**
+ * Split runs (in the commit's coordinates) by a diff's hunks: lines outside every hunk's new side
+ * map to the parent (`passed`, parent coordinates); lines inside stay (`kept`, same coordinates).
+ */
+export function splitRuns(runs: Runs, hunks: number[]): { passed: Runs; kept: Runs } {
+  const passed: Runs = []
+  const kept: Runs = []
+  const h = hunks.length / 4
+  // prefix[j] = line offset (old - new) for positions past the first j hunks
+  const prefix = new Array<number>(h + 1)
+  prefix[0] = 0
+  for (let j = 0; j < h; j++) {
+    const b = j * 4
+    prefix[j + 1] = prefix[j] + (hunks[b + 1] - hunks[b]) - (hunks[b + 3] - hunks[b + 2])
+  }
+  for (let r = 0; r < runs.length; r += 4) {
+    const start = runs[r]
+    const end = start + runs[r + 1]
+    const file = runs[r + 2]
+    const head = runs[r + 3]
+    // first hunk whose new end is past `start`
+    let lo = 0
+    let hi = h
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (hunks[mid * 4 + 3] <= start) lo = mid + 1
+      else hi = mid
+    }
+    let j = lo
+    let pos = start
+    while (pos < end) {
+      while (j < h && hunks[j * 4 + 3] <= pos) j++
+      if (j < h && hunks[j * 4 + 2] <= pos) {
+        const stop = Math.min(end, hunks[j * 4 + 3])
+        kept.push(pos, stop - pos, file, head + (pos - start))
+        pos = stop
+      } else {
+        const stop = j < h ? Math.min(end, hunks[j * 4 + 2]) : end
+        passed.push(pos + prefix[j], stop - pos, file, head + (pos - start))
+        pos = stop
+      }
+    }
+  }
+  return { passed, kept }
+}
+
+// ---- git line-log range algebra (line-log.c), reproduced exactly, quirks included ----
+
+/** Hunk indices whose target side overlaps the range set (diff_ranges_filter_touched). */
+function filterTouched(hunks: number[], rs: RangeSet): number[] {
+  const out: number[] = []
+  const h = hunks.length / 4
+  let j = 0
+  const nr = rs.length / 2
+  for (let i = 0; i < h; i++) {
+    const ts = hunks[i * 4 + 2]
+    const te = hunks[i * 4 + 3]
+    while (ts > rs[j * 2 + 1]) {
+      j++
+      if (j === nr) return out
+    }
+    const s = rs[j * 2]
+    const e = rs[j * 2 + 1]
+    if (!(te <= s || e <= ts)) out.push(i)
+  }
+  return out
+}
+
+/** out = a \ b (range_set_difference); b given as the touched hunks' target sides. */
+function difference(a: RangeSet, hunks: number[], touched: number[]): RangeSet {
+  const out: RangeSet = []
+  let j = 0
+  const nb = touched.length
+  for (let i = 0; i < a.length; i += 2) {
+    let start = a[i]
+    const end = a[i + 1]
+    while (start < end) {
+      while (j < nb && start >= hunks[touched[j] * 4 + 3]) j++
+      if (j >= nb || end < hunks[touched[j] * 4 + 2]) {
+        out.push(start, end)
+        break
+      }
+      const bs = hunks[touched[j] * 4 + 2]
+      const be = hunks[touched[j] * 4 + 3]
+      if (start >= bs) {
+        start = be
+      } else if (end > bs) {
+        if (start < bs) out.push(start, bs)
+        start = be
+      } else {
+        // end === bs: git's loop would spin here only for empty b ranges; mirror its append
+        out.push(start, end)
+        break
+      }
+    }
+  }
+  return out
+}
+
+/** range_set_shift_diff: move ranges across all hunks. */
+function shift(rs: RangeSet, hunks: number[]): RangeSet {
+  const out: RangeSet = []
+  const h = hunks.length / 4
+  let j = 0
+  let offset = 0
+  for (let i = 0; i < rs.length; i += 2) {
+    while (j < h && rs[i] >= hunks[j * 4 + 2]) {
+      offset += hunks[j * 4 + 1] - hunks[j * 4] - (hunks[j * 4 + 3] - hunks[j * 4 + 2])
+      j++
+    }
+    out.push(rs[i] + offset, rs[i + 1] + offset)
+  }
+  return out
+}
+
+/** range_set_union: merge overlapping and adjacent ranges, drop empty ones. */
+export function union(a: RangeSet, b: RangeSet): RangeSet {
+  const out: RangeSet = []
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    let s: number
+    let e: number
+    if (i < a.length && j < b.length) {
+      if (a[i] < b[j] || (a[i] === b[j] && a[i + 1] < b[j + 1])) {
+        s = a[i]
+        e = a[i + 1]
+        i += 2
+      } else {
+        s = b[j]
+        e = b[j + 1]
+        j += 2
+      }
+    } else if (i < a.length) {
+      s = a[i]
+      e = a[i + 1]
+      i += 2
+    } else {
+      s = b[j]
+      e = b[j + 1]
+      j += 2
+    }
+    if (s === e) continue
+    const o = out.length
+    if (o === 0 || out[o - 1] < s) out.push(s, e)
+    else if (out[o - 1] < e) out[o - 1] = e
+  }
+  return out
+}
+
+/** Map a range set across a diff (range_set_map_across_diff). */
+export function mapAcross(rs: RangeSet, hunks: number[]): { ranges: RangeSet; touched: number[] } {
+  const touched = filterTouched(hunks, rs)
+  const rest = difference(rs, hunks, touched)
+  const shifted = shift(rest, hunks)
+  const parentSides: RangeSet = []
+  for (const t of touched) parentSides.push(hunks[t * 4], hunks[t * 4 + 1])
+  return { ranges: union(shifted, parentSides), touched }
+}
+
+function addLine(map: Map<string, LinePending>, path: string, id: number, rs: RangeSet): void {
+  if (rs.length === 0) return
+  let entry = map.get(path)
+  if (!entry) map.set(path, (entry = {}))
+  const have = entry[id]
+  entry[id] = have ? union(have, rs) : rs
+}
+
+function mergeLineMaps(into: Map<string, LinePending>, from: Map<string, LinePending>): void {
+  for (const [path, entry] of from) {
+    for (const key in entry) addLine(into, path, Number(key), entry[key])
+  }
+}
+
+export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget[]): MapResult {
+  const blame = targets.map((t) => new Int32Array(t.lines).fill(-0x7fffffff))
+  // range ids are global; rangeOwner maps them back to (target, range)
+  const rangeOwner: Array<[number, number]> = []
+  const rangeHistory: RangeChange[][][] = targets.map((t) => t.ranges.map(() => []))
+  const rangeTruncated: boolean[][] = targets.map((t) => t.ranges.map(() => false))
+  const lastRecorded = new Map<number, RangeChange>()
+
+  const blamePending = new Map<number, Map<string, Runs>>()
+  const linePending = new Map<number, Map<string, LinePending>>()
+  {
+    const initialBlame = new Map<string, Runs>()
+    const initialLines = new Map<string, LinePending>()
+    targets.forEach((t, f) => {
+      if (t.lines > 0) appendRuns(initialBlame, t.path, [0, t.lines, f, 0])
+      t.ranges.forEach((r, k) => {
+        const id = rangeOwner.length
+        rangeOwner.push([f, k])
+        const s = Math.max(0, r.start - 1)
+        const e = Math.min(t.lines, r.end)
+        if (e > s) addLine(initialLines, t.path, id, [s, e])
+      })
+    })
+    blamePending.set(head, initialBlame)
+    linePending.set(head, initialLines)
+  }
+
+  const assign = (commit: number, runs: Runs, undecided: boolean): void => {
+    const value = undecided ? ~commit : commit
+    for (let r = 0; r < runs.length; r += 4) {
+      const out = blame[runs[r + 2]]
+      const h = runs[r + 3]
+      out.fill(value, h, h + runs[r + 1])
+    }
+  }
+  const record = (commit: number, id: number, hunks: number[], touched: number[]): void => {
+    let added = 0
+    let removed = 0
+    for (const t of touched) {
+      removed += hunks[t * 4 + 1] - hunks[t * 4]
+      added += hunks[t * 4 + 3] - hunks[t * 4 + 2]
+    }
+    const last = lastRecorded.get(id)
+    if (last && last.commit === commit) {
+      last.added += added
+      last.removed += removed
+      return
+    }
+    const [f, k] = rangeOwner[id]
+    const change = { commit, added, removed }
+    rangeHistory[f][k].push(change)
+    lastRecorded.set(id, change)
+  }
+  const truncate = (entry: LinePending): void => {
+    for (const key in entry) {
+      const [f, k] = rangeOwner[Number(key)]
+      rangeTruncated[f][k] = true
+    }
+  }
+  const passBlame = (parent: number, child: number, map: Map<string, Runs>): void => {
+    if (map.size === 0) return
+    if (parent < 0) {
+      for (const runs of map.values()) assign(child, runs, true)
+      return
+    }
+    const have = blamePending.get(parent)
+    if (have) mergeRunMaps(have, map)
+    else blamePending.set(parent, map)
+  }
+  const passLines = (parent: number, map: Map<string, LinePending>): void => {
+    if (map.size === 0) return
+    if (parent < 0) {
+      for (const entry of map.values()) truncate(entry)
+      return
+    }
+    const have = linePending.get(parent)
+    if (have) mergeLineMaps(have, map)
+    else linePending.set(parent, map)
+  }
+
+  for (let i = head; i < graph.shas.length; i++) {
+    const bl = blamePending.get(i)
+    const ll = linePending.get(i)
+    if (!bl && !ll) continue
+    blamePending.delete(i)
+    linePending.delete(i)
+    const parents = graph.parents[i]
+    const diffs = graph.diffs[i]
+    const shallowRoot = parents.length === 0 && graph.boundary[i]
+
+    if (bl) {
+      if (parents.length === 0) {
+        for (const runs of bl.values()) assign(i, runs, shallowRoot)
+      } else if (parents.length === 1) {
+        const moved = new Map<string, Runs>()
+        for (const fd of diffs[0]) {
+          if (fd.status === 'D') continue
+          const runs = bl.get(fd.path)
+          if (!runs) continue
+          bl.delete(fd.path)
+          if (fd.status === 'A' || fd.binary) assign(i, runs, false)
+          else if (isIdentical(fd)) appendRuns(moved, fd.oldPath, runs)
+          else {
+            const { passed, kept } = splitRuns(runs, fd.hunks)
+            assign(i, kept, false)
+            appendRuns(moved, fd.oldPath, passed)
+          }
+        }
+        mergeRunMaps(bl, moved)
+        passBlame(parents[0], i, bl)
+      } else {
+        const byParent = diffs.map(diffByPath)
+        const toParent = parents.map(() => new Map<string, Runs>())
+        for (const fd of diffs[0]) {
+          if (fd.status === 'D') continue
+          const runs = bl.get(fd.path)
+          if (!runs) continue
+          bl.delete(fd.path)
+          // a parent holding an identical blob takes the whole file (git blame's shortcut)
+          let whole = -1
+          for (let k = 0; k < parents.length && whole < 0; k++) {
+            const d = byParent[k].get(fd.path)
+            if (!d || isIdentical(d)) whole = k
+          }
+          if (whole >= 0) {
+            const d = byParent[whole].get(fd.path)
+            appendRuns(toParent[whole], d ? d.oldPath : fd.path, runs)
+            continue
+          }
+          let remaining = runs
+          for (let k = 0; k < parents.length && remaining.length > 0; k++) {
+            const d = byParent[k].get(fd.path)
+            if (!d || d.status === 'A' || d.binary) continue
+            const { passed, kept } = splitRuns(remaining, d.hunks)
+            appendRuns(toParent[k], d.oldPath, passed)
+            remaining = kept
+          }
+          assign(i, remaining, false)
+        }
+        mergeRunMaps(toParent[0], bl)
+        parents.forEach((p, k) => passBlame(p, i, toParent[k]))
+      }
+    }
+
+    if (ll) {
+      if (parents.length <= 1) {
+        const moved = new Map<string, LinePending>()
+        for (const fd of diffs[0] ?? []) {
+          if (fd.status === 'D') continue
+          const entry = ll.get(fd.path)
+          if (!entry) continue
+          ll.delete(fd.path)
+          for (const key in entry) {
+            const id = Number(key)
+            const { ranges, touched } = mapAcross(entry[key], fd.hunks)
+            if (touched.length > 0) record(i, id, fd.hunks, touched)
+            addLine(moved, fd.oldPath, id, ranges)
+          }
+        }
+        mergeLineMaps(ll, moved)
+        if (parents.length === 0) {
+          if (shallowRoot) for (const entry of ll.values()) truncate(entry)
+        } else passLines(parents[0], ll)
+      } else {
+        const byParent = diffs.map(diffByPath)
+        const toParent = parents.map(() => new Map<string, LinePending>())
+        for (const fd of diffs[0]) {
+          if (fd.status === 'D') continue
+          const entry = ll.get(fd.path)
+          if (!entry) continue
+          ll.delete(fd.path)
+          for (const key in entry) {
+            const id = Number(key)
+            const rs = entry[key]
+            const cands: Array<{ path: string; ranges: RangeSet; hunks: number[]; touched: number[] }> = []
+            let follow = -1
+            for (let k = 0; k < parents.length; k++) {
+              const d = byParent[k].get(fd.path)
+              if (!d) {
+                cands.push({ path: fd.path, ranges: rs, hunks: [], touched: [] })
+                follow = k
+                break
+              }
+              const m = mapAcross(rs, d.hunks)
+              cands.push({ path: d.oldPath, ranges: m.ranges, hunks: d.hunks, touched: m.touched })
+              if (m.touched.length === 0) {
+                follow = k
+                break
+              }
+            }
+            if (follow >= 0) {
+              addLine(toParent[follow], cands[follow].path, id, cands[follow].ranges)
+              continue
+            }
+            // shown: git prints the merge; count the lines of its first-parent diff
+            record(i, id, cands[0].hunks, cands[0].touched)
+            cands.forEach((c, k) => addLine(toParent[k], c.path, id, c.ranges))
+          }
+        }
+        mergeLineMaps(toParent[0], ll)
+        parents.forEach((p, k) => passLines(p, toParent[k]))
+      }
+    }
+  }
+  // Lines never resolved (a parent outside the indexed history that was also never reached)
+  return { blame, rangeHistory, rangeTruncated }
+}

@@ -1,0 +1,61 @@
+/**
+ * Pull-request and issue references parsed offline from commit messages.
+ *
+ * - "Merge pull request #N from owner/branch" (GitHub merge commit) → PR N, title = message body's
+ *   first line.
+ * - a squash subject ending "(#N)" → PR N, title = the subject without the suffix.
+ * - "Merge branch 'x' into 'y'" + "See merge request group/project!N" and a bare "!N" → GitLab MR N.
+ * - "Fixes/Closes/Resolves #N" (and their inflections) → issue N, closing.
+ * - any other "#N" (not part of a PR reference) → issue N, referenced.
+ */
+export interface MessageRefs {
+  pullRequest: { number: number; title: string; source: 'github' | 'gitlab' } | null
+  issues: Array<{ number: number; closes: boolean }>
+}
+
+const MERGE_PR = /^Merge pull request #(\d+) from (\S+)/
+const SQUASH_PR = /\s\(#(\d+)\)\s*$/
+const GITLAB_MR = /(?:^|\s)(?:[\w.-]+\/[\w./-]+)?!(\d+)\b/
+const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+((?:[\w.-]+\/[\w.-]+)?#\d+(?:\s*(?:,|and)\s*(?:[\w.-]+\/[\w.-]+)?#\d+)*)/gi
+const HASH_REF = /(?:^|[^\w&/])#(\d+)\b/g
+
+export function parseMessageRefs(message: string): MessageRefs {
+  const lines = message.split('\n')
+  const subject = lines[0] ?? ''
+  let pullRequest: MessageRefs['pullRequest'] = null
+  let prText = ''
+
+  const merge = MERGE_PR.exec(subject)
+  if (merge) {
+    const title = lines.slice(1).find((l) => l.trim() !== '')?.trim() ?? subject
+    pullRequest = { number: Number(merge[1]), title, source: 'github' }
+    prText = merge[0]
+  } else {
+    const squash = SQUASH_PR.exec(subject)
+    if (squash) {
+      pullRequest = { number: Number(squash[1]), title: subject.slice(0, squash.index).trim(), source: 'github' }
+      prText = squash[0]
+    } else {
+      const mr = /See merge request (\S*!\d+)/.exec(message) ?? (subject.startsWith('Merge branch') ? GITLAB_MR.exec(message) : null)
+      if (mr) {
+        const n = /!(\d+)/.exec(mr[1] ?? mr[0])
+        if (n) {
+          const title = lines.slice(1).find((l) => l.trim() !== '' && !l.startsWith('See merge request'))?.trim() ?? subject
+          pullRequest = { number: Number(n[1]), title, source: 'gitlab' }
+        }
+      }
+    }
+  }
+
+  const issues = new Map<number, boolean>()
+  const rest = prText ? message.replace(prText, '') : message
+  for (const m of rest.matchAll(CLOSING)) {
+    for (const n of m[1].matchAll(/#(\d+)/g)) issues.set(Number(n[1]), true)
+  }
+  for (const m of rest.matchAll(HASH_REF)) {
+    const n = Number(m[1])
+    if (pullRequest && n === pullRequest.number) continue
+    if (!issues.has(n)) issues.set(n, false)
+  }
+  return { pullRequest, issues: [...issues].map(([number, closes]) => ({ number, closes })) }
+}

@@ -1,0 +1,129 @@
+/**
+ * The language registry, read from `grammars/registry.json`: which file names a language claims,
+ * where its grammar (.wasm) and its tags query live, and how "exported" is decided. Adding a
+ * language is a registry entry, a query file and a golden fixture; no code here changes.
+ */
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, dirname, extname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { SymbolKind } from './types.js'
+
+/**
+ * How `exported` is decided for a definition. Every condition that is present must hold.
+ * - parentTypes: the definition node's parent has one of these types (TS/JS `export_statement`).
+ * - namePattern: the symbol name matches (Go capitalised, Python no leading underscore).
+ * - modifierTypes + modifierPattern: a direct child of the definition node of one of these types
+ *   has text matching the pattern (Rust `visibility_modifier` = `pub`, Java `modifiers` ⊇ `public`).
+ * - methodsInheritFrom: a method directly inside a symbol of one of these kinds is exported when
+ *   that symbol is, unless the text before its name matches privateModifier or its name matches
+ *   privateName (TS `private`, JS `#field`); the conditions above do not apply to it.
+ * Whatever the rule, a symbol local to a function body is never exported.
+ */
+export interface ExportRule {
+  parentTypes?: string[]
+  namePattern?: RegExp
+  modifierTypes?: string[]
+  modifierPattern?: RegExp
+  methodsInheritFrom?: SymbolKind[]
+  privateModifier?: RegExp
+  privateName?: RegExp
+}
+
+export interface LanguageSpec {
+  id: string
+  extensions: string[]
+  fileNames: string[]
+  /** Absolute path of the grammar. */
+  wasmPath: string
+  /** Absolute path of the tags query. */
+  queryPath: string
+  exported: ExportRule
+}
+
+interface RawExportRule {
+  parentTypes?: string[]
+  namePattern?: string
+  modifierTypes?: string[]
+  modifierPattern?: string
+  methodsInheritFrom?: SymbolKind[]
+  privateModifier?: string
+  privateName?: string
+}
+
+interface RawLanguage {
+  extensions?: string[]
+  fileNames?: string[]
+  wasm: { package: string; file: string } | { path: string }
+  query: string
+  exported?: RawExportRule
+}
+
+interface RawRegistry {
+  languages: Record<string, RawLanguage>
+}
+
+/** The package root: two levels above this module, in `src/parse/` and in `dist/parse/` alike. */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+const require = createRequire(import.meta.url)
+
+function regex(source: string | undefined): RegExp | undefined {
+  return source === undefined ? undefined : new RegExp(source, 'u')
+}
+
+function resolveWasm(wasm: RawLanguage['wasm']): string {
+  if ('path' in wasm) return join(PROJECT_ROOT, wasm.path)
+  return join(dirname(require.resolve(`${wasm.package}/package.json`)), wasm.file)
+}
+
+export class LanguageRegistry {
+  private readonly byExtension = new Map<string, LanguageSpec>()
+  private readonly byFileName = new Map<string, LanguageSpec>()
+
+  constructor(readonly languages: ReadonlyMap<string, LanguageSpec>) {
+    for (const spec of languages.values()) {
+      for (const ext of spec.extensions) this.byExtension.set(ext.toLowerCase(), spec)
+      for (const name of spec.fileNames) this.byFileName.set(name, spec)
+    }
+  }
+
+  /** The language for a repository path, by exact file name first, then by extension. */
+  languageOf(path: string): LanguageSpec | null {
+    const name = basename(path)
+    const byName = this.byFileName.get(name)
+    if (byName) return byName
+    return this.byExtension.get(extname(name).toLowerCase()) ?? null
+  }
+
+  get(id: string): LanguageSpec | undefined {
+    return this.languages.get(id)
+  }
+}
+
+export function loadLanguageRegistry(
+  registryPath: string = join(PROJECT_ROOT, 'grammars', 'registry.json'),
+): LanguageRegistry {
+  const raw = JSON.parse(readFileSync(registryPath, 'utf8')) as RawRegistry
+  const languages = new Map<string, LanguageSpec>()
+  for (const [id, entry] of Object.entries(raw.languages)) {
+    const exported = entry.exported ?? {}
+    languages.set(id, {
+      id,
+      extensions: entry.extensions ?? [],
+      fileNames: entry.fileNames ?? [],
+      wasmPath: resolveWasm(entry.wasm),
+      queryPath: join(PROJECT_ROOT, entry.query),
+      exported: {
+        parentTypes: exported.parentTypes,
+        namePattern: regex(exported.namePattern),
+        modifierTypes: exported.modifierTypes,
+        modifierPattern: regex(exported.modifierPattern),
+        methodsInheritFrom: exported.methodsInheritFrom,
+        privateModifier: regex(exported.privateModifier),
+        privateName: regex(exported.privateName),
+      },
+    })
+  }
+  return new LanguageRegistry(languages)
+}

@@ -1,0 +1,51 @@
+import { UserError, nearest } from '../errors.js'
+import { areaHistory } from '../history/area.js'
+import { IndexReader } from './index-reader.js'
+import type { HistoryResult } from './types.js'
+
+export interface HistoryOptions {
+  repo?: string
+  path: string
+  /** Maximum items; 0 = no cap. Default 50. */
+  limit?: number
+  /** Follow renames of a file (default true), like `git log --follow`. */
+  followRenames?: boolean
+  reader?: IndexReader
+}
+
+/** Every commit that touched a file (through its renames) or anything under a directory. */
+export async function history(options: HistoryOptions): Promise<HistoryResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const limit = options.limit ?? 50
+    if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+    const follow = options.followRenames ?? true
+    let rel = reader.relativePath(options.path)
+    const { commits, graph } = await reader.history()
+    const known = new Set<string>()
+    for (const c of commits) for (const d of c.diffs) for (const f of d) known.add(f.path)
+    for (const p of reader.files().keys()) known.add(p)
+    let directory = false
+    if (!known.has(rel)) {
+      const prefix = rel === '' || rel === '.' ? '' : rel.replace(/\/+$/, '') + '/'
+      if (prefix === '' || [...known].some((p) => p.startsWith(prefix))) {
+        directory = true
+        rel = prefix
+      } else {
+        const suggestions = nearest(rel, known)
+        throw new UserError(`${rel} never existed in the indexed history`, suggestions.length ? `did you mean: ${suggestions.join(', ')}?` : 'check the path', 'unknown_path')
+      }
+    }
+    const result = areaHistory(graph, 0, rel, { directory, follow: follow && !directory })
+    const items = await reader.evidenceItems(result.hits.map((h) => ({ sha: commits[h.commit].sha, source: 'area' as const, path_at_commit: directory ? h.path.replace(/\/$/, '') || '.' : h.path })))
+    return {
+      target: { path: directory ? rel.replace(/\/$/, '') || '.' : rel, kind: directory ? 'directory' : 'file', follow_renames: follow && !directory },
+      index: await reader.indexInfo(),
+      evidence: limit === 0 ? items : items.slice(0, limit),
+      total: items.length,
+      truncated: result.truncated,
+    }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}

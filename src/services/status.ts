@@ -1,0 +1,60 @@
+import { readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { runCypher } from '../graph/cypher.js'
+import type { JsonValue } from '../graph/store.js'
+import { IndexReader } from './index-reader.js'
+import type { IndexInfo } from './types.js'
+import { currentHead, readMeta, resolveRepo } from './workspace.js'
+
+export interface StatusResult {
+  repo: string
+  indexed: boolean
+  head: string | null
+  index: (IndexInfo & { built_at: string; schema_version: number; size_bytes: number; shallow: boolean; max_commits: number | null }) | null
+  counts: Record<string, number>
+  skipped: Record<string, number>
+  timings: Record<string, number>
+}
+
+function dirSize(dir: string): number {
+  let total = 0
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name)
+    const s = statSync(p)
+    total += s.isDirectory() ? dirSize(p) : s.size
+  }
+  return total
+}
+
+/** Indexed HEAD vs the working HEAD, counts, size, freshness. Works before the first analyze too. */
+export async function status(options: { repo?: string }): Promise<StatusResult> {
+  const repo = await resolveRepo(options.repo)
+  const head = await currentHead(repo)
+  if (!readMeta(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
+  const reader = await IndexReader.open(repo)
+  try {
+    const info = await reader.indexInfo()
+    const m = reader.meta
+    return {
+      repo,
+      indexed: true,
+      head,
+      index: { ...info, built_at: m.createdAt, schema_version: m.schemaVersion, size_bytes: dirSize(reader.dir), shallow: m.shallow, max_commits: m.options.maxCommits },
+      counts: m.counts,
+      skipped: m.skipped,
+      timings: m.timings,
+    }
+  } finally {
+    await reader.close()
+  }
+}
+
+/** Read-only Cypher over the index. */
+export async function cypher(options: { repo?: string; statement: string; params?: Record<string, JsonValue> }): Promise<{ rows: Record<string, JsonValue>[] }> {
+  const reader = await IndexReader.open(options.repo)
+  try {
+    return { rows: await runCypher(await reader.graph(), options.statement, options.params) }
+  } finally {
+    await reader.close()
+  }
+}

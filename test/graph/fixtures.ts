@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { GraphData } from '../../src/graph/types.js'
+
+export const TRICKY_STRINGS = [
+  'plain',
+  'comma, inside',
+  'he said "hi" and ""twice""',
+  'line1\nline2\r\nline3\rline4',
+  'trailing newline\n',
+  'back\\slash \\" \\\\ \\n end\\',
+  "single 'quotes'",
+  '😀 ünïcødé 漢字 \u200b zero-width',
+  'tab\there',
+  '',
+  '   ',
+  'NULL',
+  '\\N',
+  '"',
+  ',',
+  'ctrl \u0001\u001f',
+]
+
+export function emptyGraph(): GraphData {
+  return {
+    files: [], symbols: [], commits: [], authors: [], pullRequests: [], issues: [],
+    defines: [], contains: [], touched: [], changed: [], blamedOn: [], authoredBy: [], parents: [],
+    partOf: [], references: [], closes: [], renamedFrom: [],
+  }
+}
+
+const sha = (i: number): string => i.toString(16).padStart(40, '0')
+
+/** A small history where every string column carries awkward text. */
+export function trickyGraph(): GraphData {
+  const g = emptyGraph()
+  TRICKY_STRINGS.forEach((text, i) => {
+    g.commits.push({
+      sha: sha(i + 1), short: sha(i + 1).slice(-7), author_name: text, author_email: `a${i}@example.com`,
+      author_date: '2020-01-01T12:00:00+02:00', committer_date: '2020-01-02T00:30:00-05:30',
+      subject: text, body: `${text}\n\nbody of ${i}, "quoted"\n`, parent_count: i === 0 ? 0 : 1,
+      category: 'fix', additions: i * 10, deletions: i, topo: TRICKY_STRINGS.length - 1 - i, boundary: i === 0,
+    })
+    g.authors.push({ email: `a${i}@example.com`, name: text })
+    g.authoredBy.push({ sha: sha(i + 1), email: `a${i}@example.com` })
+    if (i > 0) g.parents.push({ sha: sha(i + 1), parent: sha(i), idx: 0 })
+  })
+  g.files.push(
+    { path: 'src/a,b "c".ts', language: 'typescript', lines: 10, is_test: false, present: true },
+    { path: 'src/new\nline.py', language: null, lines: 0, is_test: true, present: false },
+    { path: 'docs/😀.md', language: null, lines: 3, is_test: false, present: true },
+  )
+  g.symbols.push(
+    { id: 'src/a,b "c".ts#Foo', name: 'Foo', qualified_name: 'Foo', kind: 'class', path: 'src/a,b "c".ts', start_line: 1, end_line: 9, signature: 'class Foo<T extends "a" | \'b\'> {', exported: true },
+    { id: 'src/a,b "c".ts#Foo.bar', name: 'bar', qualified_name: 'Foo.bar', kind: 'method', path: 'src/a,b "c".ts', start_line: 2, end_line: 4, signature: 'bar(x = "\\n",\n    y = 1)', exported: false },
+  )
+  g.defines.push({ path: 'src/a,b "c".ts', symbol: 'src/a,b "c".ts#Foo' }, { path: 'src/a,b "c".ts', symbol: 'src/a,b "c".ts#Foo.bar' })
+  g.contains.push({ parent: 'src/a,b "c".ts#Foo', child: 'src/a,b "c".ts#Foo.bar' })
+  g.touched.push(
+    { sha: sha(1), path: 'src/a,b "c".ts', additions: 10, deletions: 0, change: 'A', old_path: '' },
+    { sha: sha(2), path: 'docs/😀.md', additions: 3, deletions: 1, change: 'R', old_path: 'src/new\nline.py' },
+  )
+  g.changed.push({ sha: sha(1), symbol: 'src/a,b "c".ts#Foo', added: 9, removed: 0 }, { sha: sha(2), symbol: 'src/a,b "c".ts#Foo.bar', added: 1, removed: 2 })
+  g.blamedOn.push({ symbol: 'src/a,b "c".ts#Foo', sha: sha(1), lines: 7 }, { symbol: 'src/a,b "c".ts#Foo', sha: sha(2), lines: 2 })
+  g.pullRequests.push({ number: 42, title: 'Fix "it", again\nreally', url: 'https://example.com/pr/42', source: 'merge-message' })
+  g.issues.push({ number: 7, title: '', url: '', source: 'message' }, { number: 8, title: 'crash, on ünïcødé', url: 'u', source: 'api' })
+  g.partOf.push({ sha: sha(2), number: 42 })
+  g.references.push({ sha: sha(2), number: 7, closes: true }, { sha: sha(3), number: 8, closes: false })
+  g.closes.push({ pr: 42, issue: 7 })
+  g.renamedFrom.push({ path: 'docs/😀.md', from: 'src/new\nline.py', sha: sha(2) })
+  return g
+}
+
+export function tempDir(prefix = 'gitwhy-graph-'): { path: string; cleanup: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix))
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) }
+}

@@ -1,0 +1,118 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { writeGraph } from '../../src/graph/load.js'
+import { TABLES } from '../../src/graph/schema.js'
+import { GraphStore } from '../../src/graph/store.js'
+import { emptyGraph, tempDir, trickyGraph, TRICKY_STRINGS } from './fixtures.js'
+
+let dir: { path: string; cleanup: () => void }
+beforeEach(() => { dir = tempDir() })
+afterEach(() => dir.cleanup())
+
+describe('writeGraph', () => {
+  it('round-trips every table exactly, tricky strings included', async () => {
+    const data = trickyGraph()
+    const dbPath = join(dir.path, 'graph.kuzu')
+    const tmpParent = join(dir.path, 'tmp')
+    const phases: string[] = []
+    const result = await writeGraph(dbPath, data, { tmpDir: tmpParent, onPhase: (p) => phases.push(p) })
+    expect(result.ms).toBeGreaterThanOrEqual(0)
+    expect(result.tables.Commit.rows).toBe(TRICKY_STRINGS.length)
+    expect(phases[0]).toBe('schema')
+    expect(phases).toContain('RENAMED_FROM')
+    expect(readdirSync(tmpParent)).toEqual([])
+    expect(existsSync(`${dbPath}.wal`)).toBe(false)
+
+    const store = await GraphStore.open(dbPath, { readOnly: true })
+    try {
+      const commits = await store.query(
+        `MATCH (c:Commit) RETURN c.sha AS sha, c.short AS short, c.author_name AS author_name, c.author_email AS author_email,
+           c.author_date AS author_date, c.committer_date AS committer_date, c.subject AS subject, c.body AS body,
+           c.parent_count AS parent_count, c.category AS category, c.additions AS additions, c.deletions AS deletions,
+           c.topo AS topo, c.boundary AS boundary ORDER BY c.sha`,
+      )
+      expect(commits).toEqual(data.commits.map((c) => ({
+        ...c, author_date: '2020-01-01T10:00:00.000Z', committer_date: '2020-01-02T06:00:00.000Z',
+      })))
+
+      const files = await store.query('MATCH (f:File) RETURN f.path AS path, f.language AS language, f.lines AS lines, f.is_test AS is_test, f.present AS present ORDER BY f.path')
+      expect(files).toEqual([...data.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
+
+      const symbols = await store.query('MATCH (s:Symbol) RETURN s.id AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line, s.signature AS signature, s.exported AS exported ORDER BY s.id')
+      expect(symbols).toEqual(data.symbols)
+
+      const authors = await store.query('MATCH (a:Author) RETURN a.email AS email, a.name AS name ORDER BY a.email')
+      expect(authors).toEqual([...data.authors].sort((a, b) => (a.email < b.email ? -1 : 1)))
+
+      expect(await store.query('MATCH (p:PullRequest) RETURN p.number AS number, p.title AS title, p.url AS url, p.source AS source')).toEqual(data.pullRequests)
+      expect(await store.query('MATCH (i:Issue) RETURN i.number AS number, i.title AS title, i.url AS url, i.source AS source ORDER BY i.number')).toEqual(data.issues)
+
+      expect(await store.query('MATCH (c:Commit)-[t:TOUCHED]->(f:File) RETURN c.sha AS sha, f.path AS path, t.additions AS additions, t.deletions AS deletions, t.change AS change, t.old_path AS old_path ORDER BY c.sha')).toEqual(data.touched)
+      expect(await store.query('MATCH (c:Commit)-[r:CHANGED]->(s:Symbol) RETURN c.sha AS sha, s.id AS symbol, r.added AS added, r.removed AS removed ORDER BY c.sha')).toEqual(data.changed)
+      expect(await store.query('MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit) RETURN s.id AS symbol, c.sha AS sha, b.lines AS lines ORDER BY c.sha')).toEqual(data.blamedOn)
+      expect(await store.query('MATCH (f:File)-[:DEFINES]->(s:Symbol) RETURN f.path AS path, s.id AS symbol ORDER BY s.id')).toEqual(data.defines)
+      expect(await store.query('MATCH (p:Symbol)-[:CONTAINS]->(c:Symbol) RETURN p.id AS parent, c.id AS child')).toEqual(data.contains)
+      expect(await store.query('MATCH (c:Commit)-[:AUTHORED_BY]->(a:Author) RETURN c.sha AS sha, a.email AS email ORDER BY c.sha')).toEqual(data.authoredBy)
+      expect(await store.query('MATCH (c:Commit)-[p:PARENT]->(q:Commit) RETURN c.sha AS sha, q.sha AS parent, p.idx AS idx ORDER BY c.sha')).toEqual(data.parents)
+      expect(await store.query('MATCH (c:Commit)-[:PART_OF]->(p:PullRequest) RETURN c.sha AS sha, p.number AS number')).toEqual(data.partOf)
+      expect(await store.query('MATCH (c:Commit)-[r:REFERENCES]->(i:Issue) RETURN c.sha AS sha, i.number AS number, r.closes AS closes ORDER BY c.sha')).toEqual(data.references)
+      expect(await store.query('MATCH (p:PullRequest)-[:CLOSES]->(i:Issue) RETURN p.number AS pr, i.number AS issue')).toEqual(data.closes)
+      expect(await store.query('MATCH (f:File)-[r:RENAMED_FROM]->(o:File) RETURN f.path AS path, o.path AS from, r.sha AS sha')).toEqual(data.renamedFrom)
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('returns counts and sums as numbers, not BigInt', async () => {
+    const dbPath = join(dir.path, 'graph.kuzu')
+    await writeGraph(dbPath, trickyGraph())
+    const store = await GraphStore.open(dbPath, { readOnly: true })
+    try {
+      const [row] = await store.query('MATCH (c:Commit) RETURN count(*) AS n, sum(c.additions) AS added, max(c.topo) AS top')
+      expect(row).toEqual({ n: TRICKY_STRINGS.length, added: 1200, top: TRICKY_STRINGS.length - 1 })
+      expect(typeof row.added).toBe('number')
+      expect(() => JSON.stringify(row)).not.toThrow()
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('creates every table even when all row arrays are empty', async () => {
+    const dbPath = join(dir.path, 'graph.kuzu')
+    const result = await writeGraph(dbPath, emptyGraph())
+    expect(Object.keys(result.tables)).toEqual(TABLES.map((t) => t.name))
+    const store = await GraphStore.open(dbPath, { readOnly: true })
+    try {
+      const tables = await store.query<{ name: string }>('CALL show_tables() RETURN name ORDER BY name')
+      expect(tables.map((t) => t.name)).toEqual(TABLES.map((t) => t.name).sort())
+      expect(await store.query('MATCH (c:Commit) RETURN count(c) AS n')).toEqual([{ n: 0 }])
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('refuses an existing path and leaves it alone', async () => {
+    const dbPath = join(dir.path, 'graph.kuzu')
+    writeFileSync(dbPath, 'not mine')
+    await expect(writeGraph(dbPath, emptyGraph())).rejects.toThrow(/already exists/)
+  })
+
+  it('removes the partial database and the CSVs when a COPY fails', async () => {
+    const dbPath = join(dir.path, 'graph.kuzu')
+    const tmpParent = join(dir.path, 'tmp')
+    mkdirSync(tmpParent)
+    const data = trickyGraph()
+    data.changed.push({ sha: 'f'.repeat(40), symbol: 'nope', added: 1, removed: 0 })
+    await expect(writeGraph(dbPath, data, { tmpDir: tmpParent })).rejects.toThrow(/COPY CHANGED/)
+    expect(existsSync(dbPath)).toBe(false)
+    expect(existsSync(`${dbPath}.wal`)).toBe(false)
+    expect(readdirSync(tmpParent)).toEqual([])
+  })
+
+  it('refuses a non-integer in an INT64 column with the table and column named', async () => {
+    const data = trickyGraph()
+    data.files[0].lines = 1.5
+    await expect(writeGraph(join(dir.path, 'graph.kuzu'), data)).rejects.toThrow(/File\.lines/)
+  })
+})

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { describeSchema, formatSchema, renderDDL, SCHEMA_VERSION, TABLES } from '../../src/graph/schema.js'
+import { trickyGraph } from './fixtures.js'
+
+describe('schema', () => {
+  it('renders node tables before the relationship tables that use them', () => {
+    const ddl = renderDDL()
+    expect(ddl).toHaveLength(TABLES.length)
+    expect(ddl[0]).toBe('CREATE NODE TABLE File(path STRING, language STRING, lines INT64, is_test BOOLEAN, present BOOLEAN, PRIMARY KEY (path))')
+    expect(ddl).toContain('CREATE REL TABLE TOUCHED(FROM Commit TO File, additions INT64, deletions INT64, change STRING, old_path STRING)')
+    const firstRel = TABLES.findIndex((t) => t.kind === 'rel')
+    expect(TABLES.slice(firstRel).every((t) => t.kind === 'rel')).toBe(true)
+  })
+
+  it('maps every column and endpoint to a field of the GraphData rows', () => {
+    const data = trickyGraph() as unknown as Record<string, Array<Record<string, unknown>>>
+    for (const def of TABLES) {
+      const sample = data[def.rows][0]
+      expect(sample, `${def.name} has sample rows`).toBeDefined()
+      const fields = def.columns.map((c) => c.field ?? c.name)
+      if (def.kind === 'rel') fields.push(def.from.field, def.to.field)
+      expect(Object.keys(sample).sort(), def.name).toEqual([...fields].sort())
+    }
+  })
+
+  it('describes itself as JSON for `gitwhy schema --json`', () => {
+    const schema = describeSchema()
+    expect(schema.version).toBe(SCHEMA_VERSION)
+    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue'])
+    expect(schema.relationships.find((r) => r.name === 'BLAMED_ON')).toMatchObject({ from: 'Symbol', to: 'Commit' })
+    expect(schema.nodes.find((n) => n.name === 'Commit')?.primary_key).toBe('sha')
+    expect(JSON.parse(JSON.stringify(schema))).toEqual(schema)
+    const text = formatSchema(schema)
+    expect(text).toContain('(:Commit)-[:TOUCHED]->(:File)')
+    expect(text).toContain('author_date TIMESTAMP')
+  })
+})

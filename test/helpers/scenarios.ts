@@ -1,0 +1,567 @@
+/**
+ * Scenario repositories for the oracle tests. Each builder returns a repository whose history
+ * exercises one family of git behaviour. Source lines are kept unique within a file (closing braces
+ * carry a comment naming what they close) so that no hunk can slide: there `git log -L` (which diffs
+ * without the indent heuristic) and `git blame` (with it) agree, and the -L comparison is exact.
+ * The `ambiguous` scenario is the exception, on purpose.
+ */
+import { createRepo, TestRepo } from './repo.js'
+
+export interface Scenario {
+  name: string
+  repo: TestRepo
+  /** Things this scenario is about, for failure messages. */
+  notes: string
+  /** Remove the repository and anything else the builder created. */
+  cleanup(): void
+}
+
+export type ScenarioBuilder = () => Scenario
+
+const L = (...lines: string[]): string => lines.map((l) => `${l}\n`).join('')
+
+/** A TypeScript class whose methods each return a distinct body; every line is unique. */
+export function tsClass(name: string, methods: Record<string, string[]>, exported = true): string {
+  const out = [`${exported ? 'export ' : ''}class ${name} {`]
+  for (const [m, body] of Object.entries(methods)) {
+    out.push(`  ${m}(input: number): number {`)
+    for (const b of body) out.push(`    ${b}`)
+    out.push(`  } // ${name}.${m}`)
+  }
+  out.push(`} // class ${name}`)
+  return L(...out)
+}
+
+export function tsFunction(name: string, body: string[]): string {
+  return L(`export function ${name}(value: number): number {`, ...body.map((b) => `  ${b}`), `} // function ${name}`)
+}
+
+export function pyClass(name: string, methods: Record<string, string[]>): string {
+  const out = [`class ${name}:`]
+  for (const [m, body] of Object.entries(methods)) {
+    out.push(`    def ${m}(self, value):`)
+    for (const b of body) out.push(`        ${b}`)
+  }
+  return L(...out)
+}
+
+export function pyFunction(name: string, body: string[]): string {
+  return L(`def ${name}(value):`, ...body.map((b) => `    ${b}`))
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export function linearScenario(): Scenario {
+  const repo = createRepo()
+  repo.write('README.md', L('# Linear', 'A project with a straight history.'))
+  repo.write('src/greeter.ts', tsClass('Greeter', {
+    greet: ['const greeting = input + 1', 'return greeting'],
+    farewell: ['const bye = input - 1', 'return bye'],
+  }))
+  repo.write('src/calc.py', pyClass('Calc', {
+    add: ['total = value + 1', 'return total'],
+    sub: ['diff = value - 1', 'return diff'],
+  }) + pyFunction('helper', ['scaled = value * 2', 'return scaled']))
+  repo.commit('Initial commit')
+
+  repo.write('src/greeter.ts', tsClass('Greeter', {
+    greet: ['const greeting = input + 2', 'return greeting'],
+    farewell: ['const bye = input - 1', 'return bye'],
+  }))
+  repo.commit('Greet by two')
+
+  repo.write('src/greeter.ts', tsClass('Greeter', {
+    greet: ['const greeting = input + 2', 'return greeting'],
+    wave: ['const hand = input * 3', 'const arm = hand + 1', 'return arm'],
+    farewell: ['const bye = input - 1', 'return bye'],
+  }))
+  repo.commit('Add wave', { author: { name: 'Bob Builder', email: 'bob@example.test' } })
+
+  repo.write('src/calc.py', pyClass('Calc', {
+    add: ['total = value + 1', 'log_add(total)', 'return total'],
+    sub: ['diff = value - 1', 'return diff'],
+    mul: ['product = value * value', 'return product'],
+  }) + pyFunction('helper', ['scaled = value * 2', 'return scaled']))
+  repo.commit('Add mul and logging')
+
+  repo.write('src/greeter.ts', tsClass('Greeter', {
+    greet: ['const greeting = input + 2', 'return greeting'],
+    wave: ['const hand = input * 4', 'return hand'],
+    farewell: ['const bye = input - 1', 'return bye'],
+  }))
+  repo.commit('Simplify wave (delete a line, modify another)')
+
+  repo.write('src/calc.py', pyClass('Calc', {
+    add: ['total = value + 1', 'log_add(total)', 'return total'],
+    mul: ['product = value * value', 'return product'],
+  }) + pyFunction('helper', ['scaled = value * 3', 'clamped = min(scaled, 99)', 'return clamped']))
+  repo.commit('Drop sub, clamp helper')
+
+  // A last line without a trailing newline.
+  repo.write('notes.txt', 'first note\nsecond note\nthird note without newline')
+  repo.commit('Add notes')
+  repo.write('notes.txt', 'first note\nsecond note changed\nthird note without newline')
+  repo.commit('Edit notes')
+  repo.write('README.md', L('# Linear', 'A project with a straight history.', 'Now with notes.'))
+  repo.commit('Docs')
+  return { name: 'linear', repo, notes: 'linear edits: modify, insert, delete, no trailing newline', cleanup: () => repo.cleanup() }
+}
+
+export function mergesScenario(): Scenario {
+  const repo = createRepo()
+  const v1 = {
+    start: ['const started = input + 10', 'return started'],
+    stop: ['const stopped = input - 10', 'return stopped'],
+    status: ['const code = input % 7', 'return code'],
+  }
+  repo.write('src/service.ts', tsClass('Service', v1))
+  repo.write('src/config.py', pyFunction('load_config', ['path = value', 'data = read(path)', 'return data']) +
+    pyFunction('save_config', ['target = value', 'write(target)', 'return True']))
+  repo.write('docs/guide.md', L('# Guide', 'Step one.', 'Step two.', 'Step three.'))
+  repo.commit('Initial service')
+
+  // Clean merge: feature changes start and adds restart; main changes stop.
+  repo.branch('feature').checkout('feature')
+  repo.write('src/service.ts', tsClass('Service', {
+    start: ['const started = input + 11', 'return started'],
+    restart: ['const again = input + 100', 'return again'],
+    stop: v1.stop,
+    status: v1.status,
+  }))
+  repo.commit('feature: tune start, add restart')
+  repo.write('docs/guide.md', L('# Guide', 'Step one.', 'Step two (feature).', 'Step three.'))
+  repo.commit('feature: guide')
+  repo.checkout('main')
+  repo.write('src/service.ts', tsClass('Service', {
+    start: v1.start,
+    stop: ['const stopped = input - 12', 'return stopped'],
+    status: v1.status,
+  }))
+  repo.commit('main: tune stop')
+  repo.merge('feature', { message: 'Merge feature (clean)' })
+
+  // Same line changed on both sides, resolved by hand.
+  repo.branch('conflict').checkout('conflict')
+  repo.write('src/config.py', pyFunction('load_config', ['path = value', 'data = read_json(path)', 'return data']) +
+    pyFunction('save_config', ['target = value', 'write(target)', 'return True']))
+  repo.commit('conflict: read json')
+  repo.checkout('main')
+  repo.write('src/config.py', pyFunction('load_config', ['path = value', 'data = read_yaml(path)', 'return data']) +
+    pyFunction('save_config', ['target = value', 'write(target)', 'return True']))
+  repo.commit('main: read yaml')
+  repo.mergeResolving('conflict', {
+    'src/config.py': pyFunction('load_config', ['path = value', 'data = read_any(path)', 'return data']) +
+      pyFunction('save_config', ['target = value', 'write(target)', 'return True']),
+  }, { message: 'Merge conflict: read any format' })
+
+  // Evil merge: the merge commit adds a line of its own to a file neither side touched there.
+  repo.branch('evil').checkout('evil')
+  repo.write('docs/guide.md', L('# Guide', 'Step one.', 'Step two (feature).', 'Step three.', 'Step four (evil branch).'))
+  repo.commit('evil: step four')
+  repo.checkout('main')
+  repo.write('src/config.py', pyFunction('load_config', ['path = value', 'data = read_any(path)', 'return data']) +
+    pyFunction('save_config', ['target = value', 'write(target)', 'flush()', 'return True']))
+  repo.commit('main: flush on save')
+  repo.mergeResolving('evil', {
+    'src/service.ts': tsClass('Service', {
+      start: ['const started = input + 11', 'return started'],
+      restart: ['const again = input + 100', 'return again'],
+      stop: ['const stopped = input - 12', 'return stopped'],
+      status: ['const code = input % 7', 'audit(code)', 'return code'],
+    }),
+  }, { message: 'Merge evil (adds audit line)' })
+
+  // One side's change dropped: -s ours.
+  repo.branch('dropped').checkout('dropped')
+  repo.write('src/service.ts', tsClass('Service', {
+    start: ['const started = input + 99', 'return started'],
+    restart: ['const again = input + 100', 'return again'],
+    stop: ['const stopped = input - 12', 'return stopped'],
+    status: ['const code = input % 7', 'audit(code)', 'return code'],
+  }))
+  repo.commit('dropped: start at 99 (will be discarded)')
+  repo.write('docs/dropped.md', L('This file only exists on the dropped branch.'))
+  repo.commit('dropped: extra doc')
+  repo.checkout('main')
+  repo.write('docs/guide.md', L('# Guide', 'Step one.', 'Step two (feature).', 'Step three.', 'Step four (evil branch).', 'Step five (main).'))
+  repo.commit('main: step five')
+  repo.merge('dropped', { strategy: 'ours', message: 'Merge dropped with -s ours' })
+
+  // A fast-forward merge of a short branch.
+  repo.branch('ff').checkout('ff')
+  repo.write('src/config.py', pyFunction('load_config', ['path = value', 'data = read_any(path)', 'return data']) +
+    pyFunction('save_config', ['target = value', 'write_atomic(target)', 'flush()', 'return True']))
+  repo.commit('ff: atomic writes')
+  repo.checkout('main')
+  repo.merge('ff', { noFF: false })
+
+  // Two parallel branches merged in sequence, both touching service.ts in different methods.
+  repo.branch('left').branch('right')
+  repo.checkout('left')
+  repo.write('src/service.ts', tsClass('Service', {
+    start: ['const started = input + 11', 'return started'],
+    restart: ['const again = input + 101', 'return again'],
+    stop: ['const stopped = input - 12', 'return stopped'],
+    status: ['const code = input % 7', 'audit(code)', 'return code'],
+  }))
+  repo.commit('left: restart 101')
+  repo.checkout('right')
+  repo.write('src/service.ts', tsClass('Service', {
+    start: ['const started = input + 11', 'return started'],
+    restart: ['const again = input + 100', 'return again'],
+    stop: ['const stopped = input - 12', 'return stopped'],
+    status: ['const code = input % 8', 'audit(code)', 'return code'],
+  }))
+  repo.commit('right: status mod 8')
+  repo.checkout('main')
+  repo.merge('left', { message: 'Merge left' })
+  repo.merge('right', { message: 'Merge right' })
+  return { name: 'merges', repo, notes: 'clean merge, conflict resolved, evil merge, -s ours, fast-forward, parallel branches', cleanup: () => repo.cleanup() }
+}
+
+export function renamesScenario(): Scenario {
+  const repo = createRepo()
+  repo.write('lib/util.ts', tsFunction('clamp', ['const low = Math.max(value, 0)', 'const high = Math.min(low, 10)', 'return high']) +
+    tsFunction('double', ['const twice = value * 2', 'return twice']) +
+    tsFunction('square', ['const sq = value * value', 'return sq']))
+  repo.write('lib/format.py', pyFunction('fmt_int', ['text = str(value)', 'padded = text.rjust(4)', 'return padded']) +
+    pyFunction('fmt_float', ['text = f"{value:.2f}"', 'trimmed = text.strip()', 'return trimmed']))
+  repo.write('old/legacy.txt', L('legacy line one', 'legacy line two', 'legacy line three', 'legacy line four'))
+  repo.write('keep.md', L('# Keep', 'This file never moves.'))
+  repo.commit('Initial layout')
+
+  repo.write('lib/util.ts', tsFunction('clamp', ['const low = Math.max(value, 0)', 'const high = Math.min(low, 20)', 'return high']) +
+    tsFunction('double', ['const twice = value * 2', 'return twice']) +
+    tsFunction('square', ['const sq = value * value', 'return sq']))
+  repo.commit('Clamp to 20')
+
+  // Pure rename across directories.
+  repo.move('lib/util.ts', 'src/core/util.ts')
+  repo.commit('Move util to src/core')
+
+  repo.write('src/core/util.ts', tsFunction('clamp', ['const low = Math.max(value, 0)', 'const high = Math.min(low, 20)', 'return high']) +
+    tsFunction('double', ['const twice = value * 2', 'return twice']) +
+    tsFunction('square', ['const sq = value ** 2', 'return sq']))
+  repo.commit('Square with exponent')
+
+  // Rename + edit in the same commit (similarity stays well above 50%).
+  repo.move('src/core/util.ts', 'src/core/numbers.ts')
+  repo.write('src/core/numbers.ts', tsFunction('clamp', ['const low = Math.max(value, 0)', 'const high = Math.min(low, 20)', 'return high']) +
+    tsFunction('double', ['const twice = value * 2', 'return twice']) +
+    tsFunction('square', ['const sq = value ** 2', 'return sq']) +
+    tsFunction('halve', ['const half = value / 2', 'return half']))
+  repo.commit('Rename util to numbers and add halve')
+
+  // Rename on a side branch, merged back; main edits the file meanwhile (different region).
+  repo.branch('move-format').checkout('move-format')
+  repo.move('lib/format.py', 'src/text/format.py')
+  repo.commit('Move format into src/text')
+  repo.write('src/text/format.py', pyFunction('fmt_int', ['text = str(value)', 'padded = text.rjust(6)', 'return padded']) +
+    pyFunction('fmt_float', ['text = f"{value:.2f}"', 'trimmed = text.strip()', 'return trimmed']))
+  repo.commit('Pad to 6 on the branch')
+  repo.checkout('main')
+  repo.write('lib/format.py', pyFunction('fmt_int', ['text = str(value)', 'padded = text.rjust(4)', 'return padded']) +
+    pyFunction('fmt_float', ['text = f"{value:.3f}"', 'trimmed = text.strip()', 'return trimmed']))
+  repo.commit('Three decimals on main')
+  repo.merge('move-format', { message: 'Merge move-format' })
+
+  // Whole-directory move.
+  repo.move('old', 'archive/old')
+  repo.commit('Archive the old directory')
+  repo.write('archive/old/legacy.txt', L('legacy line one', 'legacy line two (archived)', 'legacy line three', 'legacy line four'))
+  repo.commit('Touch archived legacy')
+
+  repo.write('src/core/numbers.ts', tsFunction('clamp', ['const low = Math.max(value, 1)', 'const high = Math.min(low, 20)', 'return high']) +
+    tsFunction('double', ['const twice = value * 2', 'return twice']) +
+    tsFunction('square', ['const sq = value ** 2', 'return sq']) +
+    tsFunction('halve', ['const half = value / 2', 'return half']))
+  repo.commit('Clamp from 1')
+  return { name: 'renames', repo, notes: 'pure move across dirs, rename+edit, rename on a side branch, directory move', cleanup: () => repo.cleanup() }
+}
+
+export function revertsScenario(): Scenario {
+  const repo = createRepo()
+  const base = pyClass('Store', {
+    get: ['item = self.items[value]', 'return item'],
+    put: ['self.items[value] = True', 'return value'],
+  })
+  repo.write('store.py', base)
+  repo.write('data/table.txt', L('row alpha', 'row beta', 'row gamma'))
+  repo.write('transient.ts', tsFunction('transient', ['const t = value + 5', 'return t']))
+  repo.commit('Initial store')
+
+  repo.write('store.py', pyClass('Store', {
+    get: ['item = self.items.get(value)', 'return item'],
+    put: ['self.items[value] = True', 'return value'],
+  }))
+  const bad = repo.commit('Use dict.get')
+  repo.write('data/table.txt', L('row alpha', 'row beta', 'row gamma', 'row delta'))
+  repo.commit('Add delta row')
+  const revert1 = repo.revert(bad)
+  repo.write('store.py', pyClass('Store', {
+    get: ['item = self.items[value]', 'return item'],
+    put: ['self.items[value] = True', 'self.count += 1', 'return value'],
+  }))
+  repo.commit('Count puts')
+  repo.revert(revert1)
+
+  // Deleted, then re-added with different content, then edited.
+  repo.remove('transient.ts')
+  repo.commit('Remove transient')
+  repo.write('data/table.txt', L('row alpha', 'row beta (edited)', 'row gamma', 'row delta'))
+  repo.commit('Edit beta row')
+  repo.write('transient.ts', tsFunction('transient', ['const t = value + 6', 'const u = t * 2', 'return u']))
+  repo.commit('Bring transient back')
+  repo.write('transient.ts', tsFunction('transient', ['const t = value + 6', 'const u = t * 3', 'return u']))
+  repo.commit('Triple transient')
+
+  // Deleted and re-added with identical content.
+  const tableNow = L('row alpha', 'row beta (edited)', 'row gamma', 'row delta')
+  repo.remove('data/table.txt')
+  repo.commit('Drop table')
+  repo.write('data/table.txt', tableNow)
+  repo.commit('Restore table')
+  return { name: 'reverts', repo, notes: 'revert, revert of a revert, delete + re-add (different and identical content)', cleanup: () => repo.cleanup() }
+}
+
+export function encodingsScenario(): Scenario {
+  const repo = createRepo()
+  const crlf = (...lines: string[]): string => lines.map((l) => `${l}\r\n`).join('')
+  repo.write('win/crlf.ts', crlf('export function crlfOne(value: number): number {', '  const a = value + 1', '  return a', '} // function crlfOne'))
+  const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1')
+  repo.write('legacy/latin1.txt', latin1('caf\xe9 au lait\nna\xefve line\nplain ascii line\n'))
+  repo.write('dir with space/ünï code.ts', tsFunction('unicodeName', ['const ü = value + 1', 'return ü']))
+  repo.write('empty.txt', '')
+  repo.write('mixed/no-newline.py', 'def tail(value):\n    return value')
+  repo.commit('Initial encodings')
+
+  repo.write('win/crlf.ts', crlf('export function crlfOne(value: number): number {', '  const a = value + 2', '  const b = a * 2', '  return b', '} // function crlfOne'))
+  repo.commit('CRLF edit')
+  repo.write('legacy/latin1.txt', latin1('caf\xe9 au lait\nna\xefve line \xbbquoted\xab\nplain ascii line\nend \xa7 section\n'))
+  repo.commit('Latin-1 edit')
+  repo.write('dir with space/ünï code.ts', tsFunction('unicodeName', ['const ü = value + 1', 'const ß = ü * 2', 'return ß']))
+  repo.commit('Unicode path edit')
+  repo.move('dir with space/ünï code.ts', 'dir with space/ñew näme.ts')
+  repo.commit('Rename unicode path')
+  repo.write('mixed/no-newline.py', 'def tail(value):\n    doubled = value * 2\n    return doubled')
+  repo.commit('No newline edit')
+  return { name: 'encodings', repo, notes: 'CRLF, latin-1 bytes, spaces and unicode in paths, empty file, no trailing newline', cleanup: () => repo.cleanup() }
+}
+
+/**
+ * Natural code with repeated lines (`}` and blank lines) where inserted blocks can slide; git blame
+ * and gitwhy use the indent heuristic, git log -L does not. Blame is compared; -L only where the
+ * history is heuristic-insensitive.
+ */
+export function ambiguousScenario(): Scenario {
+  const repo = createRepo()
+  repo.write('src/shapes.ts', L(
+    'export class Shapes {',
+    '  area(): number {',
+    '    return 1',
+    '  }',
+    '}',
+  ))
+  repo.commit('Shapes with area')
+  repo.write('src/shapes.ts', L(
+    'export class Shapes {',
+    '  area(): number {',
+    '    return 1',
+    '  }',
+    '',
+    '  perimeter(): number {',
+    '    return 2',
+    '  }',
+    '}',
+  ))
+  repo.commit('Add perimeter')
+  repo.write('src/shapes.ts', L(
+    'export class Shapes {',
+    '  area(): number {',
+    '    return 1',
+    '  }',
+    '',
+    '  volume(): number {',
+    '    return 3',
+    '  }',
+    '',
+    '  perimeter(): number {',
+    '    return 2',
+    '  }',
+    '}',
+  ))
+  repo.commit('Add volume between')
+  repo.write('src/list.py', L('def first(items):', '    if items:', '        return items[0]', '    return None', ''))
+  repo.commit('first()')
+  repo.write('src/list.py', L('def first(items):', '    if items:', '        return items[0]', '    return None', '', '', 'def last(items):', '    if items:', '        return items[-1]', '    return None', ''))
+  repo.commit('last()')
+  // Found by brute force: here the diff with and without the indent heuristic differ, so git log -L
+  // attributes line 1 to the root commit while git blame gives it to 'Insert block above'.
+  repo.write('src/slide.txt', L('g() {', 'g() {', 'g() {', 'f() {', ''))
+  repo.commit('slide: base')
+  repo.write('src/slide.txt', L('g() {', '', '}', '', 'g() {', 'g() {', 'g() {', 'f() {', ''))
+  repo.commit('slide: insert block above')
+  return { name: 'ambiguous', repo, notes: 'slidable hunks (indent heuristic matters)', cleanup: () => repo.cleanup() }
+}
+
+/** A full repository of 8 commits; shallowScenario clones it with --depth 3. */
+export function shallowScenario(): Scenario {
+  const origin = createRepo()
+  origin.write('app/main.py', pyFunction('main', ['args = value', 'run(args)', 'return 0']) + pyFunction('run', ['step = value', 'return step']))
+  origin.write('app/util.ts', tsFunction('utilOne', ['const u = value + 1', 'return u']))
+  origin.write('README.md', L('# Shallow', 'origin readme line'))
+  origin.commit('c1: initial')
+  origin.write('app/main.py', pyFunction('main', ['args = value', 'run(args)', 'cleanup()', 'return 0']) + pyFunction('run', ['step = value', 'return step']))
+  origin.commit('c2: cleanup')
+  origin.write('app/util.ts', tsFunction('utilOne', ['const u = value + 2', 'return u']))
+  origin.commit('c3: util +2')
+  origin.write('README.md', L('# Shallow', 'origin readme line', 'more readme'))
+  origin.commit('c4: readme')
+  origin.write('app/main.py', pyFunction('main', ['args = parse(value)', 'run(args)', 'cleanup()', 'return 0']) + pyFunction('run', ['step = value', 'return step']))
+  origin.commit('c5: parse args')
+  origin.write('app/util.ts', tsFunction('utilOne', ['const u = value + 2', 'const w = u * 2', 'return w']))
+  origin.commit('c6: util double')
+  origin.write('app/main.py', pyFunction('main', ['args = parse(value)', 'run(args)', 'cleanup()', 'return 0']) + pyFunction('run', ['step = value + 1', 'return step']))
+  origin.commit('c7: run +1')
+  origin.write('README.md', L('# Shallow', 'origin readme line (edited)', 'more readme'))
+  origin.commit('c8: readme edit')
+  const repo = origin.clone({ depth: 3 })
+  return { name: 'shallow', repo, notes: 'git clone --depth 3 file://', cleanup: () => origin.cleanup() }
+}
+
+export function submoduleScenario(): Scenario {
+  const lib = createRepo()
+  lib.write('lib.py', pyFunction('library_fn', ['return value']))
+  lib.commit('lib: initial')
+  const repo = createRepo()
+  repo.write('app.ts', tsFunction('appMain', ['const a = value + 1', 'return a']))
+  repo.commit('app: initial')
+  repo.git('-c', 'protocol.file.allow=always', 'submodule', '-q', 'add', lib.dir, 'vendor/lib')
+  repo.commit('Add submodule vendor/lib')
+  repo.write('app.ts', tsFunction('appMain', ['const a = value + 2', 'return a']))
+  repo.commit('app: +2')
+  lib.write('lib.py', pyFunction('library_fn', ['doubled = value * 2', 'return doubled']))
+  lib.commit('lib: double')
+  repo.git('-C', 'vendor/lib', '-c', 'protocol.file.allow=always', 'pull', '-q', 'origin', 'main')
+  repo.git('add', 'vendor/lib')
+  repo.commit('Bump submodule')
+  repo.write('vendor/notes.md', L('Vendored code lives here.'))
+  repo.commit('Notes beside the submodule')
+  return { name: 'submodule', repo, notes: 'gitlink at vendor/lib (must be skipped), files beside it', cleanup: () => { repo.cleanup(); lib.cleanup() } }
+}
+
+export const SCENARIOS: Record<string, ScenarioBuilder> = {
+  linear: linearScenario,
+  merges: mergesScenario,
+  renames: renamesScenario,
+  reverts: revertsScenario,
+  encodings: encodingsScenario,
+  ambiguous: ambiguousScenario,
+  shallow: shallowScenario,
+  submodule: submoduleScenario,
+}
+
+/** Deterministic PRNG (mulberry32). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * A seeded random walk: ~40 commits of random inserts/deletes/modifications in three files, three
+ * topic branches merged back (conflicts resolved by taking the branch's side), one rename (with an
+ * edit in the same commit). Every line ever written is unique, so no hunk is ambiguous.
+ */
+export function randomScenario(seed = 20240601, commits = 40): Scenario {
+  const repo = createRepo()
+  const rand = rng(seed)
+  const pick = (n: number): number => Math.floor(rand() * n)
+  let next = 0
+  const fresh = (): string => `v${++next} = ${pick(1000)}`
+  const paths = ['walk/alpha.py', 'walk/beta.py', 'walk/gamma.py']
+  const content = new Map<string, string[]>()
+  for (const p of paths) {
+    const lines = Array.from({ length: 8 + pick(8) }, fresh)
+    content.set(p, lines)
+    repo.write(p, L(...lines))
+  }
+  repo.commit('random: initial')
+
+  const readLines = (p: string): string[] => repo.git('show', `HEAD:${p}`).split('\n').slice(0, -1)
+  const mutate = (p: string): void => {
+    const lines = readLines(p)
+    const ops = 1 + pick(3)
+    for (let i = 0; i < ops; i++) {
+      const op = pick(3)
+      if (op === 0 || lines.length < 4) {
+        const at = pick(lines.length + 1)
+        lines.splice(at, 0, ...Array.from({ length: 1 + pick(3) }, fresh))
+      } else if (op === 1) {
+        const at = pick(lines.length)
+        lines.splice(at, Math.min(1 + pick(2), lines.length - 3))
+      } else {
+        lines[pick(lines.length)] = fresh()
+      }
+    }
+    repo.write(p, L(...lines))
+  }
+
+  let made = 1
+  let renamed = false
+  const branchAt = new Set([8, 18, 28])
+  while (made < commits) {
+    if (branchAt.has(made)) {
+      const name = `topic-${made}`
+      repo.branch(name).checkout(name)
+      const steps = 2 + pick(3)
+      for (let i = 0; i < steps; i++) {
+        mutate(paths[pick(paths.length)])
+        repo.commit(`${name}: step ${i + 1}`)
+        made++
+      }
+      repo.checkout('main')
+      const mainSteps = 1 + pick(3)
+      for (let i = 0; i < mainSteps; i++) {
+        mutate(paths[pick(paths.length)])
+        repo.commit(`main: step beside ${name} ${i + 1}`)
+        made++
+      }
+      const r = repo.gitMay([0, 1], 'merge', '-q', '--no-commit', '--no-ff', name)
+      if (r.status !== 0) {
+        const conflicted = repo.git('diff', '--name-only', '--diff-filter=U').split('\n').filter(Boolean)
+        const files: Record<string, string> = {}
+        for (const f of conflicted) files[f] = repo.git('show', `${name}:${f}`)
+        for (const [f, c] of Object.entries(files)) repo.write(f, c)
+      }
+      repo.commit(`Merge ${name}`)
+      made++
+      continue
+    }
+    if (!renamed && made >= 22) {
+      repo.move(paths[1], 'moved/beta_renamed.py')
+      paths[1] = 'moved/beta_renamed.py'
+      const lines = readLinesWorktree(repo, paths[1])
+      lines[pick(lines.length)] = fresh()
+      repo.write(paths[1], L(...lines))
+      repo.commit('random: rename beta with an edit')
+      renamed = true
+      made++
+      continue
+    }
+    mutate(paths[pick(paths.length)])
+    if (rand() < 0.3) mutate(paths[pick(paths.length)])
+    repo.commit(`random: commit ${made}`)
+    made++
+  }
+  return { name: `random(seed=${seed})`, repo, notes: 'seeded random walk', cleanup: () => repo.cleanup() }
+}
+
+function readLinesWorktree(repo: TestRepo, p: string): string[] {
+  return repo.git('show', `:${p}`).split('\n').slice(0, -1)
+}

@@ -1,0 +1,106 @@
+/**
+ * Incremental analyze: after new commits (linear, a merge, a rename) the updated index must answer
+ * exactly as a fresh `analyze({ force: true })` of a clone of the same repository, and as git.
+ * After history is rewritten (amend, reset + new commits) the answers must again match git.
+ *
+ * The tests in this file run in order on one repository.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { assertNoMismatches, checkEverything, collectAnswers, diffAnswers, gatherFacts } from '../helpers/compare.js'
+import { mergesScenario, pyFunction, tsClass, type Scenario } from '../helpers/scenarios.js'
+import { services, type Services } from '../helpers/services.js'
+
+describe('incremental analyze', () => {
+  let scenario: Scenario
+  let svc: Services
+
+  beforeAll(async () => {
+    scenario = mergesScenario()
+    svc = await services()
+    await svc.analyze({ repo: scenario.repo.dir })
+  })
+  afterAll(() => scenario?.cleanup())
+
+  /** Answers of the incrementally updated index vs a forced full index of a fresh clone, and vs git. */
+  async function expectSameAsFreshAndGit(label: string): Promise<void> {
+    const repo = scenario.repo
+    const clone = repo.clone()
+    await svc.analyze({ repo: clone.dir, force: true })
+    const facts = gatherFacts(repo)
+    const incremental = await collectAnswers(svc, facts, repo.dir)
+    const fresh = await collectAnswers(svc, facts, clone.dir)
+    assertNoMismatches(`${label}: incremental index vs fresh full index of a clone`, diffAnswers(incremental, fresh, 'incremental', 'fresh'), 10)
+    assertNoMismatches(`${label}: incremental index vs git`, await checkEverything(svc, facts))
+  }
+
+  test('re-analyze with no new commits is a no-op', async () => {
+    const summary = (await svc.analyze({ repo: scenario.repo.dir })) as { mode?: string }
+    if (summary.mode !== undefined) expect(summary.mode).toBe('noop')
+  })
+
+  test('linear commits, a merge and a rename: incremental equals fresh', async () => {
+    const repo = scenario.repo
+    repo.write('src/service.ts', tsClass('Service', {
+      start: ['const started = input + 12', 'return started'],
+      restart: ['const again = input + 101', 'return again'],
+      stop: ['const stopped = input - 12', 'return stopped'],
+      status: ['const code = input % 8', 'audit(code)', 'return code'],
+    }))
+    repo.commit('inc: start +12')
+    repo.write('src/extra.py', pyFunction('extra_fn', ['doubled = value * 2', 'return doubled']))
+    repo.commit('inc: add extra.py')
+
+    repo.branch('inc-topic').checkout('inc-topic')
+    repo.write('src/extra.py', pyFunction('extra_fn', ['tripled = value * 3', 'return tripled']))
+    repo.commit('inc-topic: triple')
+    repo.checkout('main')
+    repo.write('src/service.ts', tsClass('Service', {
+      start: ['const started = input + 12', 'return started'],
+      restart: ['const again = input + 101', 'return again'],
+      stop: ['const stopped = input - 13', 'return stopped'],
+      status: ['const code = input % 8', 'audit(code)', 'return code'],
+    }))
+    repo.commit('inc: stop -13')
+    repo.merge('inc-topic', { message: 'Merge inc-topic' })
+
+    repo.move('docs/guide.md', 'docs/manual/guide.md')
+    repo.commit('inc: move the guide')
+
+    const summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string; new_commits?: number }
+    if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
+    if (summary.new_commits !== undefined) expect(summary.new_commits).toBe(6)
+    await expectSameAsFreshAndGit('after 6 new commits')
+  })
+
+  test('amended HEAD: answers match git', async () => {
+    const repo = scenario.repo
+    repo.write('docs/manual/guide.md', '# Guide (amended)\nStep one.\nStep two (feature).\nStep three.\nStep four (evil branch).\nStep five (main).\n')
+    repo.amend('inc: move the guide and retitle it')
+    await svc.analyze({ repo: repo.dir })
+    await expectSameAsFreshAndGit('after --amend')
+  })
+
+  test('reset --hard HEAD~2 and new commits: answers match git', async () => {
+    const repo = scenario.repo
+    const dropped = repo.head()
+    repo.git('reset', '-q', '--hard', 'HEAD~2')
+    repo.write('src/config.py', pyFunction('load_config', ['path = value', 'data = read_any(path)', 'validate(data)', 'return data']) +
+      pyFunction('save_config', ['target = value', 'write_atomic(target)', 'flush()', 'return True']))
+    repo.commit('rewrite: validate config')
+    repo.write('src/service.ts', tsClass('Service', {
+      start: ['const started = input + 12', 'return started'],
+      restart: ['const again = input + 102', 'return again'],
+      stop: ['const stopped = input - 12', 'return stopped'],
+      status: ['const code = input % 8', 'audit(code)', 'return code'],
+    }))
+    repo.commit('rewrite: restart 102')
+    expect(repo.gitMay([0, 1], 'merge-base', '--is-ancestor', dropped, 'HEAD').status).toBe(1)
+    await svc.analyze({ repo: repo.dir })
+    await expectSameAsFreshAndGit('after reset --hard HEAD~2 + 2 commits')
+    const facts = gatherFacts(repo)
+    const history = await svc.history({ repo: repo.dir, path: 'src', limit: 0 })
+    const shas = new Set(history.evidence.map((i) => i.commit.sha))
+    expect(shas.has(dropped), 'a commit dropped by reset is still in the index').toBe(false)
+    expect(facts.files).toContain('docs/guide.md')
+  })
+})

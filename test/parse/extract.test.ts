@@ -1,0 +1,134 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSymbolExtractor, loadLanguageRegistry, MAX_PARSE_CHARS } from '../../src/parse/index.js'
+import type { ExtractedSymbol, SymbolExtractor } from '../../src/parse/index.js'
+
+const FIXTURES = join(import.meta.dirname, 'fixtures')
+const GOLDENS = join(import.meta.dirname, 'goldens')
+const UPDATE = process.env.UPDATE_GOLDENS === '1'
+
+/** One line per symbol: kind, qualified name, lines, exported, parent, signature. */
+function renderGolden(symbols: ExtractedSymbol[]): string {
+  return symbols
+    .map((s) => {
+      const parent = s.parentIndex === null ? '-' : symbols[s.parentIndex].qualifiedName
+      const exported = s.exported ? 'exported' : '-'
+      return `${s.kind} ${s.qualifiedName} L${s.startLine}-${s.endLine} ${exported} parent=${parent} | ${s.signature}`
+    })
+    .join('\n')
+    .concat('\n')
+}
+
+function lineDiff(expected: string, actual: string): string {
+  const want = expected.split('\n')
+  const got = actual.split('\n')
+  const out: string[] = []
+  for (let i = 0; i < Math.max(want.length, got.length); i++) {
+    if (want[i] === got[i]) continue
+    if (want[i] !== undefined) out.push(`- ${want[i]}`)
+    if (got[i] !== undefined) out.push(`+ ${got[i]}`)
+  }
+  return out.join('\n')
+}
+
+const registry = loadLanguageRegistry()
+const languages = [...registry.languages.keys()].sort()
+
+let extractor: SymbolExtractor
+
+beforeAll(async () => {
+  extractor = await createSymbolExtractor()
+})
+
+afterAll(() => {
+  extractor.close()
+})
+
+describe('golden symbols', () => {
+  it('every registry language has a fixture, and every fixture a registry language', () => {
+    expect(readdirSync(FIXTURES).sort()).toEqual(languages)
+  })
+
+  for (const lang of languages) {
+    it(lang, () => {
+      const [fixture] = readdirSync(join(FIXTURES, lang)).filter((f) => f.startsWith('sample.'))
+      expect(fixture, `test/parse/fixtures/${lang}/sample.<ext>`).toBeDefined()
+      const path = join(FIXTURES, lang, fixture)
+      expect(extractor.languageOf(path)).toBe(lang)
+      const symbols = extractor.extract(path, readFileSync(path, 'utf8'))
+      for (const [i, s] of symbols.entries()) {
+        if (s.parentIndex !== null) expect(s.parentIndex).toBeLessThan(i)
+        expect(s.signature.length).toBeLessThanOrEqual(200)
+      }
+      const actual = renderGolden(symbols)
+      const goldenPath = join(GOLDENS, `${lang}.txt`)
+      if (UPDATE) {
+        writeFileSync(goldenPath, actual)
+        return
+      }
+      let expected = ''
+      try {
+        expected = readFileSync(goldenPath, 'utf8')
+      } catch {
+        // A missing golden is reported as a diff against nothing.
+      }
+      if (actual !== expected) {
+        expect.fail(
+          `symbols of ${fixture} differ from goldens/${lang}.txt ` +
+            `(if the change is intended, run npm run test:update-goldens and review the diff):\n` +
+            lineDiff(expected, actual),
+        )
+      }
+    })
+  }
+})
+
+describe('extractor', () => {
+  it('maps paths to languages by extension', () => {
+    expect(extractor.languageOf('src/a.ts')).toBe('typescript')
+    expect(extractor.languageOf('src/a.d.ts')).toBe('typescript')
+    expect(extractor.languageOf('src/a.mts')).toBe('typescript')
+    expect(extractor.languageOf('src/App.tsx')).toBe('tsx')
+    expect(extractor.languageOf('lib/x.cjs')).toBe('javascript')
+    expect(extractor.languageOf('lib/X.JSX')).toBe('javascript')
+    expect(extractor.languageOf('pkg/stubs.pyi')).toBe('python')
+    expect(extractor.languageOf('README.md')).toBeNull()
+    expect(extractor.languageOf('Makefile')).toBeNull()
+  })
+
+  it('returns [] for unknown languages, garbage and oversized files instead of throwing', () => {
+    expect(extractor.extract('notes.txt', 'function f() {}')).toEqual([])
+    expect(() => extractor.extract('bad.ts', '}{ class ((( \u0000 \uffff')).not.toThrow()
+    const big = 'function f() {}\n'.repeat(Math.ceil(MAX_PARSE_CHARS / 16) + 1)
+    expect(extractor.extract('big.js', big)).toEqual([])
+  })
+
+  it('still finds the intact definitions of a file with syntax errors', () => {
+    const symbols = extractor.extract('broken.py', 'def ok():\n    pass\n\ndef broken(:\n')
+    expect(symbols.map((s) => s.qualifiedName)).toContain('ok')
+  })
+
+  it('counts lines and slices signatures correctly after non-ASCII text', () => {
+    const source = "const s = 'größe 😀'\n\nexport function späť(a: string): void {\n  return\n}\n"
+    expect(extractor.extract('u.ts', source)).toEqual([
+      {
+        name: 'späť',
+        qualifiedName: 'späť',
+        kind: 'function',
+        startLine: 3,
+        endLine: 5,
+        signature: 'function späť(a: string): void',
+        exported: true,
+        parentIndex: null,
+      },
+    ])
+  })
+
+  it('truncates long signatures to 200 characters', () => {
+    const params = Array.from({ length: 80 }, (_, i) => `p${i}: number`).join(', ')
+    const [symbol] = extractor.extract('long.ts', `function f(${params}) {}\n`)
+    expect(symbol.signature.length).toBe(200)
+    expect(symbol.signature.startsWith('function f(p0: number, p1: number')).toBe(true)
+  })
+})
