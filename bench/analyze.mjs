@@ -8,9 +8,9 @@
 // the remaining measurements still run. See bench/README.md for what each number means.
 
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, appendFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, appendFileSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import os, { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -459,13 +459,13 @@ function table(r) {
     row('git blame --porcelain, every file', fmtS(r.blame.ms),
       r.blame.extrapolated ? `EXTRAPOLATED from ${r.blame.blamed}/${r.blame.files} files (${r.blame.reason})` : `${r.blame.files} files, sequential`)
   } else row('git blame --porcelain, every file', 'skipped')
-  row('node startup (gitwhy --version)', fmtS(r.cliStartup?.ms), r.cliStartup?.ok === false ? 'failed' : 'floor of every CLI call')
+  row('node startup (gitwhy --version)', fmtS(r.cliStartup?.ms), !r.cliStartup ? 'skipped' : r.cliStartup.ok === false ? 'failed' : 'floor of every CLI call')
   const err = (x) => (x && !x.ok ? `ERROR: ${x.error.split('\n')[0].slice(0, 80)}` : '')
-  row('gitwhy analyze --force (full)', r.analyze?.ok ? fmtS(r.analyze.ms) : '-', err(r.analyze) || `peak ${fmtMB(r.analyze?.peakKB)}`)
+  row('gitwhy analyze --force (full)', r.analyze?.ok ? fmtS(r.analyze.ms) : '-', !r.analyze ? 'skipped' : err(r.analyze) || `peak ${fmtMB(r.analyze.peakKB)}`)
   row('  analyze / git log -p', ratios.analyzeOverGitLog == null ? '-' : `${ratios.analyzeOverGitLog.toFixed(2)}x`, '', '<= 3x', verdict(checks.analyzeWithin3xGitLog))
   row('  blame-all / analyze', ratios.blameOverAnalyze == null ? '-' : `${ratios.blameOverAnalyze.toFixed(2)}x`, r.blame?.extrapolated ? 'blame extrapolated' : '', '>= 5x', verdict(checks.atLeast5xFasterThanBlame))
   row('  peak RSS (full analyze)', fmtMB(r.analyze?.ok ? r.analyze.peakKB : null), GNU_TIME ? 'GNU time maxrss' : '/proc VmHWM of the node process', '< 600 MB (mid-size)', verdict(checks.peakUnder600MB))
-  row('gitwhy analyze (no-op)', r.noop?.ok ? fmtS(r.noop.ms) : '-', err(r.noop), '< 0.5 s', verdict(checks.noopUnder500ms))
+  row('gitwhy analyze (no-op)', r.noop?.ok ? fmtS(r.noop.ms) : '-', !r.noop ? 'skipped' : err(r.noop), '< 0.5 s', verdict(checks.noopUnder500ms))
   row('gitwhy analyze (one new commit)', r.update?.ok ? fmtS(r.update.ms) : '-', err(r.update) || (r.update ? `edited ${r.update.file}` : 'skipped'), '< 1 s', verdict(checks.updateUnder1s))
   for (const k of ['evidence', 'history']) {
     const q = r.queries?.[k]
@@ -477,7 +477,7 @@ function table(r) {
   const out = [
     `repo ${r.repo.path}`,
     `  HEAD ${r.repo.head}, ${r.repo.commits} commits (${r.repo.merges} merges), ${r.repo.trackedFiles} tracked files, ${r.repo.sourceFiles} source files (extensions from ${r.repo.extensionsFrom}; skipped ${JSON.stringify(r.repo.skipped)})`,
-    `  git ${r.env.git}, node ${r.env.node}, ${r.env.cpus} CPUs`,
+    `  git ${r.env.git}, node ${r.env.node}, ${r.env.cpus} CPUs, load average at start ${r.env.loadAvgStart.map((x) => x.toFixed(1)).join(' ')} / end ${r.env.loadAvgEnd.map((x) => x.toFixed(1)).join(' ')}${r.env.loadAvgStart[0] > r.env.cpus / 2 ? ' (busy machine: timings are noisy)' : ''}`,
     '',
     line(['measurement', 'value', 'notes', 'target', 'status']),
     line(widths.map((w) => '-'.repeat(w))),
@@ -508,7 +508,7 @@ async function main() {
 
   const r = {
     repo: { path: opts.repo },
-    env: { node: process.version, git: gitSync(opts.repo, ['--version']).trim().replace(/^git version /, ''), cpus: (await import('node:os')).cpus().length, peakRssVia: GNU_TIME ? 'GNU time' : 'proc VmHWM' },
+    env: { node: process.version, git: gitSync(opts.repo, ['--version']).trim().replace(/^git version /, ''), cpus: os.cpus().length, loadAvgStart: os.loadavg(), peakRssVia: GNU_TIME ? 'GNU time' : 'proc VmHWM' },
     options: { skipBlame: opts.skipBlame, blameSample: opts.blameSample, blameBudget: opts.blameBudget, seed: opts.seed, logRuns: opts.logRuns },
     targets: TARGETS,
   }
@@ -552,9 +552,10 @@ async function main() {
     }
   }
 
+  r.env.loadAvgEnd = os.loadavg()
   r.summary = summarize(r)
   const doc = JSON.stringify(r, null, 2) + '\n'
-  if (opts.out) (await import('node:fs')).writeFileSync(opts.out, doc)
+  if (opts.out) writeFileSync(opts.out, doc)
   process.stdout.write(opts.json ? doc : table(r))
 }
 

@@ -106,15 +106,14 @@ class FileBuilder {
   hunks: number[] = []
   additions = 0
   deletions = 0
-  removedText: string[] = []
-  addedText: string[] = []
-  /** Comparing whitespace-stripped text is only done for moderate diffs. */
-  trackText = true
+  // Rolling hashes of the removed and added text with all whitespace dropped.
+  removedHash = 0
+  addedHash = 0
 
   finish(): FileDiff {
     let whitespaceOnly = false
-    if (this.trackText && (this.additions > 0 || this.deletions > 0) && this.status === 'M' && !this.binary) {
-      whitespaceOnly = this.removedText.join('') === this.addedText.join('')
+    if ((this.additions > 0 || this.deletions > 0) && this.status === 'M' && !this.binary) {
+      whitespaceOnly = this.removedHash === this.addedHash
     }
     return {
       path: this.path,
@@ -129,8 +128,15 @@ class FileBuilder {
   }
 }
 
-const MAX_TRACKED_TEXT_LINES = 4000
-const WS = /\s+/g
+/** Hash of a line's non-whitespace characters, chained onto `h`. */
+function hashNonSpace(h: number, line: string): number {
+  for (let i = 1; i < line.length; i++) {
+    const c = line.charCodeAt(i)
+    if (c === 32 || c === 9 || c === 13 || c === 10 || c === 11 || c === 12) continue
+    h = (Math.imul(h, 31) + c) | 0
+  }
+  return h
+}
 
 /**
  * Incremental parser: feed chunks, get complete records through `onRecord`. Call `end()` after the
@@ -201,12 +207,12 @@ export class DiffStreamParser {
     if (this.inHunk && f) {
       if (c === 43 /* + */) {
         f.additions++
-        if (f.trackText) f.addedText.push(line.slice(1).replace(WS, ''))
+        f.addedHash = hashNonSpace(f.addedHash, line)
         return
       }
       if (c === 45 /* - */) {
         f.deletions++
-        if (f.trackText) f.removedText.push(line.slice(1).replace(WS, ''))
+        f.removedHash = hashNonSpace(f.removedHash, line)
         return
       }
       if (c === 92 /* \ */ || c === 32 /* space */) return
@@ -221,11 +227,6 @@ export class DiffStreamParser {
       const o0 = oc === 0 ? os : os - 1
       const n0 = nc === 0 ? ns : ns - 1
       f.hunks.push(o0, o0 + oc, n0, n0 + nc)
-      if (f.trackText && f.additions + f.deletions + oc + nc > MAX_TRACKED_TEXT_LINES) {
-        f.trackText = false
-        f.addedText = []
-        f.removedText = []
-      }
       this.inHunk = true
       return
     }

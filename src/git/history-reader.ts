@@ -1,5 +1,8 @@
 import { DiffStreamParser, decodeText, type DiffRecord, type FileDiff } from './diff-parser.js'
-import { assertSafeRef, git, gitStream } from './run.js'
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { assertSafeRef, git, gitToFile } from './run.js'
 
 /** One commit as mined from git, with its diff against each parent (root: against the empty tree). */
 export interface RawCommit {
@@ -15,6 +18,10 @@ export interface RawCommit {
 }
 
 export interface ReadHistoryOptions {
+  /** Where git's output is spooled while it runs (default: the OS temp dir). */
+  workDir?: string
+  /** gitattributes patterns whose content diffs are not needed (reported as binary changes). */
+  noContentDiff?: readonly string[]
   /** Revision range to read: `HEAD`, or `OLD..NEW` for an incremental update. */
   range: string[]
   maxCommits?: number
@@ -73,6 +80,27 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     if (parts.length > 2) merges.push({ sha: parts[0], parents: parts.slice(1) })
   }
 
+  // A private attributes file (lowest precedence: the repository's own .gitattributes still win).
+  const workDir = mkdtempSync(path.join(options.workDir ?? tmpdir(), 'gitwhy-history-'))
+  const pre: string[] = []
+  if (options.noContentDiff?.length) {
+    const file = path.join(workDir, 'attributes')
+    writeFileSync(file, options.noContentDiff!.map((p) => `${p} -diff`).join('\n') + '\n')
+    pre.push('-c', `core.attributesFile=${file}`)
+  }
+  try {
+    return await readPasses(repo, options, pre, total, merges, workDir)
+  } finally {
+    rmSync(workDir, { recursive: true, force: true })
+  }
+}
+
+async function parseFile(file: string, parser: DiffStreamParser): Promise<void> {
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) parser.push(chunk as Buffer)
+  parser.end()
+}
+
+async function readPasses(repo: string, options: ReadHistoryOptions, pre: string[], total: number, merges: Array<{ sha: string; parents: string[] }>, workDir: string): Promise<RawCommit[]> {
   const commits: RawCommit[] = []
   const logParser = new DiffStreamParser((rec: DiffRecord) => {
     const c = parseLogHeader(rec.header) as RawCommit
@@ -80,7 +108,9 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     commits.push(c)
     if (options.onProgress && commits.length % 500 === 0) options.onProgress(commits.length, total)
   })
-  const mainPass = gitStream(repo, logArgs(options.range, options.maxCommits), (chunk) => logParser.push(chunk)).then(() => logParser.end())
+  // git spools to files and runs at its own pace; parsing starts once it is done
+  const logFile = path.join(workDir, 'log')
+  const mainPass = gitToFile(repo, [...pre, ...logArgs(options.range, options.maxCommits)], logFile)
 
   const extraDiffs = new Map<string, FileDiff[][]>()
   let mergePass: Promise<void> = Promise.resolve()
@@ -96,9 +126,10 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
       arr[slot.k] = rec.files
     })
     const input = merges.flatMap((m) => m.parents.slice(1).map((p) => `${m.sha} ${p}\n`)).join('')
-    mergePass = gitStream(repo, mergeDiffArgs(), (chunk) => mergeParser.push(chunk), (stdin) => stdin.end(input)).then(() => mergeParser.end())
+    const mergeFile = path.join(workDir, 'merges')
+    mergePass = gitToFile(repo, [...pre, ...mergeDiffArgs()], mergeFile, input).then(() => parseFile(mergeFile, mergeParser))
   }
-  await Promise.all([mainPass, mergePass])
+  await Promise.all([mainPass.then(() => parseFile(logFile, logParser)), mergePass])
   for (const c of commits) {
     const extra = extraDiffs.get(c.sha)
     if (extra) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = extra[k] ?? []

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 import { UserError } from '../errors.js'
 
 /**
@@ -82,5 +83,26 @@ export function gitStream(
     child.stdin.on('error', () => {})
     if (feed) feed(child.stdin)
     else child.stdin.end()
+  })
+}
+
+/**
+ * Run git with stdout written straight to `file` (no round trip through this process), so git
+ * keeps its own pace while this thread is busy with other work. Resolves when git exits.
+ */
+export function gitToFile(cwd: string, args: string[], file: string, input?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fd = openSync(file, 'w')
+    const child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', fd, 'pipe'] })
+    closeSync(fd)
+    const err: Buffer[] = []
+    child.stderr!.on('data', (d: Buffer) => err.push(d))
+    child.on('error', (e) => reject(new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
+    child.on('close', (code) => {
+      if (code !== 0) reject(new GitError(args, code, Buffer.concat(err).toString('utf8')))
+      else resolve()
+    })
+    child.stdin!.on('error', () => {})
+    child.stdin!.end(input ?? '')
   })
 }

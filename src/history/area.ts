@@ -17,70 +17,131 @@ function touchesDir(fd: FileDiff, dir: string): boolean {
   return fd.path.startsWith(dir) || (fd.status === 'R' && fd.oldPath.startsWith(dir))
 }
 
+function touchesFile(fd: FileDiff, path: string): boolean {
+  return fd.path === path || (fd.status === 'R' && fd.oldPath === path)
+}
+
 /**
- * Area history, as `git log --follow -- FILE` (renames followed) or `git log -- PATH` gives it,
- * with git's default history simplification: a merge that is TREESAME to a parent follows only
- * that parent and is not shown; a merge that differs from every parent is shown and every parent
- * is followed.
+ * Area history.
+ *
+ * Without rename following (`git log -- PATH`, files and directories) git simplifies history: a
+ * merge TREESAME to a parent follows only that parent and is not shown; a merge that differs from
+ * every parent is shown and all parents are followed.
+ *
+ * With rename following (`git log --follow -- FILE`) git cannot prune (the path changes), so it
+ * walks every commit in its default order (committer date, newest first, ties first-in first-out),
+ * never shows merges, and keeps ONE current path that switches to the old name when a commit that
+ * created the path by a rename is shown. That order-dependence is reproduced here on purpose.
  */
 export function areaHistory(graph: HistoryGraph, head: number, path: string, options: { directory: boolean; follow: boolean }): AreaResult {
+  if (options.follow && !options.directory) return followHistory(graph, head, path)
   const hits: AreaHit[] = []
   let truncated = false
-  const dir = options.directory ? (path === '' || path.endsWith('/') ? path : `${path}/`) : ''
-  // pending[commit] = set of paths being followed in that commit (a file can carry several names
-  // when branches renamed it differently)
-  const pending = new Map<number, Set<string>>()
-  pending.set(head, new Set([path]))
-
-  const send = (parent: number, p: string) => {
-    if (parent < 0) {
-      truncated = true
-      return
-    }
-    let s = pending.get(parent)
-    if (!s) pending.set(parent, (s = new Set()))
-    s.add(p)
+  const matches = options.directory
+    ? ((dir) => (fd: FileDiff) => touchesDir(fd, dir))(path === '' || path.endsWith('/') ? path : `${path}/`)
+    : (fd: FileDiff) => touchesFile(fd, path)
+  const pending = new Uint8Array(graph.shas.length)
+  pending[head] = 1
+  const send = (parent: number) => {
+    if (parent < 0) truncated = true
+    else pending[parent] = 1
   }
-
   for (let i = head; i < graph.shas.length; i++) {
-    const paths = pending.get(i)
-    if (!paths) continue
-    pending.delete(i)
+    if (!pending[i]) continue
     const parents = graph.parents[i]
-    const diffs = graph.diffs[i]
-    if (parents.length === 0 && graph.boundary[i]) truncated = true
-    for (const p of paths) {
-      if (options.directory) {
-        const touching = diffs.map((d) => d.some((fd) => touchesDir(fd, dir)))
-        if (parents.length === 0) {
-          if (touching[0]) hits.push({ commit: i, path: p })
-          continue
-        }
-        const same = touching.findIndex((t) => !t)
-        if (same >= 0) {
-          send(parents[same], p)
-          continue
-        }
-        hits.push({ commit: i, path: p })
-        for (const parent of parents) send(parent, p)
-        continue
+    const touching = graph.diffs[i].map((d) => d.some(matches))
+    if (parents.length === 0) {
+      if (graph.boundary[i]) truncated = true
+      if (touching[0]) hits.push({ commit: i, path })
+      continue
+    }
+    const same = touching.findIndex((t) => !t)
+    if (same >= 0) {
+      send(parents[same])
+      continue
+    }
+    hits.push({ commit: i, path })
+    for (const parent of parents) send(parent)
+  }
+  return { hits, truncated }
+}
+
+function followHistory(graph: HistoryGraph, head: number, start: string): AreaResult {
+  const hits: AreaHit[] = []
+  let truncated = false
+  let path = start
+  const queue = new DateQueue(graph.dates)
+  const seen = new Uint8Array(graph.shas.length)
+  seen[head] = 1
+  queue.push(head)
+  for (let i = queue.pop(); i >= 0; i = queue.pop()) {
+    const parents = graph.parents[i]
+    if (parents.length <= 1) {
+      const entries = (graph.diffs[i][0] ?? []).filter((fd) => touchesFile(fd, path))
+      if (entries.length > 0) {
+        hits.push({ commit: i, path })
+        const renamed = entries.find((fd) => fd.status === 'R' && fd.path === path)
+        if (renamed) path = renamed.oldPath
       }
-      const entries = diffs.map((d) => d.filter((fd) => fd.path === p || (fd.status === 'R' && fd.oldPath === p)))
-      if (parents.length === 0) {
-        if (entries[0].length > 0) hits.push({ commit: i, path: p })
-        continue
+      if (parents.length === 0 && graph.boundary[i]) truncated = true
+    }
+    for (const p of parents) {
+      if (p < 0) truncated = true
+      else if (!seen[p]) {
+        seen[p] = 1
+        queue.push(p)
       }
-      const same = entries.findIndex((e) => e.length === 0)
-      if (same >= 0) {
-        send(parents[same], p)
-        continue
-      }
-      hits.push({ commit: i, path: p })
-      parents.forEach((parent, k) => {
-        const renamed = options.follow ? entries[k].find((fd) => fd.status === 'R' && fd.path === p) : undefined
-        send(parent, renamed ? renamed.oldPath : p)
-      })
     }
   }
   return { hits, truncated }
+}
+
+/** Max-heap on committer date; equal dates come out in insertion order, as in git's walk. */
+class DateQueue {
+  private heap: number[] = []
+  private counter = 0
+  private order = new Map<number, number>()
+
+  constructor(private readonly dates: number[]) {}
+
+  private before(a: number, b: number): boolean {
+    const da = this.dates[a]
+    const db = this.dates[b]
+    return da > db || (da === db && (this.order.get(a) as number) < (this.order.get(b) as number))
+  }
+
+  push(commit: number): void {
+    this.order.set(commit, this.counter++)
+    const h = this.heap
+    h.push(commit)
+    let i = h.length - 1
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      if (!this.before(h[i], h[parent])) break
+      ;[h[i], h[parent]] = [h[parent], h[i]]
+      i = parent
+    }
+  }
+
+  pop(): number {
+    const h = this.heap
+    if (h.length === 0) return -1
+    const top = h[0]
+    const last = h.pop() as number
+    if (h.length > 0) {
+      h[0] = last
+      let i = 0
+      for (;;) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let m = i
+        if (l < h.length && this.before(h[l], h[m])) m = l
+        if (r < h.length && this.before(h[r], h[m])) m = r
+        if (m === i) break
+        ;[h[i], h[m]] = [h[m], h[i]]
+        i = m
+      }
+    }
+    return top
+  }
 }

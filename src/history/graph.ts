@@ -12,10 +12,12 @@ export interface HistoryGraph {
   diffs: FileDiff[][][]
   /** Commits whose history is cut: a shallow-clone graft, or a parent outside the indexed range. */
   boundary: boolean[]
+  /** Committer dates (epoch seconds): the order of git's default revision walk. */
+  dates: number[]
 }
 
 export function buildGraph(
-  commits: Array<{ sha: string; parents: string[]; diffs: FileDiff[][] }>,
+  commits: Array<{ sha: string; parents: string[]; diffs: FileDiff[][]; committerDate: string }>,
   shallow: ReadonlySet<string>,
 ): HistoryGraph {
   const index = new Map<string, number>()
@@ -26,5 +28,6 @@ export function buildGraph(
     parents,
     diffs: commits.map((c) => (c.diffs.length > 0 ? c.diffs : [[]])),
     boundary: commits.map((c, i) => shallow.has(c.sha) || parents[i].some((p) => p === -1)),
+    dates: commits.map((c) => Math.floor(Date.parse(c.committerDate) / 1000)),
   }
 }

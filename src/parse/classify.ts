@@ -35,6 +35,13 @@ const GENERATED_FILE_NAMES: ReadonlySet<string> = new Set([
 
 const GENERATED_NAME = /\.pb\.go$|_pb2(_grpc)?\.pyi?$|\.generated\.[^/]+$|\.g\.dart$|\.designer\.cs$/i
 const MINIFIED_NAME = /\.min\.(js|mjs|cjs|css)$/i
+
+/**
+ * gitattributes patterns for files whose content history gitwhy never needs (lockfiles, minified
+ * bundles). History mining marks them `-diff`, so git reports "Binary files differ" instead of
+ * diffing them: on a pnpm repository that is most of the `git log -p` output.
+ */
+export const NO_CONTENT_DIFF_PATTERNS: readonly string[] = [...GENERATED_FILE_NAMES, 'Pipfile.lock', '*.min.js', '*.min.mjs', '*.min.cjs', '*.min.css', '*.js.map', '*.css.map']
 const MINIFIABLE_NAME = /\.(js|mjs|cjs|css)$/i
 const GENERATED_MARKER = /@generated|Code generated .*DO NOT EDIT/
 

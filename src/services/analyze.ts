@@ -9,8 +9,9 @@ import type { GraphData, SymbolRow } from '../graph/types.js'
 import { loadHistory, saveHistory } from '../history/cache.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
+import { savePathIndex } from '../history/path-index.js'
 import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
-import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath } from '../parse/index.js'
+import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import type { ExtractedSymbol, SkipReason } from '../parse/types.js'
 import {
   acquireLock,
@@ -101,11 +102,11 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     // History (git-bound) and files (parse-bound) run concurrently.
     const historyPromise = time('history', async (): Promise<{ commits: RawCommit[]; fresh: number }> => {
       if (incremental) {
-        const fresh = await readHistory(repo, { range: [`${previous!.head}..${head}`], onProgress: (d, t) => progress('history', d, t) })
+        const fresh = await readHistory(repo, { range: [`${previous!.head}..${head}`], noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
         const old = loadHistory(path.join(prevDir!, HISTORY_JSON))
         return { commits: [...fresh, ...old], fresh: fresh.length }
       }
-      const commits = await readHistory(repo, { range: [head], maxCommits: maxCommits ?? undefined, onProgress: (d, t) => progress('history', d, t) })
+      const commits = await readHistory(repo, { range: [head], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
       return { commits, fresh: commits.length }
     })
     historyPromise.catch(() => {})
@@ -128,6 +129,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     void load
     await time('save', () => {
       saveHistory(path.join(dir, HISTORY_JSON), commits)
+      savePathIndex(dir, mapped.graph)
       writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
     })
     timings.total_ms = Math.round(performance.now() - started)

@@ -60,7 +60,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
       if (end > file.lines) throw new UserError(`${rel} has ${file.lines} lines; the range ${start}-${end} goes past the end`, `use a range within 1-${file.lines}`, 'bad_range')
       const sym = file.symbols.find((s) => s.startLine === start && s.endLine === end) ?? null
       target = { path: rel, line_start: start, line_end: end, symbol: sym ? { qualified_name: sym.qualifiedName, kind: sym.kind } : null }
-      const { commits, graph } = await reader.history()
+      const graph = reader.pathIndex().graphFor(rel)
       const result = mapHistory(graph, 0, [{ path: rel, lines: file.lines, ranges: [{ start, end }] }])
       blame = new Map()
       const lines = result.blame[0]
@@ -68,10 +68,10 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
         const v = lines[l]
         const c = v < 0 ? ~v : v
         if (v < 0 || graph.boundary[c]) undecidedLines++
-        if (c < 0 || c >= commits.length) continue
-        blame.set(commits[c].sha, (blame.get(commits[c].sha) ?? 0) + 1)
+        if (c < 0 || c >= graph.shas.length) continue
+        blame.set(graph.shas[c], (blame.get(graph.shas[c]) ?? 0) + 1)
       }
-      changed = result.rangeHistory[0][0].map((ch) => commits[ch.commit].sha)
+      changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
     }
 
     const entries = [

@@ -21,14 +21,12 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
     if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
     const follow = options.followRenames ?? true
     let rel = reader.relativePath(options.path)
-    const { commits, graph } = await reader.history()
-    const known = new Set<string>()
-    for (const c of commits) for (const d of c.diffs) for (const f of d) known.add(f.path)
-    for (const p of reader.files().keys()) known.add(p)
+    const index = reader.pathIndex()
     let directory = false
-    if (!known.has(rel)) {
+    if (!index.has(rel) && !reader.files().has(rel)) {
       const prefix = rel === '' || rel === '.' ? '' : rel.replace(/\/+$/, '') + '/'
-      if (prefix === '' || [...known].some((p) => p.startsWith(prefix))) {
+      const known = index.paths()
+      if (prefix === '' || known.some((p) => p.startsWith(prefix))) {
         directory = true
         rel = prefix
       } else {
@@ -36,8 +34,9 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
         throw new UserError(`${rel} never existed in the indexed history`, suggestions.length ? `did you mean: ${suggestions.join(', ')}?` : 'check the path', 'unknown_path')
       }
     }
+    const graph = index.graphFor(rel, { prefix: directory })
     const result = areaHistory(graph, 0, rel, { directory, follow: follow && !directory })
-    const items = await reader.evidenceItems(result.hits.map((h) => ({ sha: commits[h.commit].sha, source: 'area' as const, path_at_commit: directory ? h.path.replace(/\/$/, '') || '.' : h.path })))
+    const items = await reader.evidenceItems(result.hits.map((h) => ({ sha: graph.shas[h.commit], source: 'area' as const, path_at_commit: directory ? h.path.replace(/\/$/, '') || '.' : h.path })))
     return {
       target: { path: directory ? rel.replace(/\/$/, '') || '.' : rel, kind: directory ? 'directory' : 'file', follow_renames: follow && !directory },
       index: await reader.indexInfo(),

@@ -1,20 +1,18 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
-import type { RawCommit } from '../git/history-reader.js'
 import { git } from '../git/run.js'
 import { GraphStore } from '../graph/store.js'
-import { loadHistory } from '../history/cache.js'
-import { buildGraph, type HistoryGraph } from '../history/graph.js'
-import { FILES_JSON, GRAPH_DB, HISTORY_JSON, type IndexedFile } from './analyze.js'
+import { PathIndex } from '../history/path-index.js'
+import { FILES_JSON, GRAPH_DB, type IndexedFile } from './analyze.js'
 import type { CommitRef, EvidenceItem, EvidenceSource, IndexInfo, IssueRef, PullRequestRef } from './types.js'
-import { currentHead, isAncestor, requireIndex, resolveRepo, shallowCommits, type IndexMeta } from './workspace.js'
+import { currentHead, isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 /** Read access to one repository's active index; every part is loaded on first use. */
 export class IndexReader {
   private store: GraphStore | null = null
   private fileMap: Map<string, IndexedFile> | null = null
-  private hist: { commits: RawCommit[]; graph: HistoryGraph } | null = null
+  private paths: PathIndex | null = null
 
   private constructor(
     readonly repo: string,
@@ -41,12 +39,10 @@ export class IndexReader {
     return this.fileMap
   }
 
-  async history(): Promise<{ commits: RawCommit[]; graph: HistoryGraph }> {
-    if (!this.hist) {
-      const commits = loadHistory(path.join(this.dir, HISTORY_JSON))
-      this.hist = { commits, graph: buildGraph(commits, await shallowCommits(this.repo)) }
-    }
-    return this.hist
+  /** The per-path history index (DAG + diff sections), for single-path walks. */
+  pathIndex(): PathIndex {
+    if (!this.paths) this.paths = PathIndex.open(this.dir)
+    return this.paths
   }
 
   async indexInfo(): Promise<IndexInfo> {
