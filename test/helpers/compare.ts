@@ -261,8 +261,9 @@ export async function checkEverything(svc: Services, facts: RepoFacts, seed = 1)
 /**
  * The answers gitwhy gives for a fixed set of queries over `facts` (evidence on ranges and
  * symbols, history on files and directories), keyed by query, as JSON. Errors are answers too.
+ * With the same seed it asks the same queries as checkEverything.
  */
-export async function collectAnswers(svc: Services, facts: RepoFacts, repoDir: string): Promise<Map<string, string>> {
+export async function collectAnswers(svc: Services, facts: RepoFacts, repoDir: string, seed = 1): Promise<Map<string, string>> {
   const answers = new Map<string, string>()
   const ask = async (key: string, run: () => Promise<unknown>): Promise<void> => {
     try {
@@ -273,7 +274,7 @@ export async function collectAnswers(svc: Services, facts: RepoFacts, repoDir: s
   }
   for (const path of facts.files) {
     const n = facts.lineCounts.get(path) ?? 0
-    const ranges = dedupe([...blameRanges(n), ...lineLogRanges(n, 7)])
+    const ranges = dedupe([...blameRanges(n), ...lineLogRanges(n, seed++)])
     for (const [s, e] of ranges) await ask(`evidence ${path}:${s}-${e}`, () => svc.evidence({ repo: repoDir, path, lineStart: s, lineEnd: e, limit: 0 }))
     await ask(`evidence ${path}:${1}-${Math.min(n, 3)} limit 2`, () => svc.evidence({ repo: repoDir, path, lineStart: 1, lineEnd: Math.max(1, Math.min(n, 3)), limit: 2 }))
     await ask(`history ${path}`, () => svc.history({ repo: repoDir, path, limit: 0 }))

@@ -429,6 +429,7 @@ export function shallowScenario(): Scenario {
   return { name: 'shallow', repo, notes: 'git clone --depth 3 file://', cleanup: () => origin.cleanup() }
 }
 
+/** Not under vendor/: gitwhy skips vendored paths by design, which is not what this scenario is about. */
 export function submoduleScenario(): Scenario {
   const lib = createRepo()
   lib.write('lib.py', pyFunction('library_fn', ['return value']))
@@ -436,18 +437,18 @@ export function submoduleScenario(): Scenario {
   const repo = createRepo()
   repo.write('app.ts', tsFunction('appMain', ['const a = value + 1', 'return a']))
   repo.commit('app: initial')
-  repo.git('-c', 'protocol.file.allow=always', 'submodule', '-q', 'add', lib.dir, 'vendor/lib')
-  repo.commit('Add submodule vendor/lib')
+  repo.git('-c', 'protocol.file.allow=always', 'submodule', '-q', 'add', lib.dir, 'deps/lib')
+  repo.commit('Add submodule deps/lib')
   repo.write('app.ts', tsFunction('appMain', ['const a = value + 2', 'return a']))
   repo.commit('app: +2')
   lib.write('lib.py', pyFunction('library_fn', ['doubled = value * 2', 'return doubled']))
   lib.commit('lib: double')
-  repo.git('-C', 'vendor/lib', '-c', 'protocol.file.allow=always', 'pull', '-q', 'origin', 'main')
-  repo.git('add', 'vendor/lib')
+  repo.git('-C', 'deps/lib', '-c', 'protocol.file.allow=always', 'pull', '-q', 'origin', 'main')
+  repo.git('add', 'deps/lib')
   repo.commit('Bump submodule')
-  repo.write('vendor/notes.md', L('Vendored code lives here.'))
+  repo.write('deps/notes.md', L('Dependencies live here.'))
   repo.commit('Notes beside the submodule')
-  return { name: 'submodule', repo, notes: 'gitlink at vendor/lib (must be skipped), files beside it', cleanup: () => { repo.cleanup(); lib.cleanup() } }
+  return { name: 'submodule', repo, notes: 'gitlink at deps/lib (must be skipped), files beside it', cleanup: () => { repo.cleanup(); lib.cleanup() } }
 }
 
 export const SCENARIOS: Record<string, ScenarioBuilder> = {

@@ -124,8 +124,8 @@ describe('oracle', () => {
 
   repoTest('submodule: the gitlink is not a file', () => {
     const { repo } = scenario('submodule')
-    expect(filesAtHead(repo)).toEqual(['.gitmodules', 'app.ts', 'vendor/notes.md'])
-    expect(repo.git('ls-tree', 'HEAD', 'vendor/lib')).toMatch(/^160000 commit /)
+    expect(filesAtHead(repo)).toEqual(['.gitmodules', 'app.ts', 'deps/notes.md'])
+    expect(repo.git('ls-tree', 'HEAD', 'deps/lib')).toMatch(/^160000 commit /)
   })
 
   repoTest('encodings: odd paths and bytes survive', () => {
