@@ -28,6 +28,28 @@ export interface DiffRecord {
   files: FileDiff[]
 }
 
+/**
+ * A flat copy of a string. Slices of the big chunk strings would otherwise keep the whole chunk
+ * alive for as long as the slice lives (V8 sliced strings): copying what we keep is what holds
+ * the parser's memory to the size of the data it returns.
+ */
+function flat(s: string): string {
+  return Buffer.from(s, 'latin1').toString('latin1')
+}
+
+const interned = new Map<string, string>()
+
+/** Paths repeat across thousands of diffs: keep one flat copy of each. */
+function internPath(s: string): string {
+  let v = interned.get(s)
+  if (v === undefined) {
+    v = flat(s)
+    if (interned.size > 200_000) interned.clear()
+    interned.set(v, v)
+  }
+  return v
+}
+
 function latin1ToUtf8(s: string): string {
   // Fast path: pure ASCII needs no re-decoding.
   for (let i = 0; i < s.length; i++) {
@@ -42,7 +64,7 @@ export function decodeText(latin1: string): string {
 
 /** Undo git's C-style quoting of a path ("a/\303\274.txt") and decode as UTF-8. */
 export function unquotePath(raw: string): string {
-  if (!raw.startsWith('"')) return latin1ToUtf8(raw)
+  if (!raw.startsWith('"')) return internPath(latin1ToUtf8(raw))
   const bytes: number[] = []
   for (let i = 1; i < raw.length - 1; i++) {
     const c = raw[i]
@@ -59,15 +81,15 @@ export function unquotePath(raw: string): string {
       bytes.push(map[n] ?? n.charCodeAt(0))
     }
   }
-  return Buffer.from(bytes).toString('utf8')
+  return internPath(Buffer.from(bytes).toString('utf8'))
 }
 
 function stripPrefix(p: string, prefix: string): string {
   if (p.startsWith('"')) {
     const unq = unquotePath(p)
-    return unq.startsWith(prefix) ? unq.slice(prefix.length) : unq
+    return internPath(unq.startsWith(prefix) ? unq.slice(prefix.length) : unq)
   }
-  return latin1ToUtf8(p.startsWith(prefix) ? p.slice(prefix.length) : p)
+  return internPath(latin1ToUtf8(p.startsWith(prefix) ? p.slice(prefix.length) : p))
 }
 
 /** `--- a/path` / `+++ b/path` value: strip git's trailing tab (added when the name has a space). */
@@ -189,7 +211,7 @@ export class DiffStreamParser {
         return
       }
       this.headerLines.push(line.slice(0, end))
-      this.record = { header: this.headerLines.join('\n'), files: [] }
+      this.record = { header: flat(this.headerLines.join('\n')), files: [] }
       this.headerLines = null
       return
     }
@@ -199,7 +221,7 @@ export class DiffStreamParser {
       const body = line.slice(1)
       const end = body.indexOf('\x02')
       if (end === -1) this.headerLines = [body]
-      else this.record = { header: body.slice(0, end), files: [] }
+      else this.record = { header: flat(body.slice(0, end)), files: [] }
       return
     }
     if (!this.record) return

@@ -10,9 +10,11 @@ import { loadHistory, saveHistory } from '../history/cache.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
 import { savePathIndex } from '../history/path-index.js'
+import { saveCommitCatalog } from '../history/commit-catalog.js'
 import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
-import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
-import type { ExtractedSymbol, SkipReason } from '../parse/types.js'
+import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
+import type { SkipReason } from '../parse/types.js'
+import { COMMITS_JSON, FILES_JSON, GRAPH_DB, HISTORY_JSON, symbolIds, type IndexedFile } from './index-layout.js'
 import {
   acquireLock,
   activateIndex,
@@ -46,19 +48,6 @@ export interface AnalyzeSummary {
   skipped: Record<string, number>
   timings: Record<string, number>
 }
-
-/** What the index keeps per file at HEAD: enough to skip re-parsing unchanged blobs next time. */
-export interface IndexedFile {
-  path: string
-  blob: string
-  lines: number
-  language: string | null
-  symbols: ExtractedSymbol[]
-}
-
-export const FILES_JSON = 'files.json'
-export const HISTORY_JSON = 'history.json'
-export const GRAPH_DB = 'graph.kuzu'
 
 const VERSION = '0.1.0'
 
@@ -130,6 +119,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     await time('save', () => {
       saveHistory(path.join(dir, HISTORY_JSON), commits)
       savePathIndex(dir, mapped.graph)
+      saveCommitCatalog(path.join(dir, COMMITS_JSON), data)
       writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
     })
     timings.total_ms = Math.round(performance.now() - started)
@@ -202,7 +192,14 @@ async function indexFiles(
       toRead.push(e.blob)
     }
   }
-  const extractor = await createSymbolExtractor()
+  // Load only the grammars the files to parse need (all of them cost ~0.3 s).
+  const registry = loadLanguageRegistry()
+  const languages = new Set<string>()
+  for (const paths of byBlob.values()) for (const p of paths) {
+    const spec = registry.languageOf(p)
+    if (spec) languages.add(spec.id)
+  }
+  const extractor = await createSymbolExtractor({ registry, languages: [...languages] })
   try {
     let done = 0
     const total = toRead.length
@@ -225,17 +222,6 @@ async function indexFiles(
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { files, skipped }
-}
-
-/** Stable symbol ids: `path#qualified.name`, with `~2`, `~3` for same-named overloads. */
-export function symbolIds(file: IndexedFile): string[] {
-  const seen = new Map<string, number>()
-  return file.symbols.map((s) => {
-    const base = `${file.path}#${s.qualifiedName}`
-    const n = (seen.get(base) ?? 0) + 1
-    seen.set(base, n)
-    return n === 1 ? base : `${base}~${n}`
-  })
 }
 
 function buildRows(commits: RawCommit[], graph: ReturnType<typeof buildGraph>, files: IndexedFile[], result: ReturnType<typeof mapHistory>): GraphData {

@@ -1,6 +1,7 @@
 import { UserError, nearest } from '../errors.js'
 import { mapHistory } from '../history/hunk-mapper.js'
-import { IndexReader, QUERIES } from './index-reader.js'
+import { symbolIds } from './index-layout.js'
+import { IndexReader } from './index-reader.js'
 import type { EvidenceResult, EvidenceTarget } from './types.js'
 
 export interface EvidenceOptions {
@@ -33,52 +34,51 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
   try {
     const limit = options.limit ?? 50
     if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
-    let target: EvidenceTarget
-    let blame: Map<string, number>
-    let changed: string[]
-    let undecidedLines = 0
-
+    let rel: string
+    let start: number
+    let end: number
+    let symbol: EvidenceTarget['symbol'] = null
     if (options.symbol) {
-      const sym = await findSymbol(reader, options.symbol)
-      target = { path: sym.path, line_start: sym.start_line, line_end: sym.end_line, symbol: { qualified_name: sym.qualified_name, kind: sym.kind } }
-      const g = await reader.graph()
-      const blameRows = await g.query<{ sha: string; lines: number }>(QUERIES.symbolBlame, { id: sym.id })
-      blame = new Map(blameRows.map((r) => [r.sha, r.lines]))
-      changed = (await g.query<{ sha: string }>(QUERIES.symbolChanges, { id: sym.id })).map((r) => r.sha)
-      const details = await reader.commitDetails([...blame.keys()])
-      for (const [sha, n] of blame) if (details.get(sha)?.boundary) undecidedLines += n
+      const sym = findSymbol(reader, options.symbol)
+      ;({ path: rel, start_line: start, end_line: end } = sym)
+      symbol = { qualified_name: sym.qualified_name, kind: sym.kind }
     } else {
       if (!options.path) throw new UserError('nothing to explain', 'pass PATH[:START[-END]] or --symbol NAME', 'bad_option')
-      const rel = reader.relativePath(options.path)
+      rel = reader.relativePath(options.path)
       const file = reader.requireFile(rel)
-      const start = options.lineStart ?? 1
-      const end = options.lineEnd ?? Math.max(file.lines, 1)
       if (file.lines === 0) throw new UserError(`${rel} is empty at the indexed HEAD`, 'pick a file with content', 'bad_range')
+      start = options.lineStart ?? 1
+      end = options.lineEnd ?? file.lines
       if (!Number.isInteger(start) || !Number.isInteger(end) || start < 1 || end < start) {
         throw new UserError(`invalid line range ${start}-${end}`, `use START-END with 1 ≤ START ≤ END ≤ ${file.lines}`, 'bad_range')
       }
       if (end > file.lines) throw new UserError(`${rel} has ${file.lines} lines; the range ${start}-${end} goes past the end`, `use a range within 1-${file.lines}`, 'bad_range')
-      const sym = file.symbols.find((s) => s.startLine === start && s.endLine === end) ?? null
-      target = { path: rel, line_start: start, line_end: end, symbol: sym ? { qualified_name: sym.qualifiedName, kind: sym.kind } : null }
-      const graph = reader.pathIndex().graphFor(rel)
-      const result = mapHistory(graph, 0, [{ path: rel, lines: file.lines, ranges: [{ start, end }] }])
-      blame = new Map()
-      const lines = result.blame[0]
-      for (let l = start - 1; l < end; l++) {
-        const v = lines[l]
-        const c = v < 0 ? ~v : v
-        if (v < 0 || graph.boundary[c]) undecidedLines++
-        if (c < 0 || c >= graph.shas.length) continue
-        blame.set(graph.shas[c], (blame.get(graph.shas[c]) ?? 0) + 1)
-      }
-      changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
+      const sym = file.symbols.find((s) => s.startLine === start && s.endLine === end)
+      if (sym) symbol = { qualified_name: sym.qualifiedName, kind: sym.kind }
     }
+    const file = reader.requireFile(rel)
+    const target: EvidenceTarget = { path: rel, line_start: start, line_end: end, symbol }
+
+    // The same walk analyze does for every symbol, here for one range of one file's lineage.
+    const graph = reader.pathIndex().graphFor(rel)
+    const result = mapHistory(graph, 0, [{ path: rel, lines: file.lines, ranges: [{ start, end }] }])
+    const blame = new Map<string, number>()
+    let undecidedLines = 0
+    const lines = result.blame[0]
+    for (let l = start - 1; l < end; l++) {
+      const v = lines[l]
+      const c = v < 0 ? ~v : v
+      if (v < 0 || graph.boundary[c]) undecidedLines++
+      if (c < 0 || c >= graph.shas.length) continue
+      blame.set(graph.shas[c], (blame.get(graph.shas[c]) ?? 0) + 1)
+    }
+    const changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
 
     const entries = [
       ...[...blame].map(([sha, lines]) => ({ sha, source: 'blame' as const, lines })),
       ...changed.filter((sha) => !blame.has(sha)).map((sha) => ({ sha, source: 'history' as const })),
     ]
-    const items = await reader.evidenceItems(entries)
+    const items = reader.evidenceItems(entries)
     return {
       target,
       index: await reader.indexInfo(),
@@ -92,8 +92,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
 }
 
 /** Resolve a symbol name; several matches or none give a UserError listing the choices. */
-export async function findSymbol(reader: IndexReader, query: string): Promise<SymbolHit> {
-  const g = await reader.graph()
+export function findSymbol(reader: IndexReader, query: string): SymbolHit {
   let pathFilter: string | null = null
   let name = query
   const colon = query.lastIndexOf(':')
@@ -101,18 +100,19 @@ export async function findSymbol(reader: IndexReader, query: string): Promise<Sy
     pathFilter = reader.relativePath(query.slice(0, colon))
     name = query.slice(colon + 1)
   }
-  let hits = await g.query<SymbolHit>(QUERIES.symbolsByName, { name })
-  if (hits.length === 0) {
-    const last = name.split('.').pop() ?? name
-    hits = await g.query<SymbolHit>(QUERIES.symbolsBySuffix, { name, last, suffix: `.${name}` })
+  const all: SymbolHit[] = []
+  for (const f of reader.files().values()) {
+    if (pathFilter !== null && f.path !== pathFilter) continue
+    const ids = symbolIds(f)
+    f.symbols.forEach((s, i) => all.push({ id: ids[i], qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine }))
   }
-  if (pathFilter !== null) hits = hits.filter((h) => h.path === pathFilter)
+  let hits = all.filter((h) => h.qualified_name === name || h.id === name)
+  if (hits.length === 0) hits = all.filter((h) => h.qualified_name.endsWith(`.${name}`))
   if (hits.length === 1) return hits[0]
   if (hits.length === 0) {
-    const all = await g.query<{ qualified_name: string; path: string }>(QUERIES.allSymbolNames)
     const suggestions = nearest(name, new Set(all.map((s) => s.qualified_name)))
     throw new UserError(
-      `no symbol named ${query} in the index`,
+      `no symbol named ${name} in the index${pathFilter !== null ? ` (in ${pathFilter})` : ''}`,
       suggestions.length ? `did you mean: ${suggestions.join(', ')}?` : 'run `gitwhy cypher "MATCH (s:Symbol) RETURN s.qualified_name LIMIT 20"` to see symbol names',
       'unknown_symbol',
     )

@@ -36,7 +36,7 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
     }
     const graph = index.graphFor(rel, { prefix: directory })
     const result = areaHistory(graph, 0, rel, { directory, follow: follow && !directory })
-    const items = await reader.evidenceItems(result.hits.map((h) => ({ sha: graph.shas[h.commit], source: 'area' as const, path_at_commit: directory ? h.path.replace(/\/$/, '') || '.' : h.path })))
+    const items = reader.evidenceItems(result.hits.map((h) => ({ sha: graph.shas[h.commit], source: 'area' as const, path_at_commit: directory ? h.path.replace(/\/$/, '') || '.' : h.path })))
     return {
       target: { path: directory ? rel.replace(/\/$/, '') || '.' : rel, kind: directory ? 'directory' : 'file', follow_renames: follow && !directory },
       index: await reader.indexInfo(),

@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
 import { git } from '../git/run.js'
-import { GraphStore } from '../graph/store.js'
+import type { GraphStore } from '../graph/store.js'
+import { loadCommitCatalog, type CatalogEntry } from '../history/commit-catalog.js'
 import { PathIndex } from '../history/path-index.js'
-import { FILES_JSON, GRAPH_DB, type IndexedFile } from './analyze.js'
-import type { CommitRef, EvidenceItem, EvidenceSource, IndexInfo, IssueRef, PullRequestRef } from './types.js'
+import { COMMITS_JSON, FILES_JSON, GRAPH_DB, type IndexedFile } from './index-layout.js'
+import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
 import { currentHead, isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 /** Read access to one repository's active index; every part is loaded on first use. */
@@ -13,6 +14,7 @@ export class IndexReader {
   private store: GraphStore | null = null
   private fileMap: Map<string, IndexedFile> | null = null
   private paths: PathIndex | null = null
+  private catalog: Map<string, CatalogEntry> | null = null
 
   private constructor(
     readonly repo: string,
@@ -27,7 +29,8 @@ export class IndexReader {
   }
 
   async graph(): Promise<GraphStore> {
-    if (!this.store) this.store = await GraphStore.open(path.join(this.dir, GRAPH_DB), { readOnly: true })
+    // loaded on demand: answering evidence and history needs no database
+    if (!this.store) this.store = await (await import('../graph/store.js')).GraphStore.open(path.join(this.dir, GRAPH_DB), { readOnly: true })
     return this.store
   }
 
@@ -81,36 +84,15 @@ export class IndexReader {
     )
   }
 
-  /** Commit details with PRs and issues for a set of SHAs, from the graph. */
-  async commitDetails(shas: string[]): Promise<Map<string, { commit: CommitRef; topo: number; boundary: boolean; pull_requests: PullRequestRef[]; issues: IssueRef[] }>> {
-    const out = new Map<string, { commit: CommitRef; topo: number; boundary: boolean; pull_requests: PullRequestRef[]; issues: IssueRef[] }>()
-    if (shas.length === 0) return out
-    const g = await this.graph()
-    const rows = await g.query<{ sha: string; short: string; author: string; email: string; date: string; subject: string; category: CommitRef['category']; topo: number; boundary: boolean }>(
-      QUERIES.commits,
-      { shas },
-    )
-    for (const r of rows) {
-      out.set(r.sha, {
-        commit: { sha: r.sha, short: r.short, author: r.author, email: r.email, date: r.date, subject: r.subject, category: r.category },
-        topo: r.topo,
-        boundary: r.boundary,
-        pull_requests: [],
-        issues: [],
-      })
-    }
-    for (const r of await g.query<{ sha: string; number: number; title: string; url: string }>(QUERIES.pullRequests, { shas })) {
-      out.get(r.sha)?.pull_requests.push({ number: r.number, title: r.title, url: r.url || null })
-    }
-    for (const r of await g.query<{ sha: string; number: number; title: string; url: string; closes: boolean }>(QUERIES.issues, { shas })) {
-      out.get(r.sha)?.issues.push({ number: r.number, title: r.title, url: r.url || null, closes: r.closes })
-    }
-    return out
+  /** Commit details with PRs and issues, keyed by SHA (written at analyze time from the graph's rows). */
+  commits(): Map<string, CatalogEntry> {
+    if (!this.catalog) this.catalog = loadCommitCatalog(path.join(this.dir, COMMITS_JSON))
+    return this.catalog
   }
 
   /** Turn (sha, source, extra) tuples into evidence items, newest first (topological order). */
-  async evidenceItems(entries: Array<{ sha: string; source: EvidenceSource; lines?: number; path_at_commit?: string }>): Promise<EvidenceItem[]> {
-    const details = await this.commitDetails([...new Set(entries.map((e) => e.sha))])
+  evidenceItems(entries: Array<{ sha: string; source: EvidenceSource; lines?: number; path_at_commit?: string }>): EvidenceItem[] {
+    const details = this.commits()
     const items: Array<EvidenceItem & { topo: number }> = []
     for (const e of entries) {
       const d = details.get(e.sha)
@@ -130,20 +112,3 @@ export class IndexReader {
   }
 }
 
-/** Named read queries; values always go in as parameters. */
-export const QUERIES = {
-  commits: `MATCH (c:Commit) WHERE c.sha IN $shas
-    RETURN c.sha AS sha, c.short AS short, c.author_name AS author, c.author_email AS email,
-           c.author_date AS date, c.subject AS subject, c.category AS category, c.topo AS topo, c.boundary AS boundary`,
-  pullRequests: `MATCH (c:Commit)-[:PART_OF]->(p:PullRequest) WHERE c.sha IN $shas
-    RETURN c.sha AS sha, p.number AS number, p.title AS title, p.url AS url ORDER BY p.number`,
-  issues: `MATCH (c:Commit)-[r:REFERENCES]->(i:Issue) WHERE c.sha IN $shas
-    RETURN c.sha AS sha, i.number AS number, i.title AS title, i.url AS url, r.closes AS closes ORDER BY i.number`,
-  symbolsByName: `MATCH (s:Symbol) WHERE s.qualified_name = $name OR s.id = $name
-    RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line`,
-  symbolsBySuffix: `MATCH (s:Symbol) WHERE s.name = $last AND (s.qualified_name = $name OR s.qualified_name ENDS WITH $suffix)
-    RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line`,
-  allSymbolNames: `MATCH (s:Symbol) RETURN s.qualified_name AS qualified_name, s.path AS path`,
-  symbolBlame: `MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit) WHERE s.id = $id RETURN c.sha AS sha, b.lines AS lines`,
-  symbolChanges: `MATCH (c:Commit)-[:CHANGED]->(s:Symbol) WHERE s.id = $id RETURN c.sha AS sha`,
-} as const
