@@ -57,6 +57,17 @@ function diffByPath(diffs: FileDiff[]): Map<string, FileDiff> {
   return m
 }
 
+/** The pending entries of the paths a diff touches, each removed from `pending` as it is taken. */
+function* takeTouched<T>(pending: Map<string, T>, diffs: FileDiff[]): Generator<[FileDiff, T]> {
+  for (const fd of diffs) {
+    if (fd.status === 'D') continue
+    const entry = pending.get(fd.path)
+    if (entry === undefined) continue
+    pending.delete(fd.path)
+    yield [fd, entry]
+  }
+}
+
 function appendRuns(map: Map<string, Runs>, path: string, runs: Runs): void {
   if (runs.length === 0) return
   const have = map.get(path)
@@ -338,11 +349,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
         for (const runs of bl.values()) assign(i, runs, shallowRoot)
       } else if (parents.length === 1) {
         const moved = new Map<string, Runs>()
-        for (const fd of diffs[0]) {
-          if (fd.status === 'D') continue
-          const runs = bl.get(fd.path)
-          if (!runs) continue
-          bl.delete(fd.path)
+        for (const [fd, runs] of takeTouched(bl, diffs[0])) {
           if (fd.status === 'A' || fd.binary) assign(i, runs, false)
           else if (isIdentical(fd)) appendRuns(moved, fd.oldPath, runs)
           else {
@@ -356,11 +363,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       } else {
         const byParent = diffs.map(diffByPath)
         const toParent = parents.map(() => new Map<string, Runs>())
-        for (const fd of diffs[0]) {
-          if (fd.status === 'D') continue
-          const runs = bl.get(fd.path)
-          if (!runs) continue
-          bl.delete(fd.path)
+        for (const [fd, runs] of takeTouched(bl, diffs[0])) {
           // a parent holding an identical blob takes the whole file (git blame's shortcut)
           let whole = -1
           for (let k = 0; k < parents.length && whole < 0; k++) {
@@ -390,11 +393,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
     if (ll) {
       if (parents.length <= 1) {
         const moved = new Map<string, LinePending>()
-        for (const fd of diffs[0] ?? []) {
-          if (fd.status === 'D') continue
-          const entry = ll.get(fd.path)
-          if (!entry) continue
-          ll.delete(fd.path)
+        for (const [fd, entry] of takeTouched(ll, diffs[0] ?? [])) {
           for (const key in entry) {
             const id = Number(key)
             const { ranges, touched } = mapAcross(entry[key], fd.hunks)
@@ -409,11 +408,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       } else {
         const byParent = diffs.map(diffByPath)
         const toParent = parents.map(() => new Map<string, LinePending>())
-        for (const fd of diffs[0]) {
-          if (fd.status === 'D') continue
-          const entry = ll.get(fd.path)
-          if (!entry) continue
-          ll.delete(fd.path)
+        for (const [fd, entry] of takeTouched(ll, diffs[0])) {
           for (const key in entry) {
             const id = Number(key)
             const rs = entry[key]

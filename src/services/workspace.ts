@@ -80,20 +80,25 @@ export function newIndexDir(repo: string): { id: string; dir: string } {
   return { id, dir }
 }
 
-/** Atomically make `meta` the active index, then remove index directories no longer referenced. */
+/**
+ * Atomically make `meta` the active index. The index it replaces is kept until the next swap, so
+ * a reader that read the old meta.json a moment ago can still open it; older ones are removed.
+ */
 export function activateIndex(repo: string, meta: IndexMeta): void {
   const root = gitwhyDir(repo)
+  const previous = readMeta(repo)?.indexDir ?? null
   const tmp = path.join(root, `meta.json.${process.pid}.tmp`)
   writeFileSync(tmp, JSON.stringify(meta, null, 2))
   renameSync(tmp, path.join(root, 'meta.json'))
-  removeStaleIndexDirs(repo, meta.indexDir)
+  removeStaleIndexDirs(repo, [meta.indexDir, previous])
 }
 
-export function removeStaleIndexDirs(repo: string, keep: string | null): void {
+/** Remove index directories not in `keep`, unless a live writer is still building them. */
+export function removeStaleIndexDirs(repo: string, keep: Array<string | null>): void {
   const root = gitwhyDir(repo)
   if (!existsSync(root)) return
   for (const name of readdirSync(root)) {
-    if (name.startsWith('index-') && name !== keep) {
+    if (name.startsWith('index-') && !keep.includes(name)) {
       const pid = Number(name.split('-')[2])
       if (pid !== process.pid && isAlive(pid)) continue // another writer's build in progress
       rmSync(path.join(root, name), { recursive: true, force: true })
