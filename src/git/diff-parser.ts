@@ -39,11 +39,11 @@ function flat(s: string): string {
 
 const interned = new Map<string, string>()
 
-/** Paths repeat across thousands of diffs: keep one flat copy of each. */
+/** Paths repeat across thousands of diffs: keep one flat copy of each (paths are decoded text). */
 function internPath(s: string): string {
   let v = interned.get(s)
   if (v === undefined) {
-    v = flat(s)
+    v = Buffer.from(s, 'utf8').toString('utf8')
     if (interned.size > 200_000) interned.clear()
     interned.set(v, v)
   }

@@ -27,7 +27,7 @@ export function categorize(input: { parents: number; authorName: string; authorE
   if (isBot(input.authorName, input.authorEmail)) return 'bot'
   if (isRevert(input.message)) return 'revert'
   const changed = input.diff.filter((d) => d.additions + d.deletions > 0)
-  if (changed.length > 0 && changed.every((d) => d.whitespaceOnly)) return 'formatting'
+  if (changed.length > 0 && changed.every((d) => d.whitespaceOnly) && !input.diff.some((d) => d.binary)) return 'formatting'
   let lines = 0
   for (const d of input.diff) lines += d.additions + d.deletions
   if (lines > MEGA_LINES || input.diff.length > MEGA_FILES) return 'mega'

@@ -17,7 +17,7 @@ const MERGE_PR = /^Merge pull request #(\d+) from (\S+)/
 const SQUASH_PR = /\s\(#(\d+)\)\s*$/
 const GITLAB_MR = /(?:^|\s)(?:[\w.-]+\/[\w./-]+)?!(\d+)\b/
 const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+((?:[\w.-]+\/[\w.-]+)?#\d+(?:\s*(?:,|and)\s*(?:[\w.-]+\/[\w.-]+)?#\d+)*)/gi
-const HASH_REF = /(?:^|[^\w&/])#(\d+)\b/g
+const HASH_REF = /(?:^|[^\w&/])#([1-9]\d*)\b/g
 
 export function parseMessageRefs(message: string): MessageRefs {
   const lines = message.split('\n')
@@ -38,7 +38,7 @@ export function parseMessageRefs(message: string): MessageRefs {
     } else {
       const mr = /See merge request (\S*!\d+)/.exec(message) ?? (subject.startsWith('Merge branch') ? GITLAB_MR.exec(message) : null)
       if (mr) {
-        const n = /!(\d+)/.exec(mr[1] ?? mr[0])
+        const n = /!(\d+)/.exec(mr[0])
         if (n) {
           const title = lines.slice(1).find((l) => l.trim() !== '' && !l.startsWith('See merge request'))?.trim() ?? subject
           pullRequest = { number: Number(n[1]), title, source: 'gitlab' }
