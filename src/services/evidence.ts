@@ -68,7 +68,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
     for (let l = start - 1; l < end; l++) {
       const v = lines[l]
       const c = v < 0 ? ~v : v
-      if (v < 0 || graph.boundary[c]) undecidedLines++
+      if (v < 0) undecidedLines++
       if (c < 0 || c >= graph.shas.length) continue
       blame.set(graph.shas[c], (blame.get(graph.shas[c]) ?? 0) + 1)
     }
