@@ -14,7 +14,7 @@ import { saveCommitCatalog } from '../history/commit-catalog.js'
 import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import type { SkipReason } from '../parse/types.js'
-import { COMMITS_JSON, FILES_JSON, GRAPH_DB, HISTORY_JSON, symbolIds, type IndexedFile } from './index-layout.js'
+import { COMMITS_JSON, FILES_JSON, GRAPH_DB, HISTORY_JSON, INDEX_FILES, symbolIds, type IndexedFile } from './index-layout.js'
 import {
   acquireLock,
   activateIndex,
@@ -64,7 +64,8 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   }
   const previous = readMeta(repo)
   const sameOptions = previous !== null && previous.options.maxCommits === maxCommits && previous.options.maxFileBytes === maxFileBytes
-  const usable = !options.force && previous !== null && previous.schemaVersion === SCHEMA_VERSION && sameOptions && existsSync(path.join(gitwhyDir(repo), previous.indexDir))
+  const usable =
+    !options.force && previous !== null && previous.schemaVersion === SCHEMA_VERSION && sameOptions && INDEX_FILES.every((f) => existsSync(path.join(gitwhyDir(repo), previous.indexDir, f)))
   if (usable && previous.head === head) {
     return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 } }
   }

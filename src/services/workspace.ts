@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, s
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
+import { INDEX_FILES } from './index-layout.js'
 import { git, gitBuffer, GitError } from '../git/run.js'
 
 /**
@@ -68,6 +69,10 @@ export function requireIndex(repo: string): { meta: IndexMeta; dir: string } {
   }
   const dir = path.join(gitwhyDir(repo), meta.indexDir)
   if (!existsSync(dir)) throw new UserError(`the index directory ${dir} is missing`, `rebuild it: \`gitwhy analyze ${repo} --force\``, 'no_index')
+  const missing = INDEX_FILES.filter((f) => !existsSync(path.join(dir, f)))
+  if (missing.length > 0) {
+    throw new UserError(`the index in ${dir} is incomplete (missing ${missing.join(', ')})`, `rebuild it: \`gitwhy analyze ${repo} --force\``, 'index_corrupt')
+  }
   return { meta, dir }
 }
 
