@@ -20,6 +20,9 @@ export interface FileDiff {
   deletions: number
   /** Only whitespace changed (all removed and added text equal once whitespace is dropped). */
   whitespaceOnly: boolean
+  /** Blob ids from the --raw section (present while mining; not kept in the caches). */
+  oldOid?: string
+  newOid?: string
 }
 
 export interface DiffRecord {
@@ -170,6 +173,8 @@ export class DiffStreamParser {
   private file: FileBuilder | null = null
   private headerLines: string[] | null = null
   private inHunk = false
+  /** --raw lines of the current record: path -> [old oid, new oid] */
+  private raw = new Map<string, [string, string]>()
 
   constructor(private readonly onRecord: (record: DiffRecord) => void) {}
 
@@ -199,8 +204,27 @@ export class DiffStreamParser {
 
   private flushRecord(): void {
     this.flushFile()
-    if (this.record) this.onRecord(this.record)
+    if (this.record) {
+      if (this.raw.size > 0) {
+        for (const f of this.record.files) {
+          const oids = this.raw.get(f.path)
+          if (oids) [f.oldOid, f.newOid] = oids
+        }
+        this.raw.clear()
+      }
+      this.onRecord(this.record)
+    }
     this.record = null
+  }
+
+  /** `:100644 100644 <old> <new> R100\tsrc\tdst` (paths C-quoted when unusual). */
+  private rawLine(line: string): void {
+    const tab = line.indexOf('\t')
+    if (tab === -1) return
+    const meta = line.slice(1, tab).split(' ')
+    const paths = line.slice(tab + 1).split('\t')
+    const key = unquotePath(paths[paths.length - 1])
+    this.raw.set(key, [flat(meta[2]), flat(meta[3])])
   }
 
   private line(line: string): void {
@@ -226,6 +250,10 @@ export class DiffStreamParser {
     }
     if (!this.record) return
     const f = this.file
+    if (c === 58 /* : */ && !f) {
+      this.rawLine(line)
+      return
+    }
     if (this.inHunk && f) {
       if (c === 43 /* + */) {
         f.additions++

@@ -1,3 +1,4 @@
+import { pairRenamesPerPath } from '../history/renames.js'
 import { DiffStreamParser, decodeText, type DiffRecord, type FileDiff } from './diff-parser.js'
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,7 +31,7 @@ export interface ReadHistoryOptions {
 
 const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%aI%x00%cI%x00%B%x02'
 // Diff options shared by both passes: -U0 hunks, rename detection, no external/textconv drivers.
-const DIFF_ARGS = ['-p', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index']
+const DIFF_ARGS = ['-p', '--raw', '--no-abbrev', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index']
 
 /** argv for the main pass: every commit with its first-parent diff, children before parents. */
 export function logArgs(range: string[], maxCommits?: number): string[] {
@@ -133,6 +134,14 @@ async function readPasses(repo: string, options: ReadHistoryOptions, pre: string
   for (const c of commits) {
     const extra = extraDiffs.get(c.sha)
     if (extra) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = extra[k] ?? []
+    c.diffs = c.diffs.map((d) => {
+      const paired = pairRenamesPerPath(d)
+      for (const f of paired) {
+        delete f.oldOid
+        delete f.newOid
+      }
+      return paired
+    })
   }
   options.onProgress?.(commits.length, total)
   return commits

@@ -448,11 +448,11 @@ describe('fixtures match the argv gitwhy runs', () => {
   it('logArgs / mergeDiffArgs are the commands the samples were captured with', () => {
     expect(logArgs(['HEAD'])).toEqual([
       '-c', 'log.showRoot=true', 'log', '--topo-order', '--diff-merges=first-parent',
-      '-p', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index',
+      '-p', '--raw', '--no-abbrev', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index',
       '--format=%x01%H%x00%P%x00%aN%x00%aE%x00%aI%x00%cI%x00%B%x02', 'HEAD', '--',
     ])
     expect(mergeDiffArgs()).toEqual([
-      'diff-tree', '--stdin', '--always', '-p', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index', '--format=%x01%H%x02',
+      'diff-tree', '--stdin', '--always', '-p', '--raw', '--no-abbrev', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index', '--format=%x01%H%x02',
     ])
   })
 })
@@ -715,5 +715,40 @@ describe('DiffStreamParser: chunk boundaries', () => {
   it('input without a trailing newline is flushed by end()', () => {
     const text = MULTI_HUNK.replace(/\n$/, '')
     expect(parse(text)).toEqual(parse(MULTI_HUNK))
+  })
+})
+
+// Captured with the current argv (which adds --raw --no-abbrev; the samples above predate it, and
+// the parser reads both): three identical files renamed in one commit.
+const RAW_RENAMES = [
+  '\x0197a48c4f52950fd258b576a389bce7d68ea12039\x003b34e9f91e4e82f650bcf42d892e160a249ea0f8\x00a\x00a@x\x002020-01-01T00:00:00+00:00\x002020-01-01T00:00:00+00:00\x00rename all\n\x02',
+  '',
+  ':100644 100644 16858db7afb62f3e027d8f9379085d3567bcac62 16858db7afb62f3e027d8f9379085d3567bcac62 R100\ta/spec.js\ta/test.js',
+  ':100644 100644 16858db7afb62f3e027d8f9379085d3567bcac62 16858db7afb62f3e027d8f9379085d3567bcac62 R100\tb/spec.js\tb/test.js',
+  ':100644 100644 16858db7afb62f3e027d8f9379085d3567bcac62 16858db7afb62f3e027d8f9379085d3567bcac62 R100\tc/spec.js\tc/test.js',
+  '',
+  'diff --git a/a/spec.js b/a/test.js',
+  'similarity index 100%',
+  'rename from a/spec.js',
+  'rename to a/test.js',
+  'diff --git a/b/spec.js b/b/test.js',
+  'similarity index 100%',
+  'rename from b/spec.js',
+  'rename to b/test.js',
+  'diff --git a/c/spec.js b/c/test.js',
+  'similarity index 100%',
+  'rename from c/spec.js',
+  'rename to c/test.js',
+  '',
+].join('\n')
+
+describe('DiffStreamParser: --raw section', () => {
+  it('attaches the blob ids of the raw lines to the files of the patch', () => {
+    const rec = only(RAW_RENAMES)
+    expect(rec.files.map((f) => [f.oldPath, f.path, f.status, f.oldOid?.slice(0, 7), f.newOid?.slice(0, 7)])).toEqual([
+      ['a/spec.js', 'a/test.js', 'R', '16858db', '16858db'],
+      ['b/spec.js', 'b/test.js', 'R', '16858db', '16858db'],
+      ['c/spec.js', 'c/test.js', 'R', '16858db', '16858db'],
+    ])
   })
 })
