@@ -20,15 +20,17 @@ export interface FileDiff {
   deletions: number
   /** Only whitespace changed (all removed and added text equal once whitespace is dropped). */
   whitespaceOnly: boolean
-  /** Blob ids from the --raw section (present while mining; not kept in the caches). */
-  oldOid?: string
-  newOid?: string
 }
+
+/** Blob ids of a file from the --raw section: [old, new]. */
+export type BlobIds = [string, string]
 
 export interface DiffRecord {
   /** The header text after the \x01 marker, up to the \x02 terminator (latin1). */
   header: string
   files: FileDiff[]
+  /** Blob ids per file (same order as `files`), when the output had a --raw section. */
+  oids: Array<BlobIds | undefined>
 }
 
 /**
@@ -174,7 +176,7 @@ export class DiffStreamParser {
   private headerLines: string[] | null = null
   private inHunk = false
   /** --raw lines of the current record: path -> [old oid, new oid] */
-  private raw = new Map<string, [string, string]>()
+  private raw = new Map<string, BlobIds>()
 
   constructor(private readonly onRecord: (record: DiffRecord) => void) {}
 
@@ -206,10 +208,7 @@ export class DiffStreamParser {
     this.flushFile()
     if (this.record) {
       if (this.raw.size > 0) {
-        for (const f of this.record.files) {
-          const oids = this.raw.get(f.path)
-          if (oids) [f.oldOid, f.newOid] = oids
-        }
+        this.record.oids = this.record.files.map((f) => this.raw.get(f.path))
         this.raw.clear()
       }
       this.onRecord(this.record)
@@ -235,7 +234,7 @@ export class DiffStreamParser {
         return
       }
       this.headerLines.push(line.slice(0, end))
-      this.record = { header: flat(this.headerLines.join('\n')), files: [] }
+      this.record = { header: flat(this.headerLines.join('\n')), files: [], oids: [] }
       this.headerLines = null
       return
     }
@@ -245,7 +244,7 @@ export class DiffStreamParser {
       const body = line.slice(1)
       const end = body.indexOf('\x02')
       if (end === -1) this.headerLines = [body]
-      else this.record = { header: flat(body.slice(0, end)), files: [] }
+      else this.record = { header: flat(body.slice(0, end)), files: [], oids: [] }
       return
     }
     if (!this.record) return

@@ -1,5 +1,5 @@
 import { pairRenamesPerPath } from '../history/renames.js'
-import { DiffStreamParser, decodeText, type DiffRecord, type FileDiff } from './diff-parser.js'
+import { DiffStreamParser, decodeText, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -103,9 +103,12 @@ async function parseFile(file: string, parser: DiffStreamParser): Promise<void> 
 
 async function readPasses(repo: string, options: ReadHistoryOptions, pre: string[], total: number, merges: Array<{ sha: string; parents: string[] }>, workDir: string): Promise<RawCommit[]> {
   const commits: RawCommit[] = []
+  // blob ids per commit and parent, only until renames are paired
+  const oids = new Map<string, Array<Array<BlobIds | undefined>>>()
   const logParser = new DiffStreamParser((rec: DiffRecord) => {
     const c = parseLogHeader(rec.header) as RawCommit
     c.diffs = [rec.files]
+    oids.set(c.sha, [rec.oids])
     commits.push(c)
     if (options.onProgress && commits.length % 500 === 0) options.onProgress(commits.length, total)
   })
@@ -114,6 +117,7 @@ async function readPasses(repo: string, options: ReadHistoryOptions, pre: string
   const mainPass = gitToFile(repo, [...pre, ...logArgs(options.range, options.maxCommits)], logFile)
 
   const extraDiffs = new Map<string, FileDiff[][]>()
+  const extraOids = new Map<string, Array<BlobIds | undefined>>()
   let mergePass: Promise<void> = Promise.resolve()
   if (merges.length > 0) {
     const order: Array<{ sha: string; k: number }> = []
@@ -125,6 +129,7 @@ async function readPasses(repo: string, options: ReadHistoryOptions, pre: string
       let arr = extraDiffs.get(slot.sha)
       if (!arr) extraDiffs.set(slot.sha, (arr = []))
       arr[slot.k] = rec.files
+      extraOids.set(`${slot.sha}:${slot.k}`, rec.oids)
     })
     const input = merges.flatMap((m) => m.parents.slice(1).map((p) => `${m.sha} ${p}\n`)).join('')
     const mergeFile = path.join(workDir, 'merges')
@@ -134,14 +139,8 @@ async function readPasses(repo: string, options: ReadHistoryOptions, pre: string
   for (const c of commits) {
     const extra = extraDiffs.get(c.sha)
     if (extra) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = extra[k] ?? []
-    c.diffs = c.diffs.map((d) => {
-      const paired = pairRenamesPerPath(d)
-      for (const f of paired) {
-        delete f.oldOid
-        delete f.newOid
-      }
-      return paired
-    })
+    const first = oids.get(c.sha)?.[0] ?? []
+    c.diffs = c.diffs.map((d, k) => pairRenamesPerPath(d, k === 0 ? first : extraOids.get(`${c.sha}:${k}`) ?? []))
   }
   options.onProgress?.(commits.length, total)
   return commits

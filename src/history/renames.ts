@@ -1,4 +1,4 @@
-import type { FileDiff } from '../git/diff-parser.js'
+import type { BlobIds, FileDiff } from '../git/diff-parser.js'
 
 function basename(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1)
@@ -18,22 +18,25 @@ function basename(p: string): string {
  * without any entry keeps a deletion entry, so `git log -- that/path` still sees the commit.
  * Inexact renames keep `git log -M`'s pairing.
  */
-export function pairRenamesPerPath(diffs: FileDiff[]): FileDiff[] {
+export function pairRenamesPerPath(diffs: FileDiff[], oids: Array<BlobIds | undefined>): FileDiff[] {
   const byOid = new Map<string, string[]>()
-  for (const d of diffs) {
-    if ((d.status === 'D' || d.status === 'R') && d.oldOid) {
+  for (let i = 0; i < diffs.length; i++) {
+    const d = diffs[i]
+    const oldOid = oids[i]?.[0]
+    if ((d.status === 'D' || d.status === 'R') && oldOid) {
       const source = d.status === 'D' ? d.path : d.oldPath
-      const list = byOid.get(d.oldOid)
+      const list = byOid.get(oldOid)
       if (list) list.push(source)
-      else byOid.set(d.oldOid, [source])
+      else byOid.set(oldOid, [source])
     }
   }
   if (byOid.size === 0) return diffs
   let out: FileDiff[] | null = null
   const orphaned: string[] = []
   diffs.forEach((d, i) => {
-    if ((d.status !== 'R' && d.status !== 'A') || !d.newOid) return
-    const candidates = byOid.get(d.newOid)
+    const newOid = oids[i]?.[1]
+    if ((d.status !== 'R' && d.status !== 'A') || !newOid) return
+    const candidates = byOid.get(newOid)
     if (!candidates) return
     const sorted = candidates.length > 1 ? [...candidates].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) : candidates
     const base = basename(d.path)

@@ -509,8 +509,8 @@ describe('DiffStreamParser: records and headers', () => {
   it('ignores text before the first record and emits a record with no files', () => {
     const recs = parse('garbage line\n+not a diff\n\x01abc\x02\n\n\x01def\x02\n\ndiff --git a/x b/x\nnew file mode 100644\n')
     expect(recs).toEqual([
-      { header: 'abc', files: [] },
-      { header: 'def', files: [{ path: 'x', oldPath: 'x', status: 'A', binary: false, hunks: [], additions: 0, deletions: 0, whitespaceOnly: false }] },
+      { header: 'abc', files: [], oids: [] },
+      { header: 'def', files: [{ path: 'x', oldPath: 'x', status: 'A', binary: false, hunks: [], additions: 0, deletions: 0, whitespaceOnly: false }], oids: [] },
     ])
   })
 })
@@ -745,7 +745,7 @@ const RAW_RENAMES = [
 describe('DiffStreamParser: --raw section', () => {
   it('attaches the blob ids of the raw lines to the files of the patch', () => {
     const rec = only(RAW_RENAMES)
-    expect(rec.files.map((f) => [f.oldPath, f.path, f.status, f.oldOid?.slice(0, 7), f.newOid?.slice(0, 7)])).toEqual([
+    expect(rec.files.map((f, i) => [f.oldPath, f.path, f.status, rec.oids[i]?.[0].slice(0, 7), rec.oids[i]?.[1].slice(0, 7)])).toEqual([
       ['a/spec.js', 'a/test.js', 'R', '16858db', '16858db'],
       ['b/spec.js', 'b/test.js', 'R', '16858db', '16858db'],
       ['c/spec.js', 'c/test.js', 'R', '16858db', '16858db'],

@@ -1,17 +1,24 @@
 import { describe, expect, it } from 'vitest'
-import type { FileDiff } from '../../src/git/diff-parser.js'
+import type { BlobIds, FileDiff } from '../../src/git/diff-parser.js'
 import { pairRenamesPerPath } from '../../src/history/renames.js'
 
 const X = 'a'.repeat(40)
 const Y = 'b'.repeat(40)
 
-function fd(status: FileDiff['status'], path: string, oldPath = path, oids: { old?: string; new?: string } = {}, hunks: number[] = []): FileDiff {
-  return { path, oldPath, status, binary: false, hunks, additions: 0, deletions: 0, whitespaceOnly: false, oldOid: oids.old, newOid: oids.new }
+type Entry = [FileDiff, BlobIds | undefined]
+
+function fd(status: FileDiff['status'], path: string, oldPath = path, oids: { old?: string; new?: string } = {}, hunks: number[] = []): Entry {
+  return [{ path, oldPath, status, binary: false, hunks, additions: 0, deletions: 0, whitespaceOnly: false }, [oids.old ?? '', oids.new ?? '']]
+}
+
+/** pairRenamesPerPath over entries given as [diff, blob ids] pairs. */
+function pair(entries: Entry[]): FileDiff[] {
+  return pairRenamesPerPath(entries.map((e) => e[0]), entries.map((e) => e[1]))
 }
 
 describe('pairRenamesPerPath: git blame / log -L / --follow pair renames one path at a time', () => {
   it('an exact rename takes the first identical source in path order, as git blame does', () => {
-    const out = pairRenamesPerPath([
+    const out = pair([
       fd('R', 'a/test.js', 'a/spec.js', { old: X, new: X }),
       fd('R', 'b/test.js', 'b/spec.js', { old: X, new: X }),
       fd('R', 'c/test.js', 'c/spec.js', { old: X, new: X }),
@@ -22,7 +29,7 @@ describe('pairRenamesPerPath: git blame / log -L / --follow pair renames one pat
   })
 
   it('a source with the same basename wins over one earlier in path order', () => {
-    const out = pairRenamesPerPath([
+    const out = pair([
       fd('R', 'new/b/util.ts', 'z/util.ts', { old: X, new: X }),
       fd('D', 'a/other.ts', 'a/other.ts', { old: X }),
     ])
@@ -31,12 +38,13 @@ describe('pairRenamesPerPath: git blame / log -L / --follow pair renames one pat
   })
 
   it('an add whose content equals a deleted file becomes a rename from it', () => {
-    const out = pairRenamesPerPath([fd('R', 'x2', 'x', { old: X, new: X }), fd('A', 'y', 'y', { new: X })])
+    const out = pair([fd('R', 'x2', 'x', { old: X, new: X }), fd('A', 'y', 'y', { new: X })])
     expect(out[1]).toMatchObject({ status: 'R', oldPath: 'x', path: 'y', hunks: [] })
   })
 
   it('inexact renames and unrelated content keep git log -M pairing; nothing to do returns the same array', () => {
-    const diffs = [fd('R', 'n', 'o', { old: X, new: Y }, [0, 1, 0, 1]), fd('A', 'q', 'q', { new: Y }), fd('M', 'm', 'm', { old: X, new: Y })]
-    expect(pairRenamesPerPath(diffs)).toBe(diffs)
+    const entries = [fd('R', 'n', 'o', { old: X, new: Y }, [0, 1, 0, 1]), fd('A', 'q', 'q', { new: Y }), fd('M', 'm', 'm', { old: X, new: Y })]
+    const diffs = entries.map((e) => e[0])
+    expect(pairRenamesPerPath(diffs, entries.map((e) => e[1]))).toBe(diffs)
   })
 })
