@@ -90,7 +90,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     const progress = options.onProgress ?? (() => {})
 
     // History (git-bound) and files (parse-bound) run concurrently.
-    const historyPromise = time('history', async (): Promise<{ commits: RawCommit[]; fresh: number }> => {
+    let historyPromise: Promise<{ commits: RawCommit[]; fresh: number }> | null = time('history', async (): Promise<{ commits: RawCommit[]; fresh: number }> => {
       if (incremental) {
         const fresh = await readHistory(repo, { range: [`${previous!.head}..${head}`], noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
         const old = loadHistory(path.join(prevDir!, HISTORY_JSON))
@@ -101,28 +101,13 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     })
     historyPromise.catch(() => {})
     const { files, skipped } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
-    const { commits, fresh } = await historyPromise
-
-    const mapped = await time('hunk_map', () => {
-      const graph = buildGraph(commits, shallow)
-      const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
-      progress('hunk map', 0, 1)
-      const result = mapHistory(graph, 0, targets)
-      progress('hunk map', 1, 1)
-      return { graph, result }
-    })
-
-    const data = await time('rows', () => buildRows(commits, mapped.graph, files, mapped.result))
-    const load = await time('graph_load', () =>
-      writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }),
-    )
-    void load
-    await time('save', () => {
-      saveHistory(path.join(dir, HISTORY_JSON), commits)
-      savePathIndex(dir, mapped.graph)
-      saveCommitCatalog(path.join(dir, COMMITS_JSON), data)
-      writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
-    })
+    const history = await historyPromise
+    const fresh = history.fresh
+    const data = await mapAndSave(history.commits, files, shallow, dir, time, progress)
+    // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
+    historyPromise = null
+    history.commits = []
+    await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
     timings.total_ms = Math.round(performance.now() - started)
     const counts = {
       commits: data.commits.length,
@@ -158,6 +143,35 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   } finally {
     release()
   }
+}
+
+type Timer = <T>(name: string, fn: () => Promise<T> | T) => Promise<T>
+
+/** Walk the history for every file and symbol, write the caches, and return the graph's rows. */
+async function mapAndSave(
+  commits: RawCommit[],
+  files: IndexedFile[],
+  shallow: ReadonlySet<string>,
+  dir: string,
+  time: Timer,
+  progress: (phase: string, done: number, total: number) => void,
+): Promise<GraphData> {
+  const mapped = await time('hunk_map', () => {
+    const graph = buildGraph(commits, shallow)
+    const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
+    progress('hunk map', 0, 1)
+    const result = mapHistory(graph, 0, targets)
+    progress('hunk map', 1, 1)
+    return { graph, result }
+  })
+  const data = await time('rows', () => buildRows(commits, mapped.graph, files, mapped.result))
+  await time('save', () => {
+    saveHistory(path.join(dir, HISTORY_JSON), commits)
+    savePathIndex(dir, mapped.graph)
+    saveCommitCatalog(path.join(dir, COMMITS_JSON), data)
+    writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
+  })
+  return data
 }
 
 async function indexFiles(
