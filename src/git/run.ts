@@ -61,32 +61,6 @@ export async function git(cwd: string, args: string[], options: GitRunOptions = 
 }
 
 /**
- * Run git and stream stdout chunks to `onChunk`. stdin can be fed by `feed` (called with the
- * child's stdin stream). Resolves when git exits successfully.
- */
-export function gitStream(
-  cwd: string,
-  args: string[],
-  onChunk: (chunk: Buffer) => void,
-  feed?: (stdin: NodeJS.WritableStream) => void,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
-    const err: Buffer[] = []
-    child.stdout.on('data', onChunk)
-    child.stderr.on('data', (d: Buffer) => err.push(d))
-    child.on('error', (e) => reject(new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
-    child.on('close', (code) => {
-      if (code !== 0) reject(new GitError(args, code, Buffer.concat(err).toString('utf8')))
-      else resolve()
-    })
-    child.stdin.on('error', () => {})
-    if (feed) feed(child.stdin)
-    else child.stdin.end()
-  })
-}
-
-/**
  * Run git with stdout written straight to `file` (no round trip through this process), so git
  * keeps its own pace while this thread is busy with other work. Resolves when git exits.
  */

@@ -79,13 +79,15 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
       ...changed.filter((sha) => !blame.has(sha)).map((sha) => ({ sha, source: 'history' as const })),
     ]
     const items = reader.evidenceItems(entries)
-    return {
-      target,
-      index: await reader.indexInfo(),
-      evidence: limit === 0 ? items : items.slice(0, limit),
-      total: items.length,
-      undecided: undecidedLines > 0 ? { lines: undecidedLines, reason: reader.meta.shallow ? 'shallow clone: older history is not available locally' : 'history cut by --max-commits' } : null,
-    }
+    const cut = reader.meta.shallow ? 'shallow clone: older history is not available locally' : 'history cut by --max-commits'
+    // Lines whose origin is beyond the cut, or a line history that reached it: say so, never guess.
+    const undecided =
+      undecidedLines > 0
+        ? { lines: undecidedLines, reason: cut }
+        : result.rangeTruncated[0][0]
+          ? { lines: 0, reason: `${cut}: every line is decided, but older changes to the range are not in the index` }
+          : null
+    return { target, index: await reader.indexInfo(), evidence: limit === 0 ? items : items.slice(0, limit), total: items.length, undecided }
   } finally {
     if (!options.reader) await reader.close()
   }

@@ -35,6 +35,7 @@ describe('analyze options', () => {
     const recent = await evidence({ repo: repo.dir, path: 'f.txt', lineStart: 4, lineEnd: 6, limit: 0 })
     expect(Object.fromEntries(recent.evidence.filter((e) => e.source === 'blame').map((e) => [e.commit.sha, e.lines]))).toEqual(Object.fromEntries(blameSet(repo, 'f.txt', 4, 6)))
     expect(recent.undecided).toBeNull()
+
     // lines 1-3 come from before the cut: reported as undecided, attributed to the boundary commit
     const old = await evidence({ repo: repo.dir, path: 'f.txt', lineStart: 1, lineEnd: 3, limit: 0 })
     expect(old.undecided).toEqual({ lines: 3, reason: 'history cut by --max-commits' })
@@ -46,6 +47,21 @@ describe('analyze options', () => {
     const full = await evidence({ repo: repo.dir, path: 'f.txt', lineStart: 1, lineEnd: 3, limit: 0 })
     expect(full.undecided).toBeNull()
     expect(new Set(full.evidence.map((e) => e.commit.sha))).toEqual(lineLogSet(repo, 'f.txt', 1, 3))
+  })
+
+  test('--max-commits: a line rewritten by the boundary commit is decided, but its older history is reported as cut', async () => {
+    repo = createRepo()
+    repo.write('g.txt', 'a\nb\n').commit('two lines')
+    repo.write('g.txt', 'a\nb\nc\n').commit('third line')
+    repo.write('g.txt', 'A\nb\nc\n').commit('rewrite the first line')
+    repo.write('g.txt', 'A\nb\nc\nd\n').commit('fourth line')
+    await analyze({ repo: repo.dir, maxCommits: 2 })
+    const first = await evidence({ repo: repo.dir, path: 'g.txt', lineStart: 1, lineEnd: 1, limit: 0 })
+    expect(first.evidence.map((e) => [e.commit.subject, e.source, e.lines])).toEqual([['rewrite the first line', 'blame', 1]])
+    expect(first.undecided).toEqual({ lines: 0, reason: 'history cut by --max-commits: every line is decided, but older changes to the range are not in the index' })
+    // the line added inside the indexed window has its whole history there
+    const last = await evidence({ repo: repo.dir, path: 'g.txt', lineStart: 4, lineEnd: 4, limit: 0 })
+    expect(last.undecided).toBeNull()
   })
 
   test('the index never shows up in git status and is excluded through .git/info/exclude only', async () => {
