@@ -8,23 +8,25 @@ import type { CommitRef, IssueRef, PullRequestRef } from '../services/types.js'
  */
 export interface CatalogEntry {
   commit: CommitRef
-  topo: number
+  /** Committer date, epoch seconds: answers are ordered by it (newest first), as git log orders. */
+  committed: number
   boundary: boolean
   pull_requests: PullRequestRef[]
   issues: IssueRef[]
 }
 
-type Packed = [string, string, string, string, string, string, number, number, Array<[number, string, string]>, Array<[number, string, string, number]>]
+type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>]
 
-export function saveCommitCatalog(file: string, data: GraphData): void {
-  const prs = new Map(data.pullRequests.map((p) => [p.number, p]))
+function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
+  const prs = new Map<number, [string, string]>(knownPrs)
+  for (const p of data.pullRequests) prs.set(p.number, [p.title, p.url])
   const issues = new Map(data.issues.map((i) => [i.number, i]))
   const prOf = new Map<string, Array<[number, string, string]>>()
   for (const r of data.partOf) {
-    const p = prs.get(r.number)
+    const [title, url] = prs.get(r.number) ?? ['', '']
     let list = prOf.get(r.sha)
     if (!list) prOf.set(r.sha, (list = []))
-    list.push([r.number, p?.title ?? '', p?.url ?? ''])
+    list.push([r.number, title, url])
   }
   const refs = new Map<string, Array<[number, string, string, number]>>()
   for (const r of data.references) {
@@ -33,27 +35,36 @@ export function saveCommitCatalog(file: string, data: GraphData): void {
     if (!list) refs.set(r.sha, (list = []))
     list.push([r.number, i?.title ?? '', i?.url ?? '', r.closes ? 1 : 0])
   }
-  const packed: Packed[] = data.commits.map((c) => [
+  return data.commits.map((c) => [
     c.sha,
     c.author_name,
     c.author_email,
     new Date(c.author_date).toISOString(),
+    Math.floor(Date.parse(c.committer_date) / 1000),
     c.subject,
     c.category,
-    c.topo,
     c.boundary ? 1 : 0,
     (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
     (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
   ])
-  writeFileSync(file, JSON.stringify(packed))
+}
+
+export function saveCommitCatalog(file: string, data: GraphData): void {
+  writeFileSync(file, JSON.stringify(pack(data)))
+}
+
+/** The catalog of `previous` plus the commits of `data` (an update's new commits). */
+export function appendCommitCatalog(previous: string, file: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): void {
+  const old = JSON.parse(readFileSync(previous, 'utf8')) as Packed[]
+  writeFileSync(file, JSON.stringify([...old, ...pack(data)]))
 }
 
 export function loadCommitCatalog(file: string): Map<string, CatalogEntry> {
   const out = new Map<string, CatalogEntry>()
-  for (const [sha, author, email, date, subject, category, topo, boundary, prs, issues] of JSON.parse(readFileSync(file, 'utf8')) as Packed[]) {
+  for (const [sha, author, email, date, committed, subject, category, boundary, prs, issues] of JSON.parse(readFileSync(file, 'utf8')) as Packed[]) {
     out.set(sha, {
       commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
-      topo,
+      committed,
       boundary: boundary === 1,
       pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || null })),
       issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || null, closes: closes === 1 })),

@@ -1,57 +1,82 @@
-import { closeSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs'
+import { closeSync, copyFileSync, openSync, readFileSync, readSync, writeFileSync, appendFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
+import type { RawCommit } from '../git/history-reader.js'
 import type { HistoryGraph } from './graph.js'
 
 /**
  * The mined history laid out for single-path questions: `dag.json` (SHAs, parents, dates,
- * boundary flags) and `diffs.bin`, one JSON section per path holding every diff entry that names
- * the path (as its new path, or as the source of a rename), located through `diffs-index.json`.
- * A query loads the DAG and the sections of the path and its earlier names only, and gets a
- * sparse HistoryGraph that walks exactly like the full one for that lineage.
+ * boundary flags) and `diffs.bin`, JSON sections holding every diff entry that names a path (as
+ * its new path, or as the source of a rename), located through `diffs-index.json`. A query loads
+ * the DAG and the sections of the path and its earlier names only, and gets a sparse HistoryGraph
+ * that walks exactly like the full one for that lineage.
+ *
+ * Commits are numbered by age (0 = oldest), which new commits never change: an update appends
+ * them to the DAG and appends new sections to a copy of diffs.bin (a path can own several).
  */
 const DAG = 'dag.json'
 const DIFFS = 'diffs.bin'
 const INDEX = 'diffs-index.json'
 
-// [commit, parentIndex, path, oldPath, status, flags, additions, deletions, hunks]
+// [age, parentIndex, path, oldPath, status, flags, additions, deletions, hunks]
 type Entry = [number, number, string, string, FileStatus, number, number, number, number[]]
 
 interface Dag {
+  /** By age: index 0 is the oldest commit. */
   shas: string[]
   parents: number[][]
   dates: number[]
   boundary: number[]
 }
 
-export function savePathIndex(dir: string, graph: HistoryGraph): void {
+type Sections = Record<string, Array<[number, number]>>
+
+function entriesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, Entry[]> {
   const sections = new Map<string, Entry[]>()
   const add = (p: string, e: Entry) => {
     let list = sections.get(p)
     if (!list) sections.set(p, (list = []))
     list.push(e)
   }
-  graph.diffs.forEach((perParent, i) =>
-    perParent.forEach((diffs, k) => {
-      for (const d of diffs) {
-        const e: Entry = [i, k, d.path, d.oldPath, d.status, (d.binary ? 1 : 0) | (d.whitespaceOnly ? 2 : 0), d.additions, d.deletions, d.hunks]
+  for (const { age, diffs } of perCommit) {
+    diffs.forEach((list, k) => {
+      for (const d of list) {
+        const e: Entry = [age, k, d.path, d.oldPath, d.status, (d.binary ? 1 : 0) | (d.whitespaceOnly ? 2 : 0), d.additions, d.deletions, d.hunks]
         add(d.path, e)
         if (d.oldPath !== d.path) add(d.oldPath, e)
       }
-    }),
-  )
-  const index: Record<string, [number, number]> = {}
+    })
+  }
+  return sections
+}
+
+/** Write sections at `offset` onwards; returns the buffers and adds their locations to `index`. */
+function packSections(sections: Map<string, Entry[]>, index: Sections, offset: number): Buffer {
   const chunks: Buffer[] = []
-  let offset = 0
   for (const [p, entries] of sections) {
     const buf = Buffer.from(JSON.stringify(entries))
-    index[p] = [offset, buf.length]
+    ;(index[p] ??= []).push([offset, buf.length])
     chunks.push(buf)
     offset += buf.length
   }
-  writeFileSync(path.join(dir, DIFFS), Buffer.concat(chunks))
+  return Buffer.concat(chunks)
+}
+
+export function savePathIndex(dir: string, graph: HistoryGraph): void {
+  const n = graph.shas.length
+  const perCommit = graph.diffs.map((diffs, i) => ({ age: n - 1 - i, diffs }))
+  const index: Sections = {}
+  writeFileSync(path.join(dir, DIFFS), packSections(entriesByPath(perCommit), index, 0))
   writeFileSync(path.join(dir, INDEX), JSON.stringify(index))
-  const dag: Dag = { shas: graph.shas, parents: graph.parents, dates: graph.dates, boundary: graph.boundary.map((b) => (b ? 1 : 0)) }
+  const byAge = (i: number) => n - 1 - i
+  const dag: Dag = { shas: [], parents: [], dates: [], boundary: [] }
+  for (let age = 0; age < n; age++) {
+    const i = n - 1 - age
+    dag.shas.push(graph.shas[i])
+    dag.parents.push(graph.parents[i].map((p) => (p < 0 ? -1 : byAge(p))))
+    dag.dates.push(graph.dates[i])
+    dag.boundary.push(graph.boundary[i] ? 1 : 0)
+  }
   writeFileSync(path.join(dir, DAG), JSON.stringify(dag))
 }
 
@@ -59,13 +84,17 @@ export class PathIndex {
   private constructor(
     private readonly dir: string,
     readonly dag: Dag,
-    private readonly index: Record<string, [number, number]>,
+    private readonly index: Sections,
   ) {}
 
   static open(dir: string): PathIndex {
     const dag = JSON.parse(readFileSync(path.join(dir, DAG), 'utf8')) as Dag
-    const index = JSON.parse(readFileSync(path.join(dir, INDEX), 'utf8')) as Record<string, [number, number]>
+    const index = JSON.parse(readFileSync(path.join(dir, INDEX), 'utf8')) as Sections
     return new PathIndex(dir, dag, index)
+  }
+
+  get size(): number {
+    return this.dag.shas.length
   }
 
   /** Every path that ever appears in the history. */
@@ -82,11 +111,11 @@ export class PathIndex {
     const fd = openSync(path.join(this.dir, DIFFS), 'r')
     try {
       for (const p of paths) {
-        const loc = this.index[p]
-        if (!loc) continue
-        const buf = Buffer.alloc(loc[1])
-        readSync(fd, buf, 0, loc[1], loc[0])
-        for (const e of JSON.parse(buf.toString('utf8')) as Entry[]) out.push(e)
+        for (const [offset, length] of this.index[p] ?? []) {
+          const buf = Buffer.alloc(length)
+          readSync(fd, buf, 0, length, offset)
+          for (const e of JSON.parse(buf.toString('utf8')) as Entry[]) out.push(e)
+        }
       }
     } finally {
       closeSync(fd)
@@ -94,37 +123,94 @@ export class PathIndex {
     return out
   }
 
-  /**
-   * A graph holding only the diff entries of `start` and, transitively, of the names it was
-   * renamed from; with `prefix`, of every path under that directory.
-   */
-  graphFor(start: string, options: { prefix?: boolean } = {}): HistoryGraph {
-    const wanted = new Set<string>()
-    if (options.prefix) {
-      for (const p of this.paths()) if (p.startsWith(start)) wanted.add(p)
-    } else wanted.add(start)
+  /** Entries of `start` and, transitively, of the names the paths were renamed from. */
+  private lineage(start: Iterable<string>, prefix: string | null): Entry[] {
     const loaded = new Set<string>()
     const entries: Entry[] = []
-    let frontier = [...wanted]
+    let frontier = prefix === null ? [...new Set(start)] : this.paths().filter((p) => p.startsWith(prefix))
     while (frontier.length > 0) {
       for (const p of frontier) loaded.add(p)
       const batch = this.read(frontier)
-      frontier = []
+      const next = new Set<string>()
       for (const e of batch) {
         entries.push(e)
-        if (!options.prefix && e[2] !== e[3] && !loaded.has(e[3]) && !frontier.includes(e[3])) frontier.push(e[3])
+        if (prefix === null && !loaded.has(e[3])) next.add(e[3])
       }
+      frontier = [...next]
     }
+    return entries
+  }
+
+  /**
+   * A graph holding only the diff entries of `start` and the names it was renamed from; with
+   * `prefix`, of every path under that directory. `fresh` commits (newer than everything indexed,
+   * newest first) are put in front with all their diffs: that is the graph of an update.
+   */
+  graphFor(start: string | string[], options: { prefix?: boolean; fresh?: RawCommit[] } = {}): HistoryGraph {
+    const fresh = options.fresh ?? []
+    const k = fresh.length
+    const n = this.size
     const { shas, parents, dates, boundary } = this.dag
-    const diffs: FileDiff[][][] = parents.map((ps) => (ps.length === 0 ? [[]] : ps.map(() => [])))
+    // topological index (0 = newest): fresh commits first, then the indexed ones by falling age
+    const topo = (age: number) => k + n - 1 - age
+    const g: HistoryGraph = { shas: [], parents: [], dates: [], boundary: [], diffs: [] }
+    const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
+    const ageOf = new Map<string, number>()
+    if (k > 0) shas.forEach((s, age) => ageOf.set(s, age))
+    fresh.forEach((c) => {
+      g.shas.push(c.sha)
+      g.parents.push(c.parents.map((p) => freshIndex.get(p) ?? (ageOf.has(p) ? topo(ageOf.get(p)!) : -1)))
+      g.dates.push(Math.floor(Date.parse(c.committerDate) / 1000))
+      g.boundary.push(false)
+      g.diffs.push(c.diffs.length > 0 ? c.diffs : [[]])
+    })
+    for (let age = n - 1; age >= 0; age--) {
+      g.shas.push(shas[age])
+      g.parents.push(parents[age].map((p) => (p < 0 ? -1 : topo(p))))
+      g.dates.push(dates[age])
+      g.boundary.push(boundary[age] === 1)
+      g.diffs.push(parents[age].length === 0 ? [[]] : parents[age].map(() => []))
+    }
+    const roots = typeof start === 'string' ? [start] : start
+    const seeds = new Set(roots)
+    // names reached through the fresh commits' renames continue in the indexed history
+    for (const c of fresh) for (const d of c.diffs) for (const f of d) if (seeds.has(f.path)) seeds.add(f.oldPath)
     const seen = new Set<string>()
-    for (const e of entries) {
-      const [i, k, p, oldPath, status, flags, additions, deletions, hunks] = e
-      const key = `${i}\0${k}\0${p}\0${oldPath}`
+    for (const e of this.lineage(seeds, options.prefix ? roots[0] : null)) {
+      const [age, kk, p, oldPath, status, flags, additions, deletions, hunks] = e
+      const key = `${age}\0${kk}\0${p}\0${oldPath}`
       if (seen.has(key)) continue
       seen.add(key)
-      diffs[i][k].push({ path: p, oldPath, status, binary: (flags & 1) !== 0, whitespaceOnly: (flags & 2) !== 0, additions, deletions, hunks })
+      g.diffs[topo(age)][kk].push({ path: p, oldPath, status, binary: (flags & 1) !== 0, whitespaceOnly: (flags & 2) !== 0, additions, deletions, hunks })
     }
-    return { shas, parents, dates, boundary: boundary.map((b) => b === 1), diffs }
+    return g
+  }
+
+  /**
+   * Write the index of `dir` as this one plus `fresh` commits (newest first): the DAG grows at the
+   * young end, diffs.bin is copied and new sections are appended to it.
+   */
+  appendTo(dir: string, fresh: RawCommit[]): void {
+    const n = this.size
+    const k = fresh.length
+    const dag: Dag = { shas: [...this.dag.shas], parents: [...this.dag.parents], dates: [...this.dag.dates], boundary: [...this.dag.boundary] }
+    const ages = new Map<string, number>()
+    this.dag.shas.forEach((s, age) => ages.set(s, age))
+    fresh.forEach((c, i) => ages.set(c.sha, n + k - 1 - i))
+    for (let i = k - 1; i >= 0; i--) {
+      const c = fresh[i]
+      dag.shas.push(c.sha)
+      dag.parents.push(c.parents.map((p) => ages.get(p) ?? -1))
+      dag.dates.push(Math.floor(Date.parse(c.committerDate) / 1000))
+      dag.boundary.push(0)
+    }
+    const target = path.join(dir, DIFFS)
+    copyFileSync(path.join(this.dir, DIFFS), target)
+    const index: Sections = {}
+    for (const [p, locations] of Object.entries(this.index)) index[p] = [...locations]
+    const perCommit = fresh.map((c, i) => ({ age: n + k - 1 - i, diffs: c.diffs }))
+    appendFileSync(target, packSections(entriesByPath(perCommit), index, statSync(target).size))
+    writeFileSync(path.join(dir, INDEX), JSON.stringify(index))
+    writeFileSync(path.join(dir, DAG), JSON.stringify(dag))
   }
 }

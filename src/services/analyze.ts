@@ -1,20 +1,20 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { countLines, listTree, readBlobs } from '../git/tree.js'
 import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
-import type { GraphData, SymbolRow } from '../graph/types.js'
-import { loadHistory, saveHistory } from '../history/cache.js'
+import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
+import type { FileRow, GraphData, SymbolRow } from '../graph/types.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
-import { savePathIndex } from '../history/path-index.js'
-import { saveCommitCatalog } from '../history/commit-catalog.js'
-import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
+import { PathIndex, savePathIndex } from '../history/path-index.js'
+import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
+import { mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import type { SkipReason } from '../parse/types.js'
-import { COMMITS_JSON, FILES_JSON, GRAPH_DB, HISTORY_JSON, INDEX_FILES, symbolIds, type IndexedFile } from './index-layout.js'
+import { COMMITS_JSON, FILES_JSON, GRAPH_DB, INDEX_FILES, symbolIds, type IndexedFile } from './index-layout.js'
 import {
   acquireLock,
   activateIndex,
@@ -86,39 +86,43 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     await excludeFromGit(repo)
     const shallow = await shallowCommits(repo)
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
-    const incremental = prevDir !== null && maxCommits === null && (await isAncestor(repo, previous!.head, head)) && existsSync(path.join(prevDir, HISTORY_JSON))
+    const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
     const progress = options.onProgress ?? (() => {})
+    const read = (range: string) =>
+      readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
 
     // History (git-bound) and files (parse-bound) run concurrently.
-    let historyPromise: Promise<{ commits: RawCommit[]; fresh: number }> | null = time('history', async (): Promise<{ commits: RawCommit[]; fresh: number }> => {
-      if (incremental) {
-        const fresh = await readHistory(repo, { range: [`${previous!.head}..${head}`], noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
-        const old = loadHistory(path.join(prevDir!, HISTORY_JSON))
-        return { commits: [...fresh, ...old], fresh: fresh.length }
-      }
-      const commits = await readHistory(repo, { range: [head], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
-      return { commits, fresh: commits.length }
-    })
+    let historyPromise: Promise<RawCommit[]> | null = time('history', () => read(canUpdate ? `${previous!.head}..${head}` : head))
     historyPromise.catch(() => {})
-    const { files, skipped } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
-    const history = await historyPromise
-    const fresh = history.fresh
-    const data = await mapAndSave(history.commits, files, shallow, dir, time, progress)
-    // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
+    const { files, skipped, previousFiles } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
+    let commits = await historyPromise
     historyPromise = null
-    history.commits = []
-    await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
-    timings.total_ms = Math.round(performance.now() - started)
-    const counts = {
-      commits: data.commits.length,
-      files: files.length,
-      symbols: data.symbols.length,
-      authors: data.authors.length,
-      pull_requests: data.pullRequests.length,
-      issues: data.issues.length,
-      blamed_on: data.blamedOn.length,
-      changed: data.changed.length,
+
+    let counts: Record<string, number> | null = null
+    let mode: AnalyzeSummary['mode'] = 'full'
+    const newCommits = commits.length
+    if (canUpdate) {
+      counts = await time('update', () => updateIndex({ prevDir: prevDir!, dir, oldHead: previous!.head, fresh: commits, files, previousFiles, time }))
+      if (counts) mode = 'incremental'
+      else commits = await time('history_full', () => read(head))
     }
+    if (!counts) {
+      const data = await mapAndSave(commits, files, shallow, dir, time, progress)
+      // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
+      commits = []
+      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
+      counts = {
+        commits: data.commits.length,
+        files: files.length,
+        symbols: data.symbols.length,
+        authors: data.authors.length,
+        pull_requests: data.pullRequests.length,
+        issues: data.issues.length,
+        blamed_on: data.blamedOn.length,
+        changed: data.changed.length,
+      }
+    }
+    timings.total_ms = Math.round(performance.now() - started)
     const meta: IndexMeta = {
       schemaVersion: SCHEMA_VERSION,
       indexDir: id,
@@ -132,7 +136,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
       gitwhyVersion: VERSION,
     }
     activateIndex(repo, meta)
-    return { repo, head, mode: incremental ? 'incremental' : 'full', new_commits: fresh, counts, skipped, timings }
+    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     const code = (error as NodeJS.ErrnoException)?.code
@@ -164,9 +168,14 @@ async function mapAndSave(
     progress('hunk map', 1, 1)
     return { graph, result }
   })
-  const data = await time('rows', () => buildRows(commits, mapped.graph, files, mapped.result))
+  const data = await time('rows', (): GraphData => {
+    const paths = new Set<string>()
+    const tables = commitTables(commits, mapped.graph, paths)
+    for (const f of files) paths.add(f.path)
+    const byPath = new Map(files.map((f) => [f.path, f]))
+    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas) }
+  })
   await time('save', () => {
-    saveHistory(path.join(dir, HISTORY_JSON), commits)
     savePathIndex(dir, mapped.graph)
     saveCommitCatalog(path.join(dir, COMMITS_JSON), data)
     writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
@@ -180,11 +189,15 @@ async function indexFiles(
   maxFileBytes: number,
   prevDir: string | null,
   progress: (phase: string, done: number, total: number) => void,
-): Promise<{ files: IndexedFile[]; skipped: Record<string, number> }> {
+): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; previousFiles: Map<string, IndexedFile> }> {
   const tree = await listTree(repo, head)
+  const previousFiles = new Map<string, IndexedFile>()
   const previous = new Map<string, IndexedFile>()
   if (prevDir && existsSync(path.join(prevDir, FILES_JSON))) {
-    for (const f of JSON.parse(readFileSync(path.join(prevDir, FILES_JSON), 'utf8')) as IndexedFile[]) previous.set(f.blob + '\0' + f.path, f)
+    for (const f of JSON.parse(readFileSync(path.join(prevDir, FILES_JSON), 'utf8')) as IndexedFile[]) {
+      previous.set(f.blob + '\0' + f.path, f)
+      previousFiles.set(f.path, f)
+    }
   }
   const skipped: Record<SkipReason, number> = { binary: 0, generated: 0, vendored: 0, minified: 0, too_large: 0 }
   const files: IndexedFile[] = []
@@ -236,37 +249,119 @@ async function indexFiles(
     extractor.close()
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { files, skipped }
+  return { files, skipped, previousFiles }
 }
 
-function buildRows(commits: RawCommit[], graph: ReturnType<typeof buildGraph>, files: IndexedFile[], result: ReturnType<typeof mapHistory>): GraphData {
-  const paths = new Set<string>()
-  const tables = commitTables(commits, graph, paths)
-  const present = new Map(files.map((f) => [f.path, f]))
-  const data: GraphData = { ...tables, files: [], symbols: [], defines: [], contains: [], changed: [], blamedOn: [] }
-  for (const f of files) paths.add(f.path)
-  for (const p of paths) {
-    const f = present.get(p)
-    data.files.push({ path: p, language: f?.language ?? null, lines: f?.lines ?? 0, is_test: isTestPath(p), present: f !== undefined })
-  }
+function fileRow(p: string, f: IndexedFile | undefined): FileRow {
+  return { path: p, language: f?.language ?? null, lines: f?.lines ?? 0, is_test: isTestPath(p), present: f !== undefined }
+}
+
+/** Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history edges. */
+function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> {
+  const rows: Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> = { symbols: [], defines: [], contains: [], changed: [], blamedOn: [] }
   files.forEach((f, fi) => {
     const ids = symbolIds(f)
     const blame = result.blame[fi]
     f.symbols.forEach((s, si) => {
       const id = ids[si]
       const row: SymbolRow = { id, name: s.name, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine, signature: s.signature, exported: s.exported }
-      data.symbols.push(row)
-      data.defines.push({ path: f.path, symbol: id })
-      if (s.parentIndex !== null) data.contains.push({ parent: ids[s.parentIndex], child: id })
+      rows.symbols.push(row)
+      rows.defines.push({ path: f.path, symbol: id })
+      if (s.parentIndex !== null) rows.contains.push({ parent: ids[s.parentIndex], child: id })
       const owners = new Map<number, number>()
       for (let line = s.startLine - 1; line < Math.min(s.endLine, blame.length); line++) {
         const v = blame[line]
         const c = v < 0 ? ~v : v
         owners.set(c, (owners.get(c) ?? 0) + 1)
       }
-      for (const [c, lines] of owners) if (c >= 0 && c < commits.length) data.blamedOn.push({ symbol: id, sha: commits[c].sha, lines })
-      for (const ch of result.rangeHistory[fi][si]) data.changed.push({ sha: commits[ch.commit].sha, symbol: id, added: ch.added, removed: ch.removed })
+      for (const [c, lines] of owners) if (c >= 0 && c < shas.length) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
+      for (const ch of result.rangeHistory[fi][si]) rows.changed.push({ sha: shas[ch.commit], symbol: id, added: ch.added, removed: ch.removed })
     })
   })
-  return data
+  return rows
+}
+
+const MAX_UPDATE_COMMITS = 500
+
+/**
+ * An update in place of a rebuild, when it is exactly equivalent: the previous HEAD is on the new
+ * HEAD's first-parent line (so a file no new commit touches keeps every answer: its lines and
+ * ranges pass through the new commits' first parents unchanged), and the new commits attach to
+ * that line only (so no older commit changes pull request). Only the files the new commits touch
+ * are walked (over the new commits and their lineage in the stored history), and the graph gets a
+ * delta. Returns null when the conditions do not hold; the caller then rebuilds.
+ */
+async function updateIndex(u: {
+  prevDir: string
+  dir: string
+  oldHead: string
+  fresh: RawCommit[]
+  files: IndexedFile[]
+  previousFiles: Map<string, IndexedFile>
+  time: Timer
+}): Promise<Record<string, number> | null> {
+  const { prevDir, dir, oldHead, fresh, files, previousFiles, time } = u
+  if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
+  const old = PathIndex.open(prevDir)
+  const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
+  let tip = fresh[0].sha
+  for (let i = freshIndex.get(tip); i !== undefined; i = freshIndex.get(tip)) tip = fresh[i].parents[0] ?? ''
+  if (tip !== oldHead) return null
+  const mainline = new Set<string>()
+  for (let age = old.size - 1; age >= 0; age = old.dag.parents[age][0] ?? -1) mainline.add(old.dag.shas[age])
+  for (const c of fresh) for (const p of c.parents) if (!freshIndex.has(p) && !mainline.has(p)) return null
+
+  const catalog = loadCommitCatalog(path.join(prevDir, COMMITS_JSON))
+  const knownPrs = new Set<number>()
+  const knownIssues = new Set<number>()
+  const knownAuthors = new Set<string>()
+  for (const e of catalog.values()) {
+    for (const p of e.pull_requests) knownPrs.add(p.number)
+    for (const i of e.issues) knownIssues.add(i.number)
+    knownAuthors.add(e.commit.email)
+  }
+  const paths = new Set<string>()
+  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths)
+  // a new commit naming an older PR can change that PR's title: rebuild instead
+  if (tables.pullRequests.some((p) => knownPrs.has(p.number))) return null
+  for (const c of tables.commits) c.boundary = false
+  fresh.forEach((c) => c.parents.forEach((p, idx) => {
+    if (!freshIndex.has(p)) tables.parents.push({ sha: c.sha, parent: p, idx })
+  }))
+
+  // the files the new commits touched, walked over the new commits and their stored lineage
+  const current = new Map(files.map((f) => [f.path, f]))
+  const affected = files.filter((f) => paths.has(f.path) || previousFiles.get(f.path)?.blob !== f.blob)
+  const symbols = await time('update_walk', () => {
+    const graph = old.graphFor(affected.map((f) => f.path), { fresh })
+    const targets: MapTarget[] = affected.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
+    return symbolRows(affected, mapHistory(graph, 0, targets), graph.shas)
+  })
+
+  const touchedPaths = new Set([...paths, ...affected.map((f) => f.path)])
+  const isKnown = (p: string) => old.has(p) || previousFiles.has(p)
+  const delta: GraphDelta = {
+    replaceSymbolsOf: [...touchedPaths].filter((p) => previousFiles.has(p)),
+    updateFiles: [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p))),
+    topoShift: fresh.length,
+    renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
+    insert: {
+      ...tables,
+      ...symbols,
+      files: [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p))),
+      authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
+      issues: tables.issues.filter((i) => !knownIssues.has(i.number)),
+    },
+  }
+  const db = path.join(dir, GRAPH_DB)
+  const counts = await time('update_graph', () => {
+    copyFileSync(path.join(prevDir, GRAPH_DB), db)
+    return applyGraphDelta(db, delta)
+  })
+  await time('update_save', () => {
+    old.appendTo(dir, fresh)
+    appendCommitCatalog(path.join(prevDir, COMMITS_JSON), path.join(dir, COMMITS_JSON), tables)
+    writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
+  })
+  return { ...counts, files: files.length }
 }

@@ -12,11 +12,10 @@ export interface IndexedFile {
 }
 
 export const FILES_JSON = 'files.json'
-export const HISTORY_JSON = 'history.json'
 export const GRAPH_DB = 'graph.kuzu'
 export const COMMITS_JSON = 'commits.json'
 /** Every file a complete index directory holds (the per-path history index has three). */
-export const INDEX_FILES = [GRAPH_DB, FILES_JSON, HISTORY_JSON, COMMITS_JSON, 'dag.json', 'diffs.bin', 'diffs-index.json'] as const
+export const INDEX_FILES = [GRAPH_DB, FILES_JSON, COMMITS_JSON, 'dag.json', 'diffs.bin', 'diffs-index.json'] as const
 
 /** Stable symbol ids: `path#qualified.name`, with `~2`, `~3` for same-named overloads. */
 export function symbolIds(file: IndexedFile): string[] {

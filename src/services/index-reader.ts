@@ -90,20 +90,20 @@ export class IndexReader {
     return this.catalog
   }
 
-  /** Turn (sha, source, extra) tuples into evidence items, newest first (topological order). */
+  /** Turn (sha, source, extra) tuples into evidence items, newest first (committer date, then SHA). */
   evidenceItems(entries: Array<{ sha: string; source: EvidenceSource; lines?: number; path_at_commit?: string }>): EvidenceItem[] {
     const details = this.commits()
-    const items: Array<EvidenceItem & { topo: number }> = []
+    const items: Array<EvidenceItem & { committed: number }> = []
     for (const e of entries) {
       const d = details.get(e.sha)
       if (!d) continue
-      const item: EvidenceItem & { topo: number } = { commit: d.commit, source: e.source, pull_requests: d.pull_requests, issues: d.issues, topo: d.topo }
+      const item: EvidenceItem & { committed: number } = { commit: d.commit, source: e.source, pull_requests: d.pull_requests, issues: d.issues, committed: d.committed }
       if (e.lines !== undefined) item.lines = e.lines
       if (e.path_at_commit !== undefined) item.path_at_commit = e.path_at_commit
       items.push(item)
     }
-    items.sort((a, b) => a.topo - b.topo)
-    return items.map(({ topo, ...item }) => item)
+    items.sort((a, b) => b.committed - a.committed || (a.commit.sha < b.commit.sha ? -1 : a.commit.sha > b.commit.sha ? 1 : 0))
+    return items.map(({ committed, ...item }) => item)
   }
 
   async close(): Promise<void> {

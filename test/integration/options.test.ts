@@ -76,3 +76,37 @@ describe('analyze options', () => {
     expect(text.split('\n').filter((l) => l === '/.gitwhy/')).toHaveLength(1)
   })
 })
+
+describe('update or rebuild', () => {
+  test('an old HEAD that became a second parent is rebuilt (mode full) and answers as git', async () => {
+    repo = createRepo()
+    repo.write('a.ts', 'export function one() {\n  return 1\n}\n').commit('one')
+    repo.branch('topic').checkout('topic')
+    repo.write('a.ts', 'export function one() {\n  return 11\n}\n').commit('topic change')
+    await analyze({ repo: repo.dir })
+    repo.checkout('main')
+    repo.write('b.ts', 'export const b = 2\n').commit('main change')
+    repo.merge('topic', { message: 'Merge topic into main', noFF: true })
+    repo.git('checkout', '-q', '-B', 'topic', 'main')
+    const summary = await analyze({ repo: repo.dir })
+    expect(summary.mode).toBe('full')
+    const ev = await evidence({ repo: repo.dir, path: 'a.ts', lineStart: 1, lineEnd: 3, limit: 0 })
+    expect(Object.fromEntries(ev.evidence.filter((e) => e.source === 'blame').map((e) => [e.commit.sha, e.lines]))).toEqual(Object.fromEntries(blameSet(repo, 'a.ts', 1, 3)))
+  })
+
+  test('a new commit on the first-parent line is applied as an update (mode incremental)', async () => {
+    repo = createRepo()
+    repo.write('a.ts', 'export function one() {\n  return 1\n}\n').commit('one')
+    await analyze({ repo: repo.dir })
+    repo.write('a.ts', 'export function one() {\n  return 2\n}\n').commit('two (#4)')
+    const summary = await analyze({ repo: repo.dir })
+    expect(summary).toMatchObject({ mode: 'incremental', new_commits: 1, counts: { commits: 2, symbols: 1, pull_requests: 1 } })
+    const ev = await evidence({ repo: repo.dir, symbol: 'one', limit: 0 })
+    expect(ev.evidence.map((e) => [e.commit.subject, e.source, e.pull_requests.map((p) => p.number)])).toEqual([
+      ['two (#4)', 'blame', [4]],
+      ['one', 'blame', []],
+    ])
+    const { rows } = await cypher({ repo: repo.dir, statement: 'MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit) RETURN c.subject AS subject, b.lines AS lines, c.topo AS topo ORDER BY topo' })
+    expect(rows).toEqual([{ subject: 'two (#4)', lines: 1, topo: 0 }, { subject: 'one', lines: 2, topo: 1 }])
+  })
+})

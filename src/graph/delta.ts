@@ -1,0 +1,115 @@
+import kuzu from 'kuzu'
+import type { Connection } from 'kuzu'
+import { TABLES, tableDef, type ColumnDef, type TableDef } from './schema.js'
+import type { AuthorRow, FileRow, GraphData } from './types.js'
+
+/**
+ * A small change applied in place to a copy of the previous graph (an incremental analyze):
+ * cheaper than a bulk load when a few commits arrived. The statements are generated from the
+ * schema's table definitions; every value goes in as a parameter.
+ */
+export interface GraphDelta {
+  /** Files whose symbols are replaced: their Symbol nodes (and every edge of them) go first. */
+  replaceSymbolsOf: string[]
+  /** Existing File nodes whose properties change. */
+  updateFiles: FileRow[]
+  /** Added to every existing commit's `topo` (the new commits take 0..k-1). */
+  topoShift: number
+  /** Existing authors whose name changes (the newest commit's name wins). */
+  renameAuthors: AuthorRow[]
+  /** Rows to insert. */
+  insert: Partial<GraphData>
+}
+
+/** A small buffer pool: a delta touches little, and opening is faster. */
+const DELTA_BUFFER_POOL_BYTES = 64 * 1024 * 1024
+const BATCH = 2000
+
+function value(row: Record<string, unknown>, col: ColumnDef): unknown {
+  const v = row[col.field ?? col.name]
+  if (col.type === 'TIMESTAMP') return new Date(String(v)).toISOString()
+  return v ?? null
+}
+
+function propertyList(columns: ColumnDef[]): string {
+  return columns.map((c) => `${c.name}: ${c.type === 'TIMESTAMP' ? `timestamp(r.${c.name})` : `r.${c.name}`}`).join(', ')
+}
+
+function insertStatement(def: TableDef): string {
+  if (def.kind === 'node') return `UNWIND $rows AS r CREATE (:${def.name} {${propertyList(def.columns)}})`
+  const fromKey = tableDef(def.from.table).columns[0].name
+  const toKey = tableDef(def.to.table).columns[0].name
+  const props = def.columns.length > 0 ? ` {${propertyList(def.columns)}}` : ''
+  return `UNWIND $rows AS r MATCH (a:${def.from.table} {${fromKey}: r.__from}), (b:${def.to.table} {${toKey}: r.__to}) CREATE (a)-[:${def.name}${props}]->(b)`
+}
+
+function insertRows(def: TableDef, rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return rows.map((row) => {
+    const out: Record<string, unknown> = {}
+    for (const c of def.columns) out[c.name] = value(row, c)
+    if (def.kind === 'rel') {
+      out.__from = row[def.from.field]
+      out.__to = row[def.to.field]
+    }
+    return out
+  })
+}
+
+async function run(conn: Connection, statement: string, params: Record<string, unknown>): Promise<void> {
+  const prepared = await conn.prepare(statement)
+  if (!prepared.isSuccess()) throw new Error(`${prepared.getErrorMessage()} in: ${statement}`)
+  const result = await conn.execute(prepared, params as never)
+  for (const r of Array.isArray(result) ? result : [result]) r.close()
+}
+
+async function runBatched(conn: Connection, statement: string, rows: Array<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await run(conn, statement, { rows: rows.slice(i, i + BATCH) })
+}
+
+/** Row counts after the change, as analyze reports them. */
+const COUNTS: Record<string, string> = {
+  commits: 'MATCH (n:Commit) RETURN count(*) AS n',
+  symbols: 'MATCH (n:Symbol) RETURN count(*) AS n',
+  authors: 'MATCH (n:Author) RETURN count(*) AS n',
+  pull_requests: 'MATCH (n:PullRequest) RETURN count(*) AS n',
+  issues: 'MATCH (n:Issue) RETURN count(*) AS n',
+  blamed_on: 'MATCH ()-[r:BLAMED_ON]->() RETURN count(*) AS n',
+  changed: 'MATCH ()-[r:CHANGED]->() RETURN count(*) AS n',
+}
+
+export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promise<Record<string, number>> {
+  const db = new kuzu.Database(dbPath, DELTA_BUFFER_POOL_BYTES, true, false)
+  await db.init()
+  const conn = new kuzu.Connection(db)
+  try {
+    await conn.init()
+    if (delta.replaceSymbolsOf.length > 0) await run(conn, 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s', { paths: delta.replaceSymbolsOf })
+    if (delta.topoShift !== 0) await run(conn, 'MATCH (c:Commit) SET c.topo = c.topo + $k', { k: delta.topoShift })
+    if (delta.renameAuthors.length > 0) {
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name', delta.renameAuthors.map((a) => ({ ...a })))
+    }
+    if (delta.updateFiles.length > 0) {
+      await runBatched(
+        conn,
+        'UNWIND $rows AS r MATCH (f:File {path: r.path}) SET f.language = r.language, f.lines = r.lines, f.is_test = r.is_test, f.present = r.present',
+        delta.updateFiles.map((f) => ({ ...f })),
+      )
+    }
+    for (const def of TABLES) {
+      const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
+      if (rows && rows.length > 0) await runBatched(conn, insertStatement(def), insertRows(def, rows))
+    }
+    await run(conn, 'CHECKPOINT', {})
+    const counts: Record<string, number> = {}
+    for (const [name, statement] of Object.entries(COUNTS)) {
+      const result = await conn.query(statement)
+      const rows = await (Array.isArray(result) ? result[0] : result).getAll()
+      for (const r of Array.isArray(result) ? result : [result]) r.close()
+      counts[name] = Number(rows[0].n)
+    }
+    return counts
+  } finally {
+    await conn.close()
+    await db.close()
+  }
+}
