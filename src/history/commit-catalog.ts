@@ -59,16 +59,45 @@ export function appendCommitCatalog(previous: string, file: string, data: Pick<G
   writeFileSync(file, JSON.stringify([...old, ...pack(data)]))
 }
 
-export function loadCommitCatalog(file: string): Map<string, CatalogEntry> {
-  const out = new Map<string, CatalogEntry>()
-  for (const [sha, author, email, date, committed, subject, category, boundary, prs, issues] of JSON.parse(readFileSync(file, 'utf8')) as Packed[]) {
-    out.set(sha, {
+/** The catalog as a lookup; an entry is built only when asked for (a query needs a handful). */
+export function loadCommitCatalog(file: string): CommitCatalog {
+  const packed = JSON.parse(readFileSync(file, 'utf8')) as Packed[]
+  return new CommitCatalog(packed)
+}
+
+export class CommitCatalog {
+  private readonly index = new Map<string, number>()
+  private readonly built = new Map<string, CatalogEntry>()
+
+  constructor(private readonly packed: Packed[]) {
+    packed.forEach((p, i) => this.index.set(p[0], i))
+  }
+
+  get(sha: string): CatalogEntry | undefined {
+    let entry = this.built.get(sha)
+    if (entry) return entry
+    const i = this.index.get(sha)
+    if (i === undefined) return undefined
+    const [, author, email, date, committed, subject, category, boundary, prs, issues] = this.packed[i]
+    entry = {
       commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
       committed,
       boundary: boundary === 1,
       pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || null })),
       issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || null, closes: closes === 1 })),
-    })
+    }
+    this.built.set(sha, entry)
+    return entry
   }
-  return out
+
+  /** Every PR number, issue number and author email the catalog mentions. */
+  known(): { pullRequests: Set<number>; issues: Set<number>; emails: Set<string> } {
+    const out = { pullRequests: new Set<number>(), issues: new Set<number>(), emails: new Set<string>() }
+    for (const p of this.packed) {
+      out.emails.add(p[2])
+      for (const pr of p[8]) out.pullRequests.add(pr[0])
+      for (const i of p[9]) out.issues.add(i[0])
+    }
+    return out
+  }
 }

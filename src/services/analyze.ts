@@ -311,15 +311,10 @@ async function updateIndex(u: {
   for (let age = old.size - 1; age >= 0; age = old.dag.parents[age][0] ?? -1) mainline.add(old.dag.shas[age])
   for (const c of fresh) for (const p of c.parents) if (!freshIndex.has(p) && !mainline.has(p)) return null
 
-  const catalog = loadCommitCatalog(path.join(prevDir, COMMITS_JSON))
-  const knownPrs = new Set<number>()
-  const knownIssues = new Set<number>()
-  const knownAuthors = new Set<string>()
-  for (const e of catalog.values()) {
-    for (const p of e.pull_requests) knownPrs.add(p.number)
-    for (const i of e.issues) knownIssues.add(i.number)
-    knownAuthors.add(e.commit.email)
-  }
+  const known = loadCommitCatalog(path.join(prevDir, COMMITS_JSON)).known()
+  const knownPrs = known.pullRequests
+  const knownIssues = known.issues
+  const knownAuthors = known.emails
   const paths = new Set<string>()
   const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths)
   // a new commit naming an older PR can change that PR's title: rebuild instead

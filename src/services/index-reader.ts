@@ -3,7 +3,7 @@ import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
 import { git } from '../git/run.js'
 import type { GraphStore } from '../graph/store.js'
-import { loadCommitCatalog, type CatalogEntry } from '../history/commit-catalog.js'
+import { loadCommitCatalog, type CommitCatalog } from '../history/commit-catalog.js'
 import { PathIndex } from '../history/path-index.js'
 import { COMMITS_JSON, FILES_JSON, GRAPH_DB, type IndexedFile } from './index-layout.js'
 import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
@@ -14,7 +14,7 @@ export class IndexReader {
   private store: GraphStore | null = null
   private fileMap: Map<string, IndexedFile> | null = null
   private paths: PathIndex | null = null
-  private catalog: Map<string, CatalogEntry> | null = null
+  private catalog: CommitCatalog | null = null
 
   private constructor(
     readonly repo: string,
@@ -85,7 +85,7 @@ export class IndexReader {
   }
 
   /** Commit details with PRs and issues, keyed by SHA (written at analyze time from the graph's rows). */
-  commits(): Map<string, CatalogEntry> {
+  commits(): CommitCatalog {
     if (!this.catalog) this.catalog = loadCommitCatalog(path.join(this.dir, COMMITS_JSON))
     return this.catalog
   }
