@@ -6,7 +6,8 @@
 import type { GraphData } from './types.js'
 
 /** Bump whenever a table, column or type changes: an index with another version must be rebuilt. */
-export const SCHEMA_VERSION = 1
+/** Bumped whenever the graph schema or the index layout beside it changes: older indexes are rebuilt. */
+export const SCHEMA_VERSION = 2
 
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP'
 
