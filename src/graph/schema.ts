@@ -5,8 +5,10 @@
  */
 import type { GraphData } from './types.js'
 
-/** Bump whenever a table, column or type changes: an index with another version must be rebuilt. */
-/** Bumped whenever the graph schema or the index layout beside it changes: older indexes are rebuilt. */
+/**
+ * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
+ * index with another version must be rebuilt.
+ */
 export const SCHEMA_VERSION = 2
 
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP'
