@@ -201,19 +201,11 @@ export function union(a: RangeSet, b: RangeSet): RangeSet {
   let i = 0
   let j = 0
   while (i < a.length || j < b.length) {
+    // take from a while it sorts first (by start, then end), as git's merge of the two lists does
+    const fromA = j >= b.length || (i < a.length && (a[i] < b[j] || (a[i] === b[j] && a[i + 1] < b[j + 1])))
     let s: number
     let e: number
-    if (i < a.length && j < b.length) {
-      if (a[i] < b[j] || (a[i] === b[j] && a[i + 1] < b[j + 1])) {
-        s = a[i]
-        e = a[i + 1]
-        i += 2
-      } else {
-        s = b[j]
-        e = b[j + 1]
-        j += 2
-      }
-    } else if (i < a.length) {
+    if (fromA) {
       s = a[i]
       e = a[i + 1]
       i += 2
