@@ -15,7 +15,7 @@
 // Built-ins only. Imports the services from ../dist in-process.
 
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
@@ -124,7 +124,8 @@ const { IndexReader } = await import(path.join(DIST, 'services/index-reader.js')
 const { evidence } = await import(path.join(DIST, 'services/evidence.js'))
 const { history } = await import(path.join(DIST, 'services/history.js'))
 const reader = await IndexReader.open(repo)
-const filesJson = JSON.parse(readFileSync(path.join(repo, '.gitwhy', meta.indexDir, 'files.json'), 'utf8'))
+const filesDir = path.join(repo, '.gitwhy', meta.indexDir, 'files')
+const filesJson = readdirSync(filesDir).flatMap((f) => Object.values(JSON.parse(readFileSync(path.join(filesDir, f), 'utf8'))))
 const indexed = new Map(filesJson.map((f) => [f.path, f]))
 
 // ---------- sample ----------

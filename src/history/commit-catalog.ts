@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { ShardReader, updateShards, writeShards } from './shards.js'
 import type { GraphData } from '../graph/types.js'
 import type { CommitRef, IssueRef, PullRequestRef } from '../services/types.js'
 
@@ -49,36 +49,33 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
   ])
 }
 
-export function saveCommitCatalog(file: string, data: GraphData): void {
-  writeFileSync(file, JSON.stringify(pack(data)))
+const NAME = 'commits'
+
+export function saveCommitCatalog(dir: string, data: GraphData): void {
+  writeShards(dir, NAME, pack(data).map((p) => [p[0], p] as [string, Packed]))
 }
 
-/** The catalog of `previous` plus the commits of `data` (an update's new commits). */
-export function appendCommitCatalog(previous: string, file: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): void {
-  const old = JSON.parse(readFileSync(previous, 'utf8')) as Packed[]
-  writeFileSync(file, JSON.stringify([...old, ...pack(data)]))
+/** The catalog of `previousDir` plus the commits of `data` (an update's new commits). */
+export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): void {
+  updateShards(previousDir, dir, NAME, pack(data).map((p) => [p[0], p] as [string, Packed]))
 }
 
-/** The catalog as a lookup; an entry is built only when asked for (a query needs a handful). */
-export function loadCommitCatalog(file: string): CommitCatalog {
-  const packed = JSON.parse(readFileSync(file, 'utf8')) as Packed[]
-  return new CommitCatalog(packed)
+/** The catalog as a lookup: a query reads the shards of the commits it names, and builds only those entries. */
+export function loadCommitCatalog(dir: string): CommitCatalog {
+  return new CommitCatalog(new ShardReader<Packed>(dir, NAME))
 }
 
 export class CommitCatalog {
-  private readonly index = new Map<string, number>()
   private readonly built = new Map<string, CatalogEntry>()
 
-  constructor(private readonly packed: Packed[]) {
-    packed.forEach((p, i) => this.index.set(p[0], i))
-  }
+  constructor(private readonly shards: ShardReader<Packed>) {}
 
   get(sha: string): CatalogEntry | undefined {
     let entry = this.built.get(sha)
     if (entry) return entry
-    const i = this.index.get(sha)
-    if (i === undefined) return undefined
-    const [, author, email, date, committed, subject, category, boundary, prs, issues] = this.packed[i]
+    const packed = this.shards.get(sha)
+    if (packed === undefined) return undefined
+    const [, author, email, date, committed, subject, category, boundary, prs, issues] = packed
     entry = {
       commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
       committed,
@@ -90,10 +87,10 @@ export class CommitCatalog {
     return entry
   }
 
-  /** Every PR number, issue number and author email the catalog mentions. */
+  /** Every PR number, issue number and author email the catalog mentions (reads every shard). */
   known(): { pullRequests: Set<number>; issues: Set<number>; emails: Set<string> } {
     const out = { pullRequests: new Set<number>(), issues: new Set<number>(), emails: new Set<string>() }
-    for (const p of this.packed) {
+    for (const p of Object.values(this.shards.entries())) {
       out.emails.add(p[2])
       for (const pr of p[8]) out.pullRequests.add(pr[0])
       for (const i of p[9]) out.issues.add(i[0])

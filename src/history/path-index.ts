@@ -1,13 +1,14 @@
-import { closeSync, copyFileSync, openSync, readFileSync, readSync, writeFileSync, appendFileSync, statSync } from 'node:fs'
+import { appendFileSync, closeSync, copyFileSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
 import type { RawCommit } from '../git/history-reader.js'
 import type { HistoryGraph } from './graph.js'
+import { ShardReader, updateShards, writeShards } from './shards.js'
 
 /**
  * The mined history laid out for single-path questions: `dag.json` (SHAs, parents, dates,
  * boundary flags) and `diffs.bin`, JSON sections holding every diff entry that names a path (as
- * its new path, or as the source of a rename), located through `diffs-index.json`. A query loads
+ * its new path, or as the source of a rename), located through `diffs-index/` (sharded by path). A query loads
  * the DAG and the sections of the path and its earlier names only, and gets a sparse HistoryGraph
  * that walks exactly like the full one for that lineage.
  *
@@ -16,7 +17,8 @@ import type { HistoryGraph } from './graph.js'
  */
 const DAG = 'dag.json'
 const DIFFS = 'diffs.bin'
-const INDEX = 'diffs-index.json'
+/** Sharded by path (see shards.ts): path -> the [offset, length] of each of its sections. */
+const INDEX = 'diffs-index'
 
 // [age, parentIndex, path, oldPath, status, flags, additions, deletions, hunks]
 type Entry = [number, number, string, string, FileStatus, number, number, number, number[]]
@@ -50,7 +52,7 @@ function entriesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
   return sections
 }
 
-/** Write sections at `offset` onwards; returns the buffers and adds their locations to `index`. */
+/** Pack sections to be written at `offset` onwards; records their locations in `index`. */
 function packSections(sections: Map<string, Entry[]>, index: Sections, offset: number): Buffer {
   const chunks: Buffer[] = []
   for (const [p, entries] of sections) {
@@ -67,7 +69,7 @@ export function savePathIndex(dir: string, graph: HistoryGraph): void {
   const perCommit = graph.diffs.map((diffs, i) => ({ age: n - 1 - i, diffs }))
   const index: Sections = {}
   writeFileSync(path.join(dir, DIFFS), packSections(entriesByPath(perCommit), index, 0))
-  writeFileSync(path.join(dir, INDEX), JSON.stringify(index))
+  writeShards(dir, INDEX, Object.entries(index))
   const byAge = (i: number) => n - 1 - i
   const dag: Dag = { shas: [], parents: [], dates: [], boundary: [] }
   for (let age = 0; age < n; age++) {
@@ -81,29 +83,33 @@ export function savePathIndex(dir: string, graph: HistoryGraph): void {
 }
 
 export class PathIndex {
-  private constructor(
-    private readonly dir: string,
-    readonly dag: Dag,
-    private readonly index: Sections,
-  ) {}
+  private dagCache: Dag | null = null
+  private readonly index: ShardReader<Array<[number, number]>>
+
+  private constructor(private readonly dir: string) {
+    this.index = new ShardReader(dir, INDEX)
+  }
 
   static open(dir: string): PathIndex {
-    const dag = JSON.parse(readFileSync(path.join(dir, DAG), 'utf8')) as Dag
-    const index = JSON.parse(readFileSync(path.join(dir, INDEX), 'utf8')) as Sections
-    return new PathIndex(dir, dag, index)
+    return new PathIndex(dir)
+  }
+
+  get dag(): Dag {
+    this.dagCache ??= JSON.parse(readFileSync(path.join(this.dir, DAG), 'utf8')) as Dag
+    return this.dagCache
   }
 
   get size(): number {
     return this.dag.shas.length
   }
 
-  /** Every path that ever appears in the history. */
+  /** Every path that ever appears in the history (reads the whole index). */
   paths(): string[] {
-    return Object.keys(this.index)
+    return Object.keys(this.index.entries())
   }
 
   has(p: string): boolean {
-    return Object.prototype.hasOwnProperty.call(this.index, p)
+    return this.index.get(p) !== undefined
   }
 
   private read(paths: Iterable<string>): Entry[] {
@@ -111,7 +117,7 @@ export class PathIndex {
     const fd = openSync(path.join(this.dir, DIFFS), 'r')
     try {
       for (const p of paths) {
-        for (const [offset, length] of this.index[p] ?? []) {
+        for (const [offset, length] of this.index.get(p) ?? []) {
           const buf = Buffer.alloc(length)
           readSync(fd, buf, 0, length, offset)
           for (const e of JSON.parse(buf.toString('utf8')) as Entry[]) out.push(e)
@@ -206,11 +212,10 @@ export class PathIndex {
     }
     const target = path.join(dir, DIFFS)
     copyFileSync(path.join(this.dir, DIFFS), target)
-    const index: Sections = {}
-    for (const [p, locations] of Object.entries(this.index)) index[p] = [...locations]
     const perCommit = fresh.map((c, i) => ({ age: n + k - 1 - i, diffs: c.diffs }))
-    appendFileSync(target, packSections(entriesByPath(perCommit), index, statSync(target).size))
-    writeFileSync(path.join(dir, INDEX), JSON.stringify(index))
+    const added: Sections = {}
+    appendFileSync(target, packSections(entriesByPath(perCommit), added, statSync(target).size))
+    updateShards(this.dir, dir, INDEX, Object.entries(added).map(([p, locations]) => [p, [...(this.index.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
     writeFileSync(path.join(dir, DAG), JSON.stringify(dag))
   }
 }

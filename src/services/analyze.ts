@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
@@ -14,7 +14,7 @@ import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../hi
 import { mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import type { SkipReason } from '../parse/types.js'
-import { COMMITS_JSON, FILES_JSON, GRAPH_DB, INDEX_FILES, symbolIds, type IndexedFile } from './index-layout.js'
+import { GRAPH_DB, INDEX_FILES, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import {
   acquireLock,
   activateIndex,
@@ -177,8 +177,8 @@ async function mapAndSave(
   })
   await time('save', () => {
     savePathIndex(dir, mapped.graph)
-    saveCommitCatalog(path.join(dir, COMMITS_JSON), data)
-    writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
+    saveCommitCatalog(dir, data)
+    writeIndexedFiles(dir, files)
   })
   return data
 }
@@ -193,8 +193,8 @@ async function indexFiles(
   const tree = await listTree(repo, head)
   const previousFiles = new Map<string, IndexedFile>()
   const previous = new Map<string, IndexedFile>()
-  if (prevDir && existsSync(path.join(prevDir, FILES_JSON))) {
-    for (const f of JSON.parse(readFileSync(path.join(prevDir, FILES_JSON), 'utf8')) as IndexedFile[]) {
+  if (prevDir) {
+    for (const f of Object.values(indexedFiles(prevDir).entries())) {
       previous.set(f.blob + '\0' + f.path, f)
       previousFiles.set(f.path, f)
     }
@@ -311,7 +311,7 @@ async function updateIndex(u: {
   for (let age = old.size - 1; age >= 0; age = old.dag.parents[age][0] ?? -1) mainline.add(old.dag.shas[age])
   for (const c of fresh) for (const p of c.parents) if (!freshIndex.has(p) && !mainline.has(p)) return null
 
-  const known = loadCommitCatalog(path.join(prevDir, COMMITS_JSON)).known()
+  const known = loadCommitCatalog(prevDir).known()
   const knownPrs = known.pullRequests
   const knownIssues = known.issues
   const knownAuthors = known.emails
@@ -355,8 +355,9 @@ async function updateIndex(u: {
   })
   await time('update_save', () => {
     old.appendTo(dir, fresh)
-    appendCommitCatalog(path.join(prevDir, COMMITS_JSON), path.join(dir, COMMITS_JSON), tables)
-    writeFileSync(path.join(dir, FILES_JSON), JSON.stringify(files))
+    appendCommitCatalog(prevDir, dir, tables)
+    const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)
+    updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
   })
   return { ...counts, files: files.length }
 }

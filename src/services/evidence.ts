@@ -103,7 +103,7 @@ export function findSymbol(reader: IndexReader, query: string): SymbolHit {
     name = query.slice(colon + 1)
   }
   const all: SymbolHit[] = []
-  for (const f of reader.files().values()) {
+  for (const f of reader.files()) {
     if (pathFilter !== null && f.path !== pathFilter) continue
     const ids = symbolIds(f)
     f.symbols.forEach((s, i) => all.push({ id: ids[i], qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine }))

@@ -23,7 +23,7 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
     let rel = reader.relativePath(options.path)
     const index = reader.pathIndex()
     let directory = false
-    if (!index.has(rel) && !reader.files().has(rel)) {
+    if (!index.has(rel) && !reader.file(rel)) {
       const prefix = rel === '' || rel === '.' ? '' : rel.replace(/\/+$/, '') + '/'
       const known = index.paths()
       if (prefix === '' || known.some((p) => p.startsWith(prefix))) {

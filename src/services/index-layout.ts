@@ -1,3 +1,4 @@
+import { ShardReader, updateShards, writeShards } from '../history/shards.js'
 import type { ExtractedSymbol } from '../parse/types.js'
 
 /** The files of one index directory (`.gitwhy/index-*`), and what the per-file cache holds. */
@@ -11,11 +12,11 @@ export interface IndexedFile {
   symbols: ExtractedSymbol[]
 }
 
-export const FILES_JSON = 'files.json'
+/** The per-file cache, sharded by path (see history/shards.ts). */
+export const FILES = 'files'
 export const GRAPH_DB = 'graph.kuzu'
-export const COMMITS_JSON = 'commits.json'
 /** Every file a complete index directory holds (the per-path history index has three). */
-export const INDEX_FILES = [GRAPH_DB, FILES_JSON, COMMITS_JSON, 'dag.json', 'diffs.bin', 'diffs-index.json'] as const
+export const INDEX_FILES = [GRAPH_DB, FILES, 'commits', 'dag.json', 'diffs.bin', 'diffs-index'] as const
 
 /** Stable symbol ids: `path#qualified.name`, with `~2`, `~3` for same-named overloads. */
 export function symbolIds(file: IndexedFile): string[] {
@@ -28,3 +29,16 @@ export function symbolIds(file: IndexedFile): string[] {
   })
 }
 
+
+export function writeIndexedFiles(dir: string, files: IndexedFile[]): void {
+  writeShards(dir, FILES, files.map((f) => [f.path, f] as [string, IndexedFile]))
+}
+
+/** The previous index's files with the changed ones replaced and the deleted ones dropped. */
+export function updateIndexedFiles(previousDir: string, dir: string, changed: IndexedFile[], removed: string[]): void {
+  updateShards(previousDir, dir, FILES, changed.map((f) => [f.path, f] as [string, IndexedFile]), removed)
+}
+
+export function indexedFiles(dir: string): ShardReader<IndexedFile> {
+  return new ShardReader<IndexedFile>(dir, FILES)
+}

@@ -1,18 +1,18 @@
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
 import { git } from '../git/run.js'
 import type { GraphStore } from '../graph/store.js'
 import { loadCommitCatalog, type CommitCatalog } from '../history/commit-catalog.js'
 import { PathIndex } from '../history/path-index.js'
-import { COMMITS_JSON, FILES_JSON, GRAPH_DB, type IndexedFile } from './index-layout.js'
+import { GRAPH_DB, indexedFiles, type IndexedFile } from './index-layout.js'
+import type { ShardReader } from '../history/shards.js'
 import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
 import { currentHead, isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 /** Read access to one repository's active index; every part is loaded on first use. */
 export class IndexReader {
   private store: GraphStore | null = null
-  private fileMap: Map<string, IndexedFile> | null = null
+  private fileStore: ShardReader<IndexedFile> | null = null
   private paths: PathIndex | null = null
   private catalog: CommitCatalog | null = null
 
@@ -34,12 +34,16 @@ export class IndexReader {
     return this.store
   }
 
-  files(): Map<string, IndexedFile> {
-    if (!this.fileMap) {
-      const list = JSON.parse(readFileSync(path.join(this.dir, FILES_JSON), 'utf8')) as IndexedFile[]
-      this.fileMap = new Map(list.map((f) => [f.path, f]))
-    }
-    return this.fileMap
+  /** One indexed file at HEAD (reads one shard of the per-file cache). */
+  file(rel: string): IndexedFile | undefined {
+    this.fileStore ??= indexedFiles(this.dir)
+    return this.fileStore.get(rel)
+  }
+
+  /** Every indexed file at HEAD (reads the whole per-file cache). */
+  files(): IndexedFile[] {
+    this.fileStore ??= indexedFiles(this.dir)
+    return Object.values(this.fileStore.entries())
   }
 
   /** The per-path history index (DAG + diff sections), for single-path walks. */
@@ -74,9 +78,9 @@ export class IndexReader {
 
   /** An indexed file at HEAD, or a UserError naming the nearest indexed paths. */
   requireFile(rel: string): IndexedFile {
-    const f = this.files().get(rel)
+    const f = this.file(rel)
     if (f) return f
-    const suggestions = nearest(rel, this.files().keys())
+    const suggestions = nearest(rel, this.files().map((x) => x.path))
     throw new UserError(
       `${rel} is not an indexed file at ${this.meta.head.slice(0, 7)}`,
       suggestions.length ? `did you mean: ${suggestions.join(', ')}? (binary, generated, vendored and oversized files are not indexed)` : 'check the path; `gitwhy status` shows what is indexed',
@@ -86,7 +90,7 @@ export class IndexReader {
 
   /** Commit details with PRs and issues, keyed by SHA (written at analyze time from the graph's rows). */
   commits(): CommitCatalog {
-    if (!this.catalog) this.catalog = loadCommitCatalog(path.join(this.dir, COMMITS_JSON))
+    if (!this.catalog) this.catalog = loadCommitCatalog(this.dir)
     return this.catalog
   }
 

@@ -8,7 +8,8 @@ import { git, gitBuffer, GitError } from '../git/run.js'
 /**
  * The on-disk layout under `<repo>/.gitwhy/`:
  *   meta.json          the active index: schema version, indexed HEAD, options, counts, timings
- *   index-<id>/        one complete index (graph.kuzu, history.json, files.json); analyze builds a
+ *   index-<id>/        one complete index (graph.kuzu, dag.json, diffs.bin, diffs-index/, commits/,
+ *                      files/: see index-layout.ts); analyze builds a
  *                      new one beside the active one and swaps meta.json atomically
  *   analyze.lock       held by the one writer
  */

@@ -1,0 +1,99 @@
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
+import path from 'node:path'
+
+/**
+ * Keyed JSON records spread over up to 256 files by a hash of the key, so that a lookup reads one
+ * small file however large the repository: `<dir>/<name>/<xx>.json`, each an object key → value.
+ * An update rewrites the shards its keys fall in and hard-links the others from the previous index
+ * (index directories are never modified once written).
+ */
+export function shardOf(key: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  return ((h >>> 0) & 0xff).toString(16).padStart(2, '0')
+}
+
+function shardFile(dir: string, name: string, shard: string): string {
+  return path.join(dir, name, `${shard}.json`)
+}
+
+function group<T>(entries: Iterable<[string, T]>): Map<string, Record<string, T>> {
+  const shards = new Map<string, Record<string, T>>()
+  for (const [key, value] of entries) {
+    const s = shardOf(key)
+    let obj = shards.get(s)
+    if (!obj) shards.set(s, (obj = {}))
+    obj[key] = value
+  }
+  return shards
+}
+
+export function writeShards<T>(dir: string, name: string, entries: Iterable<[string, T]>): void {
+  mkdirSync(path.join(dir, name), { recursive: true })
+  for (const [s, obj] of group(entries)) writeFileSync(shardFile(dir, name, s), JSON.stringify(obj))
+}
+
+/**
+ * The shards of `previous` with `entries` added (or replaced, by key) and `remove` keys dropped:
+ * shards with no change are hard-linked (copied where links are not possible).
+ */
+export function updateShards<T>(previous: string, dir: string, name: string, entries: Iterable<[string, T]>, remove: Iterable<string> = []): void {
+  mkdirSync(path.join(dir, name), { recursive: true })
+  const changes = group(entries)
+  const removals = new Map<string, string[]>()
+  for (const key of remove) {
+    const s = shardOf(key)
+    removals.set(s, [...(removals.get(s) ?? []), key])
+  }
+  const existing = existsSync(path.join(previous, name)) ? readdirSync(path.join(previous, name)).map((f) => f.replace(/\.json$/, '')) : []
+  for (const s of new Set([...existing, ...changes.keys()])) {
+    const from = shardFile(previous, name, s)
+    const to = shardFile(dir, name, s)
+    if (!changes.has(s) && !removals.has(s)) {
+      try {
+        linkSync(from, to)
+      } catch {
+        copyFileSync(from, to)
+      }
+      continue
+    }
+    const obj: Record<string, T> = existsSync(from) ? (JSON.parse(readFileSync(from, 'utf8')) as Record<string, T>) : {}
+    for (const key of removals.get(s) ?? []) delete obj[key]
+    Object.assign(obj, changes.get(s) ?? {})
+    writeFileSync(to, JSON.stringify(obj))
+  }
+}
+
+/** Reads shards on demand and keeps what it read. */
+export class ShardReader<T> {
+  private readonly loaded = new Map<string, Record<string, T>>()
+  private all: Record<string, T> | null = null
+
+  constructor(
+    private readonly dir: string,
+    private readonly name: string,
+  ) {}
+
+  get(key: string): T | undefined {
+    if (this.all) return Object.prototype.hasOwnProperty.call(this.all, key) ? this.all[key] : undefined
+    const s = shardOf(key)
+    let obj = this.loaded.get(s)
+    if (!obj) {
+      const file = shardFile(this.dir, this.name, s)
+      obj = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, T>) : {}
+      this.loaded.set(s, obj)
+    }
+    return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined
+  }
+
+  /** Every record (reads every shard once). */
+  entries(): Record<string, T> {
+    if (!this.all) {
+      const all: Record<string, T> = {}
+      const folder = path.join(this.dir, this.name)
+      for (const f of existsSync(folder) ? readdirSync(folder) : []) Object.assign(all, JSON.parse(readFileSync(path.join(folder, f), 'utf8')) as Record<string, T>)
+      this.all = all
+    }
+    return this.all
+  }
+}
