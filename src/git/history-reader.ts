@@ -65,8 +65,9 @@ export function parseLogHeader(header: string): Omit<RawCommit, 'diffs'> {
 }
 
 /**
- * Read the history in one streaming pass (plus a concurrent pass for the non-first parents of
- * merges). Commits come back in topological order, newest first.
+ * Read the history in one pass over the log (and a concurrent pass for the non-first parents of
+ * merges); git spools both to files in `workDir` and they are parsed as streams. Commits come back
+ * in topological order, newest first, with renames paired as the per-path readers pair them.
  */
 export async function readHistory(repo: string, options: ReadHistoryOptions): Promise<RawCommit[]> {
   const listArgs = ['rev-list', '--topo-order', '--parents']
@@ -81,9 +82,9 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     if (parts.length > 2) merges.push({ sha: parts[0], parents: parts.slice(1) })
   }
 
-  // A private attributes file (lowest precedence: the repository's own .gitattributes still win).
   const workDir = mkdtempSync(path.join(options.workDir ?? tmpdir(), 'gitwhy-history-'))
   const pre: string[] = []
+  // A private attributes file (lowest precedence: the repository's own .gitattributes still win).
   if (options.noContentDiff?.length) {
     const file = path.join(workDir, 'attributes')
     writeFileSync(file, options.noContentDiff!.map((p) => `${p} -diff`).join('\n') + '\n')
@@ -104,11 +105,11 @@ async function parseFile(file: string, parser: DiffStreamParser): Promise<void> 
 async function readPasses(repo: string, options: ReadHistoryOptions, pre: string[], total: number, merges: Array<{ sha: string; parents: string[] }>, workDir: string): Promise<RawCommit[]> {
   const commits: RawCommit[] = []
   // blob ids per commit and parent, only until renames are paired
-  const oids = new Map<string, Array<Array<BlobIds | undefined>>>()
+  const oids = new Map<string, Array<BlobIds | undefined>>()
   const logParser = new DiffStreamParser((rec: DiffRecord) => {
     const c = parseLogHeader(rec.header) as RawCommit
     c.diffs = [rec.files]
-    oids.set(c.sha, [rec.oids])
+    oids.set(c.sha, rec.oids)
     commits.push(c)
     if (options.onProgress && commits.length % 500 === 0) options.onProgress(commits.length, total)
   })
@@ -139,7 +140,7 @@ async function readPasses(repo: string, options: ReadHistoryOptions, pre: string
   for (const c of commits) {
     const extra = extraDiffs.get(c.sha)
     if (extra) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = extra[k] ?? []
-    const first = oids.get(c.sha)?.[0] ?? []
+    const first = oids.get(c.sha) ?? []
     c.diffs = c.diffs.map((d, k) => pairRenamesPerPath(d, k === 0 ? first : extraOids.get(`${c.sha}:${k}`) ?? []))
   }
   options.onProgress?.(commits.length, total)
