@@ -434,6 +434,5 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       }
     }
   }
-  // Lines never resolved (a parent outside the indexed history that was also never reached)
   return { blame, rangeHistory, rangeTruncated }
 }

@@ -1,6 +1,6 @@
 import { UserError, nearest } from '../errors.js'
 import { mapHistory } from '../history/hunk-mapper.js'
-import { symbolIds } from './index-layout.js'
+import { symbolIds, type IndexedFile } from './index-layout.js'
 import { IndexReader } from './index-reader.js'
 import type { EvidenceResult, EvidenceTarget } from './types.js'
 
@@ -35,17 +35,19 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
     const limit = options.limit ?? 50
     if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
     let rel: string
+    let file: IndexedFile
     let start: number
     let end: number
     let symbol: EvidenceTarget['symbol'] = null
     if (options.symbol) {
       const sym = findSymbol(reader, options.symbol)
       ;({ path: rel, start_line: start, end_line: end } = sym)
+      file = reader.requireFile(rel)
       symbol = { qualified_name: sym.qualified_name, kind: sym.kind }
     } else {
       if (!options.path) throw new UserError('nothing to explain', 'pass PATH[:START[-END]] or --symbol NAME', 'bad_option')
       rel = reader.relativePath(options.path)
-      const file = reader.requireFile(rel)
+      file = reader.requireFile(rel)
       if (file.lines === 0) throw new UserError(`${rel} is empty at the indexed HEAD`, 'pick a file with content', 'bad_range')
       start = options.lineStart ?? 1
       end = options.lineEnd ?? file.lines
@@ -56,7 +58,6 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
       const sym = file.symbols.find((s) => s.startLine === start && s.endLine === end)
       if (sym) symbol = { qualified_name: sym.qualifiedName, kind: sym.kind }
     }
-    const file = reader.requireFile(rel)
     const target: EvidenceTarget = { path: rel, line_start: start, line_end: end, symbol }
 
     // The same walk analyze does for every symbol, here for one range of one file's lineage.
