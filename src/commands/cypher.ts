@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
 import { parseCypherParam } from '../graph/cypher.js'
 import type { JsonValue } from '../graph/store.js'
-import { cypher } from '../services/status.js'
+import { cypher } from '../services/cypher.js'
 
 export default class Cypher extends BaseCommand {
   static summary = 'Run a read-only Cypher query on the index; rows come back as JSON objects.'

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, rmSync } from 'node:fs'
+import { copyFileSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
@@ -12,9 +12,9 @@ import { buildGraph } from '../history/graph.js'
 import { PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
 import { mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
-import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
+import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS, PROJECT_ROOT } from '../parse/index.js'
 import type { SkipReason } from '../parse/types.js'
-import { GRAPH_DB, INDEX_FILES, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
+import { GRAPH_DB, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import {
   acquireLock,
   activateIndex,
@@ -22,6 +22,7 @@ import {
   excludeFromGit,
   gitwhyDir,
   isAncestor,
+  missingIndexFiles,
   newIndexDir,
   readMeta,
   resolveRepo,
@@ -49,7 +50,7 @@ export interface AnalyzeSummary {
   timings: Record<string, number>
 }
 
-const VERSION = '0.1.0'
+const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
 
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const repo = await resolveRepo(options.repo)
@@ -65,7 +66,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   const previous = readMeta(repo)
   const sameOptions = previous !== null && previous.options.maxCommits === maxCommits && previous.options.maxFileBytes === maxFileBytes
   const usable =
-    !options.force && previous !== null && previous.schemaVersion === SCHEMA_VERSION && sameOptions && INDEX_FILES.every((f) => existsSync(path.join(gitwhyDir(repo), previous.indexDir, f)))
+    !options.force && previous !== null && previous.schemaVersion === SCHEMA_VERSION && sameOptions && missingIndexFiles(path.join(gitwhyDir(repo), previous.indexDir)).length === 0
   if (usable && previous.head === head) {
     return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 } }
   }

@@ -52,8 +52,9 @@ export class IndexReader {
     return this.paths
   }
 
-  async indexInfo(): Promise<IndexInfo> {
-    const head = await currentHead(this.repo)
+  /** The index against the working HEAD (pass it when the caller has already read it). */
+  async indexInfo(workingHead?: string | null): Promise<IndexInfo> {
+    const head = workingHead === undefined ? await currentHead(this.repo) : workingHead
     if (head === this.meta.head) return { head: this.meta.head, stale: false, commits_behind: 0 }
     if (head && (await isAncestor(this.repo, this.meta.head, head))) {
       const n = Number((await git(this.repo, ['rev-list', '--count', `${this.meta.head}..${head}`])).trim())

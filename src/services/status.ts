@@ -1,7 +1,5 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { runCypher } from '../graph/cypher.js'
-import type { JsonValue } from '../graph/store.js'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 import { currentHead, readMeta, resolveRepo } from './workspace.js'
@@ -33,7 +31,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
   if (!readMeta(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
   const reader = await IndexReader.open(repo)
   try {
-    const info = await reader.indexInfo()
+    const info = await reader.indexInfo(head)
     const m = reader.meta
     return {
       repo,
@@ -44,16 +42,6 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
       skipped: m.skipped,
       timings: m.timings,
     }
-  } finally {
-    await reader.close()
-  }
-}
-
-/** Read-only Cypher over the index. */
-export async function cypher(options: { repo?: string; statement: string; params?: Record<string, JsonValue> }): Promise<{ rows: Record<string, JsonValue>[] }> {
-  const reader = await IndexReader.open(options.repo)
-  try {
-    return { rows: await runCypher(await reader.graph(), options.statement, options.params) }
   } finally {
     await reader.close()
   }

@@ -15,7 +15,6 @@ import { git, gitBuffer, GitError } from '../git/run.js'
  */
 export const GITWHY_DIR = '.gitwhy'
 
-
 export interface IndexMeta {
   schemaVersion: number
   indexDir: string
@@ -70,11 +69,16 @@ export function requireIndex(repo: string): { meta: IndexMeta; dir: string } {
   }
   const dir = path.join(gitwhyDir(repo), meta.indexDir)
   if (!existsSync(dir)) throw new UserError(`the index directory ${dir} is missing`, `rebuild it: \`gitwhy analyze ${repo} --force\``, 'no_index')
-  const missing = INDEX_FILES.filter((f) => !existsSync(path.join(dir, f)))
+  const missing = missingIndexFiles(dir)
   if (missing.length > 0) {
     throw new UserError(`the index in ${dir} is incomplete (missing ${missing.join(', ')})`, `rebuild it: \`gitwhy analyze ${repo} --force\``, 'index_corrupt')
   }
   return { meta, dir }
+}
+
+/** The parts of a complete index directory that `dir` lacks (none: the index is usable). */
+export function missingIndexFiles(dir: string): string[] {
+  return INDEX_FILES.filter((f) => !existsSync(path.join(dir, f)))
 }
 
 export function newIndexDir(repo: string): { id: string; dir: string } {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
 import { evidence } from '../../src/services/evidence.js'
 import { IndexReader } from '../../src/services/index-reader.js'
-import { cypher } from '../../src/services/status.js'
+import { cypher } from '../../src/services/cypher.js'
 import { mergesScenario, renamesScenario, type Scenario } from '../helpers/scenarios.js'
 
 for (const [name, build] of [['merges', mergesScenario], ['renames', renamesScenario]] as const) {

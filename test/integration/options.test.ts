@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
 import { evidence } from '../../src/services/evidence.js'
 import { history } from '../../src/services/history.js'
-import { cypher } from '../../src/services/status.js'
+import { cypher } from '../../src/services/cypher.js'
 import { blameSet, lineLogSet } from '../helpers/oracle.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
