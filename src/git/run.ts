@@ -36,24 +36,41 @@ export interface GitRunOptions {
   okCodes?: number[]
 }
 
-/** Run git to completion and return stdout as a Buffer. */
-export function gitBuffer(cwd: string, args: string[], options: GitRunOptions = {}): Promise<{ stdout: Buffer; code: number }> {
+/**
+ * Spawn git: the one place that does. stdout goes to `onStdout`, or straight to the file
+ * descriptor `stdoutFd`; resolves with the exit code when it is 0 or in `okCodes`.
+ */
+function runGit(
+  cwd: string,
+  args: string[],
+  options: GitRunOptions & { onStdout?: (chunk: Buffer) => void; stdoutFd?: number },
+): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] })
-    const out: Buffer[] = []
+    const child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
     const err: Buffer[] = []
-    child.stdout.on('data', (d: Buffer) => out.push(d))
-    child.stderr.on('data', (d: Buffer) => err.push(d))
+    if (options.onStdout) child.stdout?.on('data', options.onStdout)
+    child.stderr!.on('data', (d: Buffer) => err.push(d))
     child.on('error', (e) => reject(new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
     child.on('close', (code) => {
       const ok = code === 0 || (code !== null && (options.okCodes ?? []).includes(code))
       if (!ok) reject(new GitError(args, code, Buffer.concat(err).toString('utf8')))
-      else resolve({ stdout: Buffer.concat(out), code: code ?? 0 })
+      else resolve(code ?? 0)
     })
-    child.stdin.on('error', () => {})
-    if (options.input !== undefined) child.stdin.end(options.input)
-    else child.stdin.end()
+    child.stdin!.on('error', () => {})
+    child.stdin!.end(options.input ?? '')
   })
+}
+
+/** Run git to completion and return stdout as a Buffer. */
+export async function gitBuffer(cwd: string, args: string[], options: GitRunOptions = {}): Promise<{ stdout: Buffer; code: number }> {
+  const out: Buffer[] = []
+  const code = await runGit(cwd, args, { ...options, onStdout: (d) => out.push(d) })
+  return { stdout: Buffer.concat(out), code }
+}
+
+/** Run git, handing stdout to `onChunk` as it arrives (for protocols like `cat-file --batch`). */
+export async function gitPiped(cwd: string, args: string[], input: string, onChunk: (chunk: Buffer) => void): Promise<void> {
+  await runGit(cwd, args, { input, onStdout: onChunk })
 }
 
 export async function git(cwd: string, args: string[], options: GitRunOptions = {}): Promise<string> {
@@ -64,19 +81,11 @@ export async function git(cwd: string, args: string[], options: GitRunOptions = 
  * Run git with stdout written straight to `file` (no round trip through this process), so git
  * keeps its own pace while this thread is busy with other work. Resolves when git exits.
  */
-export function gitToFile(cwd: string, args: string[], file: string, input?: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const fd = openSync(file, 'w')
-    const child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', fd, 'pipe'] })
+export async function gitToFile(cwd: string, args: string[], file: string, input?: string): Promise<void> {
+  const fd = openSync(file, 'w')
+  try {
+    await runGit(cwd, args, { input, stdoutFd: fd })
+  } finally {
     closeSync(fd)
-    const err: Buffer[] = []
-    child.stderr!.on('data', (d: Buffer) => err.push(d))
-    child.on('error', (e) => reject(new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
-    child.on('close', (code) => {
-      if (code !== 0) reject(new GitError(args, code, Buffer.concat(err).toString('utf8')))
-      else resolve()
-    })
-    child.stdin!.on('error', () => {})
-    child.stdin!.end(input ?? '')
-  })
+  }
 }

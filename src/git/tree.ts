@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process'
 import { unquotePath } from './diff-parser.js'
-import { GitError, assertSafeRef, gitBuffer } from './run.js'
+import { assertSafeRef, gitBuffer, gitPiped } from './run.js'
 
 export interface TreeEntry {
   path: string
@@ -26,38 +25,24 @@ export async function listTree(repo: string, rev: string): Promise<TreeEntry[]> 
 /** Read many blobs through one `git cat-file --batch` process. */
 export function readBlobs(repo: string, blobs: string[], onBlob: (blob: string, content: Buffer) => void): Promise<void> {
   if (blobs.length === 0) return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const args = ['cat-file', '--batch']
-    const child = spawn('git', args, { cwd: repo, env: { ...process.env, LC_ALL: 'C', GIT_OPTIONAL_LOCKS: '0' }, stdio: ['pipe', 'pipe', 'pipe'] })
-    let buf: Buffer = Buffer.alloc(0)
-    let next = 0
-    const err: Buffer[] = []
-    child.stdout.on('data', (d: Buffer) => {
-      buf = buf.length === 0 ? d : Buffer.concat([buf, d])
-      for (;;) {
-        const nl = buf.indexOf(10)
-        if (nl === -1) return
-        const header = buf.subarray(0, nl).toString('latin1')
-        const parts = header.split(' ')
-        if (parts[1] === 'missing') {
-          buf = buf.subarray(nl + 1)
-          next++
-          continue
-        }
-        const size = Number(parts[2])
-        if (buf.length < nl + 1 + size + 1) return
-        onBlob(blobs[next++], Buffer.from(buf.subarray(nl + 1, nl + 1 + size)))
-        buf = buf.subarray(nl + 1 + size + 1)
+  let buf: Buffer = Buffer.alloc(0)
+  let next = 0
+  return gitPiped(repo, ['cat-file', '--batch'], blobs.join('\n') + '\n', (d) => {
+    buf = buf.length === 0 ? d : Buffer.concat([buf, d])
+    for (;;) {
+      const nl = buf.indexOf(10)
+      if (nl === -1) return
+      const parts = buf.subarray(0, nl).toString('latin1').split(' ')
+      if (parts[1] === 'missing') {
+        buf = buf.subarray(nl + 1)
+        next++
+        continue
       }
-    })
-    child.stderr.on('data', (d: Buffer) => err.push(d))
-    child.on('error', reject)
-    child.on('close', (code) => {
-      if (code !== 0) reject(new GitError(args, code, Buffer.concat(err).toString()))
-      else resolve()
-    })
-    child.stdin.on('error', () => {})
-    child.stdin.end(blobs.join('\n') + '\n')
+      const size = Number(parts[2])
+      if (buf.length < nl + 1 + size + 1) return
+      onBlob(blobs[next++], Buffer.from(buf.subarray(nl + 1, nl + 1 + size)))
+      buf = buf.subarray(nl + 1 + size + 1)
+    }
   })
 }
 
