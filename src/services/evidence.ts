@@ -104,8 +104,9 @@ export function findSymbol(reader: IndexReader, query: string): SymbolHit {
     name = query.slice(colon + 1)
   }
   const all: SymbolHit[] = []
-  for (const f of reader.files()) {
-    if (pathFilter !== null && f.path !== pathFilter) continue
+  // PATH:NAME reads one file of the per-file cache; a bare name searches them all
+  const scope = pathFilter !== null ? [reader.file(pathFilter)].filter((f): f is IndexedFile => f !== undefined) : reader.files()
+  for (const f of scope) {
     const ids = symbolIds(f)
     f.symbols.forEach((s, i) => all.push({ id: ids[i], qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine }))
   }
