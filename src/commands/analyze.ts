@@ -17,7 +17,7 @@ export default class Analyze extends BaseCommand {
   async run(): Promise<AnalyzeSummary> {
     const { args, flags } = await this.parse(Analyze)
     const progress = stderrProgress(!flags.quiet && !this.jsonEnabled())
-    const summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], onProgress: progress })
+    const summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], onProgress: progress, onWarning: (m) => this.logStderr(`warning: ${m}`) })
     endProgress()
     if (!this.jsonEnabled()) {
       if (summary.mode === 'noop') this.log(`index is up to date at ${summary.head.slice(0, 7)} (nothing to do)`)

@@ -71,12 +71,22 @@ export class CommitCatalog {
   constructor(private readonly shards: ShardReader<Packed>) {}
 
   get(sha: string): CatalogEntry | undefined {
-    let entry = this.built.get(sha)
+    const entry = this.built.get(sha)
     if (entry) return entry
     const packed = this.shards.get(sha)
-    if (packed === undefined) return undefined
-    const [, author, email, date, committed, subject, category, boundary, prs, issues] = packed
-    entry = {
+    return packed === undefined ? undefined : this.build(packed)
+  }
+
+  /** Every commit committed at or after `since` (epoch seconds; reads every shard). */
+  since(since: number): CatalogEntry[] {
+    const out: CatalogEntry[] = []
+    for (const p of Object.values(this.shards.entries())) if (p[4] >= since) out.push(this.built.get(p[0]) ?? this.build(p))
+    return out
+  }
+
+  private build(packed: Packed): CatalogEntry {
+    const [sha, author, email, date, committed, subject, category, boundary, prs, issues] = packed
+    const entry: CatalogEntry = {
       commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
       committed,
       boundary: boundary === 1,

@@ -14,6 +14,7 @@ import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../hi
 import { mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS, PROJECT_ROOT } from '../parse/index.js'
 import type { SkipReason } from '../parse/types.js'
+import { recordIndex } from './registry.js'
 import { GRAPH_DB, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import {
   acquireLock,
@@ -38,6 +39,8 @@ export interface AnalyzeOptions {
   /** Files larger than this are skipped (default 1 MB). */
   maxFileBytes?: number
   onProgress?: (phase: string, done: number, total: number) => void
+  /** Something went wrong that does not affect the index (e.g. the user-level registry). */
+  onWarning?: (message: string) => void
 }
 
 export interface AnalyzeSummary {
@@ -68,6 +71,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   const usable =
     !options.force && previous !== null && previous.schemaVersion === SCHEMA_VERSION && sameOptions && missingIndexFiles(path.join(gitwhyDir(repo), previous.indexDir)).length === 0
   if (usable && previous.head === head) {
+    register(repo, head, options.onWarning)
     return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 } }
   }
 
@@ -137,6 +141,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
       gitwhyVersion: VERSION,
     }
     activateIndex(repo, meta)
+    register(repo, head, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
@@ -147,6 +152,15 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     throw error
   } finally {
     release()
+  }
+}
+
+/** Record the index in the user-level registry; a failure there (read-only HOME) only warns. */
+function register(repo: string, head: string, onWarning: ((message: string) => void) | undefined): void {
+  try {
+    recordIndex(repo, head)
+  } catch (error) {
+    onWarning?.(`could not record ${repo} in the repository registry (${(error as Error).message}); MCP tools can still reach it by path`)
   }
 }
 

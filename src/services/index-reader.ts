@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
 import { git } from '../git/run.js'
@@ -7,6 +8,7 @@ import { PathIndex } from '../history/path-index.js'
 import { GRAPH_DB, indexedFiles, type IndexedFile } from './index-layout.js'
 import type { ShardReader } from '../history/shards.js'
 import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
+import type { HeadReader } from '../git/head.js'
 import { currentHead, isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 /** Read access to one repository's active index; every part is loaded on first use. */
@@ -15,6 +17,9 @@ export class IndexReader {
   private fileStore: ShardReader<IndexedFile> | null = null
   private paths: PathIndex | null = null
   private catalog: CommitCatalog | null = null
+  private heads: HeadReader | null = null
+  /** Freshness by working HEAD: a long-lived reader asks git only when HEAD moves. */
+  private readonly infoByHead = new Map<string | null, IndexInfo>()
 
   private constructor(
     readonly repo: string,
@@ -23,7 +28,11 @@ export class IndexReader {
   ) {}
 
   static async open(repo?: string): Promise<IndexReader> {
-    const root = await resolveRepo(repo)
+    return IndexReader.openRoot(await resolveRepo(repo))
+  }
+
+  /** Open the active index of a work tree root that is already resolved. */
+  static openRoot(root: string): IndexReader {
     const { meta, dir } = requireIndex(root)
     return new IndexReader(root, meta, dir)
   }
@@ -52,9 +61,23 @@ export class IndexReader {
     return this.paths
   }
 
+  /** Read the working HEAD from the repository's files from now on (a long-lived reader). */
+  useHeadReader(heads: HeadReader): void {
+    this.heads = heads
+  }
+
   /** The index against the working HEAD (pass it when the caller has already read it). */
   async indexInfo(workingHead?: string | null): Promise<IndexInfo> {
-    const head = workingHead === undefined ? await currentHead(this.repo) : workingHead
+    const head = workingHead !== undefined ? workingHead : this.heads ? await this.heads.read() : await currentHead(this.repo)
+    const known = this.infoByHead.get(head)
+    if (known) return { ...known }
+    const info = await this.computeIndexInfo(head)
+    if (this.infoByHead.size > 64) this.infoByHead.clear()
+    this.infoByHead.set(head, info)
+    return { ...info }
+  }
+
+  private async computeIndexInfo(head: string | null): Promise<IndexInfo> {
     if (head === this.meta.head) return { head: this.meta.head, stale: false, commits_behind: 0 }
     if (head && (await isAncestor(this.repo, this.meta.head, head))) {
       const n = Number((await git(this.repo, ['rev-list', '--count', `${this.meta.head}..${head}`])).trim())
@@ -64,15 +87,24 @@ export class IndexReader {
   }
 
   /**
+   * Whether relative paths are taken from the working directory (the CLI, when run inside the
+   * repository) or always from the repository root (the MCP server, whose working directory
+   * means nothing to the agent).
+   */
+  pathsFromRoot = false
+
+  /**
    * A user-given path as a repository-relative path with forward slashes. Absolute paths must
-   * lie inside the repository; `..` may not climb out of it.
+   * lie inside the repository; `..` may not climb out of it, nor may a symlink on disk.
    */
   relativePath(input: string): string {
     const cwd = process.cwd()
-    const abs = path.isAbsolute(input) ? input : path.resolve(cwd.startsWith(this.repo) ? cwd : this.repo, input)
+    const base = !this.pathsFromRoot && (cwd === this.repo || cwd.startsWith(this.repo + path.sep)) ? cwd : this.repo
+    const abs = path.isAbsolute(input) ? input : path.resolve(base, input)
     const rel = path.relative(this.repo, abs)
-    if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      throw new UserError(`${input} is outside the repository ${this.repo}`, 'pass a path inside the repository (relative to its root or to the current directory)', 'outside_repo')
+    const outside = (r: string) => r === '..' || r.startsWith(`..${path.sep}`) || path.isAbsolute(r)
+    if (outside(rel) || (existsSync(abs) && outside(path.relative(realpathSync(this.repo), realpathSync(abs))))) {
+      throw new UserError(`${input} is outside the repository ${this.repo}`, 'pass a path inside the repository (relative to its root)', 'outside_repo')
     }
     return rel.split(path.sep).join('/')
   }

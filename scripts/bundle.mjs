@@ -1,0 +1,17 @@
+// Bundles the entry points that must start fast (the MCP server) into one file each: Node 20's
+// ESM loader spends ~150 ms resolving the MCP SDK's and zod's hundreds of modules; one bundled
+// file loads in ~30 ms. The native Kuzu addon stays external.
+import { build } from 'esbuild'
+
+await build({
+  entryPoints: { mcp: 'dist/mcp/main.js' },
+  outdir: 'dist/bundle',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['kuzu'],
+  banner: { js: "import { createRequire as __gitwhyRequire } from 'node:module'; const require = __gitwhyRequire(import.meta.url);" },
+  logLevel: 'warning',
+})

@@ -1,0 +1,113 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { UserError, isUserError } from '../errors.js'
+import type { IndexReader } from '../services/index-reader.js'
+import { IndexPool } from '../services/index-pool.js'
+import { listRegistered } from '../services/registry.js'
+import { gitwhyDir, resolveRepo } from '../services/workspace.js'
+import { registerPrompts } from './prompts/index.js'
+import { registerResources } from './resources/index.js'
+import { registerTools } from './tools/index.js'
+
+export interface ServerOptions {
+  /** Where the server was started (`--repo`, GITWHY_REPO or the working directory). */
+  startDir: string
+  version: string
+}
+
+/** What every tool, resource and prompt registrar gets: the open indexes and a way to answer. */
+export interface ServerContext {
+  pool: IndexPool
+  version: string
+  /** Run a tool against a repository's current index; a UserError becomes an isError result saying how to recover. */
+  answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<{ text: string; data: object }>): Promise<CallToolResult>
+}
+
+export function toolError(error: unknown): CallToolResult {
+  if (isUserError(error)) return { isError: true, content: [{ type: 'text', text: `${error.message}\nTo fix: ${error.remedy}` }] }
+  process.stderr.write(`gitwhy mcp: internal error: ${(error as Error)?.stack ?? String(error)}\n`)
+  return { isError: true, content: [{ type: 'text', text: `gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.` }] }
+}
+
+/** The gitwhy MCP server: tools, resources and prompts over the index pool. Transports only connect it. */
+export function createServer(options: ServerOptions): { server: McpServer; pool: IndexPool } {
+  const server = new McpServer(
+    { name: 'gitwhy', version: options.version },
+    {
+      instructions:
+        'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, and what changed recently. Call evidence_for before editing or when code looks odd; answers cite SHAs and PR numbers.',
+    },
+  )
+  const pool = new IndexPool(defaultRootResolver(server, options.startDir))
+  const context: ServerContext = {
+    pool,
+    version: options.version,
+    async answer(repo, fn) {
+      try {
+        const { text, data } = await pool.use(repo, fn)
+        return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> }
+      } catch (error) {
+        return toolError(error)
+      }
+    },
+  }
+  registerTools(server, context)
+  registerResources(server, context)
+  registerPrompts(server)
+  return { server, pool }
+}
+
+const hasIndex = (root: string) => existsSync(path.join(gitwhyDir(root), 'meta.json'))
+
+async function gitRoot(dir: string): Promise<string | null> {
+  try {
+    return await resolveRepo(dir)
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The repository a call means when it names none: the one the server was started in if it is
+ * indexed, else the first indexed workspace root the client reports, else the only registered
+ * repository. A user-level registration starts the server outside any repository, so the
+ * client's roots are what usually decide.
+ */
+function defaultRootResolver(server: McpServer, startDir: string): () => Promise<string> {
+  let cached: string | null = null
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    cached = null
+  })
+  return async () => {
+    if (cached) return cached
+    const start = await gitRoot(startDir)
+    const candidates: string[] = start ? [start] : []
+    if (server.server.getClientCapabilities()?.roots) {
+      try {
+        const { roots } = await server.server.listRoots(undefined, { timeout: 2000 })
+        for (const r of roots) {
+          if (!r.uri.startsWith('file:')) continue
+          const root = await gitRoot(fileURLToPath(r.uri))
+          if (root && !candidates.includes(root)) candidates.push(root)
+        }
+      } catch {
+        // a client that announces roots but does not answer: go on without them
+      }
+    }
+    const registered = listRegistered().filter((r) => existsSync(r.path))
+    if (registered.length === 1 && !candidates.includes(registered[0].path)) candidates.push(registered[0].path)
+    const indexed = candidates.find(hasIndex)
+    if (indexed) return (cached = indexed)
+    if (start) return start // not indexed: the error for it says to run analyze there
+    throw new UserError(
+      `no default repository: the server was started in ${startDir}, which is not in a git repository`,
+      registered.length
+        ? `pass repo with one of: ${registered.map((r) => r.name).join(', ')}`
+        : 'index a repository first (`gitwhy analyze /path/to/repo`), or pass repo as a path',
+      'no_default_repo',
+    )
+  }
+}

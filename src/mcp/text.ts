@@ -1,0 +1,10 @@
+import type { IndexInfo } from '../services/types.js'
+
+/** The freshness line every tool answer ends with. */
+export function indexLine(index: IndexInfo): string {
+  const at = `index at ${index.head.slice(0, 7)}`
+  if (!index.stale) return `${at} (fresh)`
+  return index.commits_behind === null
+    ? `${at}: STALE, HEAD is not a descendant (history rewritten); run \`gitwhy analyze\``
+    : `${at}: STALE, ${index.commits_behind} commits behind HEAD; run \`gitwhy analyze\` (answers miss those commits)`
+}

@@ -1,0 +1,43 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { z } from 'zod'
+import { renderEvidence } from '../../render.js'
+import { history } from '../../services/history.js'
+import { evidenceItem, indexInfo, limitArg, repoArg } from '../schemas.js'
+import type { ServerContext } from '../server.js'
+import { indexLine } from '../text.js'
+
+export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'area_history',
+    {
+      title: 'History of a file or directory',
+      description:
+        'Every commit that touched a file (following its renames, like git log --follow) or anything under a directory, newest first, with PRs and issues. Call it to learn how an area evolved or who worked on it, e.g. "what happened to src/auth/ lately?".',
+      inputSchema: {
+        path: z.string().describe('file or directory path, relative to the repo root ("." for everything)'),
+        limit: limitArg(20),
+        include_renames: z.boolean().default(true).describe('follow a file through its earlier names (default true)'),
+        repo: repoArg,
+      },
+      outputSchema: {
+        repo: z.string(),
+        target: z.object({ path: z.string(), kind: z.enum(['file', 'directory']), follow_renames: z.boolean() }),
+        index: indexInfo,
+        evidence: z.array(evidenceItem),
+        total: z.number().describe('commits before the limit'),
+        truncated: z.boolean().describe('history cut (shallow clone or --max-commits)'),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      ctx.answer(args.repo, async (reader) => {
+        const r = await history({ reader, path: args.path, limit: args.limit, followRenames: args.include_renames })
+        const text = [
+          `${r.target.kind} ${r.target.path}: ${r.total} commits${r.truncated ? ' (history cut: older commits missing)' : ''}`,
+          ...renderEvidence(r.evidence, r.total).map((l) => `  ${l}`),
+          indexLine(r.index),
+        ].join('\n')
+        return { text, data: { repo: reader.repo, ...r } }
+      }),
+  )
+}

@@ -1,0 +1,59 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { z } from 'zod'
+import { catchup, type CatchupResult } from '../../services/catchup.js'
+import type { CommitRef } from '../../services/types.js'
+import { commitRef, indexInfo, limitArg, repoArg } from '../schemas.js'
+import type { ServerContext } from '../server.js'
+import { indexLine } from '../text.js'
+
+const line = (c: CommitRef) => `${c.short} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}${c.category === 'normal' ? '' : ` [${c.category}]`}`
+
+export function renderCatchup(r: CatchupResult): string {
+  const counts = Object.entries(r.by_category).map(([k, n]) => `${n} ${k}`).join(', ')
+  const out = [`since ${r.since.slice(0, 16).replace('T', ' ')}: ${r.total} commits${counts ? ` (${counts})` : ''}`]
+  for (const pr of r.pull_requests) {
+    out.push(`PR #${pr.number} ${pr.title}${pr.other_commits ? ` (+${pr.other_commits} merge/bot/formatting or unlisted)` : ''}`)
+    for (const c of pr.commits) out.push(`  ${line(c)}`)
+  }
+  if (r.commits.length) out.push('not in a PR:', ...r.commits.map((c) => `  ${line(c)}`))
+  const noise = Object.entries(r.reduced).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`)
+  if (noise.length) out.push(`counted only: ${noise.join(', ')}`)
+  if (r.truncated) out.push(`showing ${r.shown} commits; raise limit (0 = all) for the rest`)
+  return out.join('\n')
+}
+
+export function registerCatchupTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'catchup',
+    {
+      title: 'What changed since a date',
+      description:
+        'What changed in the repository since a date: commits grouped by PR, merges, bots and formatting sweeps reduced to counts. Call it at the start of a session or after time away, e.g. "what changed in the last 7 days?".',
+      inputSchema: {
+        since: z.string().describe('ISO date (2025-01-31) or relative: "7 days ago", "2 weeks ago", "3d", "yesterday"'),
+        limit: limitArg(50),
+        repo: repoArg,
+      },
+      outputSchema: {
+        repo: z.string(),
+        since: z.string(),
+        index: indexInfo,
+        total: z.number(),
+        by_category: z.record(z.string(), z.number()),
+        pull_requests: z.array(
+          z.object({ number: z.number(), title: z.string(), url: z.string().nullable(), last_activity: z.string(), commits: z.array(commitRef), other_commits: z.number() }),
+        ),
+        commits: z.array(commitRef).describe('commits in no PR'),
+        reduced: z.object({ merge: z.number(), bot: z.number(), formatting: z.number() }),
+        shown: z.number(),
+        truncated: z.boolean(),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      ctx.answer(args.repo, async (reader) => {
+        const r = await catchup({ reader, since: args.since, limit: args.limit })
+        return { text: `${renderCatchup(r)}\n${indexLine(r.index)}`, data: { repo: reader.repo, ...r } }
+      }),
+  )
+}

@@ -1,0 +1,56 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { z } from 'zod'
+import { UserError } from '../../errors.js'
+import { renderEvidence } from '../../render.js'
+import { evidence } from '../../services/evidence.js'
+import { evidenceItem, indexInfo, limitArg, repoArg } from '../schemas.js'
+import type { ServerContext } from '../server.js'
+import { indexLine } from '../text.js'
+
+export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'evidence_for',
+    {
+      title: 'Why do these lines exist',
+      description:
+        'Which commits, PRs and issues made some lines or a symbol what they are: the commits owning the lines now (blame) and the earlier ones that changed them (line history), newest first. Call it before editing code whose purpose is unclear, e.g. "why does retry() sleep 250 ms?". Give path with optional line_start/line_end, or qualified_name.',
+      inputSchema: {
+        path: z.string().optional().describe('file path, relative to the repo root'),
+        line_start: z.number().int().min(1).optional().describe('first line (1-based); default 1'),
+        line_end: z.number().int().min(1).optional().describe('last line; default line_start, or the end of the file'),
+        qualified_name: z.string().optional().describe('symbol instead of lines: Class.method, a name, or path:Name'),
+        limit: limitArg(20),
+        repo: repoArg,
+      },
+      outputSchema: {
+        repo: z.string(),
+        target: z.object({
+          path: z.string(),
+          line_start: z.number(),
+          line_end: z.number(),
+          symbol: z.object({ qualified_name: z.string(), kind: z.string() }).nullable(),
+        }),
+        index: indexInfo,
+        evidence: z.array(evidenceItem),
+        total: z.number().describe('items before the limit'),
+        undecided: z.object({ lines: z.number(), reason: z.string() }).nullable(),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      ctx.answer(args.repo, async (reader) => {
+        if (!args.path && !args.qualified_name) throw new UserError('nothing to explain', 'pass path (with optional line_start/line_end) or qualified_name', 'bad_arguments')
+        const symbol = args.qualified_name ? (args.path ? `${args.path}:${args.qualified_name}` : args.qualified_name) : undefined
+        const lineEnd = args.line_end ?? (args.line_start !== undefined && args.line_end === undefined ? args.line_start : undefined)
+        const r = await evidence({ reader, symbol, path: symbol ? undefined : args.path, lineStart: args.line_start, lineEnd, limit: args.limit })
+        const t = r.target
+        const text = [
+          `${t.path}:${t.line_start}-${t.line_end}${t.symbol ? ` (${t.symbol.kind} ${t.symbol.qualified_name})` : ''}: ${r.total} commits`,
+          ...renderEvidence(r.evidence, r.total).map((l) => `  ${l}`),
+          ...(r.undecided ? [`  ${r.undecided.lines} lines undecided: ${r.undecided.reason}`] : []),
+          indexLine(r.index),
+        ].join('\n')
+        return { text, data: { repo: reader.repo, ...r } }
+      }),
+  )
+}

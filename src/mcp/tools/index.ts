@@ -1,0 +1,17 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { ServerContext } from '../server.js'
+import { registerAreaHistoryTool } from './area-history.js'
+import { registerCatchupTool } from './catchup.js'
+import { registerCypherTool } from './cypher.js'
+import { registerEvidenceForTool } from './evidence-for.js'
+import { registerListReposTool } from './list-repos.js'
+import { registerPingTool } from './ping.js'
+
+export function registerTools(server: McpServer, ctx: ServerContext): void {
+  registerEvidenceForTool(server, ctx)
+  registerAreaHistoryTool(server, ctx)
+  registerCatchupTool(server, ctx)
+  registerCypherTool(server, ctx)
+  registerListReposTool(server, ctx)
+  registerPingTool(server, ctx)
+}
