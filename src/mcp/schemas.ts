@@ -1,40 +1,27 @@
 import { z } from 'zod'
 
-/** Output shapes shared by the tools (they mirror src/services/types.ts). */
+/**
+ * Output shapes shared by the tools (they mirror src/services/types.ts). Nested records are
+ * declared as objects described in one line rather than spelled out field by field: every
+ * agent session pays for the tools/list payload in context, and the budget for all tools is
+ * 20,000 characters. Tests pin the full shapes.
+ */
+const record = (fields: string) => z.record(z.string(), z.unknown()).describe(fields)
 
-export const indexInfo = z
-  .object({
-    head: z.string(),
-    stale: z.boolean(),
-    commits_behind: z.number().nullable().describe('commits in the working HEAD missing from the index; null: history rewritten'),
-  })
-  .describe('the indexed HEAD and its freshness')
+export const indexInfo = z.object({ head: z.string(), stale: z.boolean(), commits_behind: z.number().nullable() }).describe('indexed HEAD; commits_behind null = history rewritten')
 
-export const commitRef = z.object({
-  sha: z.string(),
-  short: z.string(),
-  author: z.string(),
-  email: z.string(),
-  date: z.string(),
-  subject: z.string(),
-  category: z.string(),
-})
-
-const pullRequestRef = z.object({ number: z.number(), title: z.string(), url: z.string().nullable() })
-const issueRef = z.object({ number: z.number(), title: z.string(), url: z.string().nullable(), closes: z.boolean() })
+export const commitRef = record('{sha, short, author, email, date, subject, category}')
 
 export const evidenceItem = z.object({
   commit: commitRef,
   source: z.enum(['blame', 'history', 'area']),
-  lines: z.number().optional().describe('blame: lines of the range it owns'),
+  lines: z.number().optional().describe('blame: lines owned'),
   path_at_commit: z.string().optional(),
-  pull_requests: z.array(pullRequestRef),
-  issues: z.array(issueRef),
+  pull_requests: z.array(record('{number, title, url}')),
+  issues: z.array(record('{number, title, url, closes}')),
 })
 
-export { pullRequestRef, issueRef }
-
 /** Optional on every tool: which indexed repository to ask. */
-export const repoArg = z.string().optional().describe('registered repo name or path (list_repos); default: the current one')
+export const repoArg = z.string().optional().describe('indexed repo name or path (list_repos); default: current')
 
-export const limitArg = (fallback: number) => z.number().int().min(0).max(1000).default(fallback).describe(`max items (0 = all; default ${fallback})`)
+export const limitArg = (fallback: number) => z.number().int().min(0).max(1000).default(fallback).describe(`max items, 0 = all`)

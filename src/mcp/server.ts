@@ -55,9 +55,44 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
     },
   }
   registerTools(server, context)
+  compactToolList(server)
   registerResources(server, context)
   registerPrompts(server)
   return { server, pool }
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<Record<string, unknown>>
+
+/**
+ * Every agent session pays for tools/list in context, so the SDK's listing is trimmed of what no
+ * client needs: the `$schema` URL of every schema, the default task-support note, and
+ * `additionalProperties: false` in output schemas. (The handler map is the SDK's internals, pinned
+ * at 1.32; if it moves, the listing is simply left as the SDK makes it.)
+ */
+function compactToolList(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers
+  const list = handlers?.get('tools/list')
+  if (!handlers || !list) return
+  const strip = (value: unknown, output: boolean): unknown => {
+    if (Array.isArray(value)) return value.map((v) => strip(v, output))
+    if (!value || typeof value !== 'object') return value
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) {
+      if (k === '$schema' || (output && k === 'additionalProperties' && v === false)) continue
+      out[k] = strip(v, output)
+    }
+    return out
+  }
+  handlers.set('tools/list', async (request, extra) => {
+    const result = await list(request, extra)
+    const tools = (result.tools as Array<Record<string, unknown>>).map(({ execution, inputSchema, outputSchema, ...tool }) => ({
+      ...tool,
+      inputSchema: strip(inputSchema, false),
+      ...(outputSchema ? { outputSchema: strip(outputSchema, true) } : {}),
+      ...(execution && (execution as { taskSupport?: string }).taskSupport !== 'forbidden' ? { execution } : {}),
+    }))
+    return { ...result, tools }
+  })
 }
 
 const hasIndex = (root: string) => existsSync(path.join(gitwhyDir(root), 'meta.json'))

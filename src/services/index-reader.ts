@@ -113,9 +113,14 @@ export class IndexReader {
   requireFile(rel: string): IndexedFile {
     const f = this.file(rel)
     if (f) return f
-    const suggestions = nearest(rel, this.files().map((x) => x.path))
+    const paths = this.files().map((x) => x.path)
+    // a file that moved keeps its name: same-named files first, then the closest spellings
+    const base = path.posix.basename(rel)
+    const sameName = paths.filter((p) => path.posix.basename(p) === base)
+    const suggestions = [...nearest(rel, sameName, 3), ...nearest(rel, paths)].filter((p, i, all) => all.indexOf(p) === i).slice(0, 5)
+    const past = this.pathIndex().has(rel) ? ' (it existed earlier in the history: it was deleted or renamed; `history`/area_history still show its commits)' : ''
     throw new UserError(
-      `${rel} is not an indexed file at ${this.meta.head.slice(0, 7)}`,
+      `${rel} is not an indexed file at ${this.meta.head.slice(0, 7)}${past}`,
       suggestions.length ? `did you mean: ${suggestions.join(', ')}? (binary, generated, vendored and oversized files are not indexed)` : 'check the path; `gitwhy status` shows what is indexed',
       'unknown_path',
     )

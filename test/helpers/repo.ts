@@ -34,6 +34,8 @@ export interface MergeOptions {
   /** `-s <strategy>`, e.g. 'ours'. */
   strategy?: string
   author?: Identity
+  /** Unix seconds for the merge commit (default: the deterministic clock). */
+  date?: number
 }
 
 export class GitCommandError extends Error {
@@ -212,7 +214,7 @@ export class TestRepo {
     if (opts.strategy) args.push('-s', opts.strategy)
     args.push('-m', opts.message ?? `Merge branch '${name}'`)
     args.push(name)
-    this.gitCommitting({ author: opts.author }, args)
+    this.gitCommitting({ author: opts.author, date: opts.date }, args)
     return this.head()
   }
 

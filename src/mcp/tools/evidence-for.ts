@@ -16,8 +16,8 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         'Which commits, PRs and issues made some lines or a symbol what they are: the commits owning the lines now (blame) and the earlier ones that changed them (line history), newest first. Call it before editing code whose purpose is unclear, e.g. "why does retry() sleep 250 ms?". Give path with optional line_start/line_end, or qualified_name.',
       inputSchema: {
         path: z.string().optional().describe('file path, relative to the repo root'),
-        line_start: z.number().int().min(1).optional().describe('first line (1-based); default 1'),
-        line_end: z.number().int().min(1).optional().describe('last line; default line_start, or the end of the file'),
+        line_start: z.number().int().min(1).max(10_000_000).optional().describe('first line (1-based); default 1'),
+        line_end: z.number().int().min(1).max(10_000_000).optional().describe('last line; default line_start, or the end of the file'),
         qualified_name: z.string().optional().describe('symbol instead of lines: Class.method, a name, or path:Name'),
         limit: limitArg(20),
         repo: repoArg,
