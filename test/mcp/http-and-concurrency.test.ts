@@ -1,0 +1,126 @@
+/**
+ * `gitwhy mcp --http` with the SDK's Streamable HTTP client, the bearer-token rule for
+ * non-loopback binds, and the server answering a stream of calls while `gitwhy analyze` rebuilds
+ * and then updates the same index underneath it.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createRepo, type TestRepo } from '../helpers/repo.js'
+import { runCli, runJson, startCli, type CliOptions } from '../cli/cli.js'
+import { connectHttp, connectStdio, startHttpServer, structured, text } from './client.js'
+
+let repo: TestRepo
+let opts: CliOptions
+
+beforeAll(async () => {
+  repo = createRepo()
+  // enough history and files that a forced rebuild takes a while
+  for (let i = 0; i < 60; i++) {
+    for (let f = 0; f < 4; f++) {
+      const lines = Array.from({ length: 30 }, (_, n) => `export function f${f}_${n}(): number { return ${n === i % 30 ? i + 1000 : n} }`)
+      repo.write(`src/mod${f}.ts`, lines.join('\n') + '\n')
+    }
+    repo.commit(`Change ${i} (#${100 + i})`)
+  }
+  opts = { cwd: repo.dir, env: { ...repo.env(), GITWHY_HOME: mkdtempSync(join(tmpdir(), 'gitwhy-mcp-home-')) } }
+  await runJson(['analyze', '--repo', repo.dir], opts)
+})
+afterAll(() => repo?.cleanup())
+
+describe('gitwhy mcp --http', () => {
+  test('a Streamable HTTP client on 127.0.0.1 lists and calls tools', async () => {
+    const server = await startHttpServer({ cwd: repo.dir, env: opts.env })
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+      const client = await connectHttp(server.url)
+      const { tools } = await client.listTools()
+      expect(tools.map((t) => t.name)).toContain('evidence_for')
+      const result = await client.callTool({ name: 'evidence_for', arguments: { path: 'src/mod1.ts', line_start: 5, line_end: 5 } })
+      expect(result.isError).toBeFalsy()
+      const cli = (await runJson(['evidence', 'src/mod1.ts:5', '--limit', '20', '--repo', repo.dir], opts)).json
+      expect(structured(result)).toEqual({ repo: repo.dir, ...cli })
+      // a second client gets its own session
+      const second = await connectHttp(server.url)
+      expect(structured(await second.callTool({ name: 'ping', arguments: {} })).repo).toBe(repo.dir)
+      await second.close()
+      await client.close()
+    } finally {
+      await server.stop()
+    }
+  })
+
+  test('binding beyond loopback needs a token; with one, requests without it get 401', async () => {
+    const refused = await runCli(['mcp', '--http', '--host', '0.0.0.0', '--port', '0'], opts)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/without authentication[\s\S]*fix: pass --token/)
+
+    const server = await startHttpServer({ cwd: repo.dir, env: opts.env, args: ['--host', '0.0.0.0', '--token', 's3cret'] })
+    try {
+      const url = server.url.replace('0.0.0.0', '127.0.0.1')
+      const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
+      expect(anonymous.status).toBe(401)
+      const client = await connectHttp(url, { authorization: 'Bearer s3cret' })
+      expect(structured(await client.callTool({ name: 'ping', arguments: {} })).repo).toBe(repo.dir)
+      await client.close()
+    } finally {
+      await server.stop()
+    }
+  })
+
+  test('an unknown flag is one clear error, exit 1', async () => {
+    const r = await runCli(['mcp', '--htp'], opts)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/error: .*--htp[\s\S]*fix:/)
+  })
+})
+
+describe('fresh while read', () => {
+  test('calls keep succeeding while analyze rebuilds and then updates the index; the server follows each swap', async () => {
+    const { client } = await connectStdio({ cwd: repo.dir, env: opts.env })
+    try {
+      const before = structured(await client.callTool({ name: 'ping', arguments: {} }))
+      const calls = [
+        { name: 'evidence_for', arguments: { path: 'src/mod2.ts', line_start: 1, line_end: 30 } },
+        { name: 'area_history', arguments: { path: 'src', limit: 5 } },
+        { name: 'cypher', arguments: { statement: 'MATCH (c:Commit) RETURN count(*) AS n' } },
+        { name: 'evidence_for', arguments: { qualified_name: 'f3_7' } },
+        { name: 'catchup', arguments: { since: '2000-01-01', limit: 5 } },
+      ]
+      const failures: string[] = []
+      let answered = 0
+      let running = true
+      const stream = (async () => {
+        for (let i = 0; running || i < 10; i++) {
+          const call = calls[i % calls.length]
+          const result = await client.callTool(call)
+          answered++
+          if (result.isError) failures.push(`${call.name}: ${text(result)}`)
+        }
+      })()
+
+      const rebuild = startCli(['analyze', '--force', '--quiet', '--repo', repo.dir], opts)
+      const atStart = answered
+      expect((await rebuild.done).code).toBe(0)
+      // the calls really overlapped the rebuild
+      expect(answered - atStart).toBeGreaterThan(0)
+      repo.write('src/mod0.ts', 'export const changed = true\n')
+      const newer = repo.commit('Replace mod0 (#999)')
+      const update = await runJson(['analyze', '--repo', repo.dir], opts)
+      expect(update.json.mode).toBe('incremental')
+      running = false
+      await stream
+
+      expect(failures).toEqual([])
+      expect(answered).toBeGreaterThan(10)
+      const after = structured(await client.callTool({ name: 'ping', arguments: {} }))
+      expect(after.index).toEqual({ head: newer, stale: false, commits_behind: 0 })
+      expect(after.built_at).not.toBe(before.built_at)
+      const rows = structured(await client.callTool({ name: 'cypher', arguments: { statement: 'MATCH (c:Commit) RETURN count(*) AS n' } })).rows
+      expect(rows).toEqual([{ n: 61 }])
+    } finally {
+      await client.close()
+    }
+  })
+})
