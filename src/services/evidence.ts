@@ -61,20 +61,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
     const target: EvidenceTarget = { path: rel, line_start: start, line_end: end, symbol }
 
     // The same walk analyze does for every symbol, here for one range of one file's lineage.
-    const graph = reader.pathIndex().graphFor(rel)
-    const result = mapHistory(graph, 0, [{ path: rel, lines: file.lines, ranges: [{ start, end }] }])
-    const blame = new Map<string, number>()
-    let undecidedLines = 0
-    const lines = result.blame[0]
-    for (let l = start - 1; l < end; l++) {
-      const v = lines[l]
-      const c = v < 0 ? ~v : v
-      if (v < 0) undecidedLines++
-      if (c < 0 || c >= graph.shas.length) continue
-      blame.set(graph.shas[c], (blame.get(graph.shas[c]) ?? 0) + 1)
-    }
-    const changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
-
+    const { blame, changed, undecidedLines, truncated } = reader.memo(`evidence\0${rel}\0${start}\0${end}`, () => walkRange(reader, rel, file.lines, start, end))
     const entries = [
       ...[...blame].map(([sha, lines]) => ({ sha, source: 'blame' as const, lines })),
       ...changed.filter((sha) => !blame.has(sha)).map((sha) => ({ sha, source: 'history' as const })),
@@ -85,13 +72,31 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
     const undecided =
       undecidedLines > 0
         ? { lines: undecidedLines, reason: cut }
-        : result.rangeTruncated[0][0]
+        : truncated
           ? { lines: 0, reason: `${cut}: every line is decided, but older changes to the range are not in the index` }
           : null
     return { target, index: await reader.indexInfo(), evidence: limit === 0 ? items : items.slice(0, limit), total: items.length, undecided }
   } finally {
     if (!options.reader) await reader.close()
   }
+}
+
+/** Blame and line history of one range: (sha → lines owned), earlier commits, lines beyond the cut. */
+function walkRange(reader: IndexReader, rel: string, lines: number, start: number, end: number) {
+  const graph = reader.pathIndex().graphFor(rel)
+  const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }])
+  const blame = new Map<string, number>()
+  let undecidedLines = 0
+  const owners = result.blame[0]
+  for (let l = start - 1; l < end; l++) {
+    const v = owners[l]
+    const c = v < 0 ? ~v : v
+    if (v < 0) undecidedLines++
+    if (c < 0 || c >= graph.shas.length) continue
+    blame.set(graph.shas[c], (blame.get(graph.shas[c]) ?? 0) + 1)
+  }
+  const changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
+  return { blame, changed, undecidedLines, truncated: result.rangeTruncated[0][0] }
 }
 
 /** Resolve a symbol name; several matches or none give a UserError listing the choices. */

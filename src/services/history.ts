@@ -34,15 +34,19 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
         throw new UserError(`${rel} never existed in the indexed history`, suggestions.length ? `did you mean: ${suggestions.join(', ')}?` : 'check the path', 'unknown_path')
       }
     }
-    const graph = index.graphFor(rel, { prefix: directory })
-    const result = areaHistory(graph, 0, rel, { directory, follow: follow && !directory })
-    const items = reader.evidenceItems(result.hits.map((h) => ({ sha: graph.shas[h.commit], source: 'area' as const, path_at_commit: directory ? h.path.replace(/\/$/, '') || '.' : h.path })))
+    const { entries, truncated } = reader.memo(`history\0${rel}\0${directory}\0${follow}`, () => {
+      const graph = index.graphFor(rel, { prefix: directory })
+      const result = areaHistory(graph, 0, rel, { directory, follow: follow && !directory })
+      const entries = result.hits.map((h) => ({ sha: graph.shas[h.commit], source: 'area' as const, path_at_commit: directory ? h.path.replace(/\/$/, '') || '.' : h.path }))
+      return { entries, truncated: result.truncated }
+    })
+    const items = reader.evidenceItems(entries)
     return {
       target: { path: directory ? rel.replace(/\/$/, '') || '.' : rel, kind: directory ? 'directory' : 'file', follow_renames: follow && !directory },
       index: await reader.indexInfo(),
       evidence: limit === 0 ? items : items.slice(0, limit),
       total: items.length,
-      truncated: result.truncated,
+      truncated,
     }
   } finally {
     if (!options.reader) await reader.close()

@@ -11,6 +11,8 @@ import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
 import type { HeadReader } from '../git/head.js'
 import { currentHead, isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
+const MEMO_SIZE = 256
+
 /** Read access to one repository's active index; every part is loaded on first use. */
 export class IndexReader {
   private store: GraphStore | null = null
@@ -59,6 +61,25 @@ export class IndexReader {
   pathIndex(): PathIndex {
     if (!this.paths) this.paths = PathIndex.open(this.dir)
     return this.paths
+  }
+
+  private readonly memos = new Map<string, unknown>()
+
+  /**
+   * An index never changes once built, so a long-lived reader (the MCP server) can keep answers:
+   * the last MEMO_SIZE results by key, oldest dropped first.
+   */
+  memo<T>(key: string, compute: () => T): T {
+    if (this.memos.has(key)) {
+      const hit = this.memos.get(key) as T
+      this.memos.delete(key)
+      this.memos.set(key, hit)
+      return hit
+    }
+    const value = compute()
+    this.memos.set(key, value)
+    if (this.memos.size > MEMO_SIZE) this.memos.delete(this.memos.keys().next().value!)
+    return value
   }
 
   /** Read the working HEAD from the repository's files from now on (a long-lived reader). */
