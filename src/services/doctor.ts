@@ -1,0 +1,142 @@
+import path from 'node:path'
+import { isUserError } from '../errors.js'
+import { PROJECT_ROOT } from '../parse/registry.js'
+import { IndexReader } from './index-reader.js'
+import { readMeta, resolveRepo } from './workspace.js'
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
+
+export interface Check {
+  id: string
+  status: CheckStatus
+  message: string
+  /** What to do about a warn or fail. */
+  fix: string | null
+}
+
+export interface DoctorResult {
+  repo: string | null
+  ok: boolean
+  checks: Check[]
+}
+
+/** Tool descriptions shorter than this tell an agent too little to know when to call the tool. */
+export const MIN_DESCRIPTION = 80
+const MIN_NODE_MAJOR = 20
+
+const check = (id: string, status: CheckStatus, message: string, fix: string | null = null): Check => ({ id, status, message, fix })
+
+/**
+ * Everything that must hold for an agent to get answers: Node, the index (present, fresh,
+ * readable), the MCP server (its tools, a real stdio handshake with the built CLI), and the client
+ * registrations pointing at a command that exists. Each failed check carries its fix.
+ */
+export async function doctor(options: { repo?: string }): Promise<DoctorResult> {
+  const checks: Check[] = []
+  const major = Number(process.versions.node.split('.')[0])
+  checks.push(
+    major >= MIN_NODE_MAJOR
+      ? check('node', 'ok', `Node ${process.versions.node}`)
+      : check('node', 'fail', `Node ${process.versions.node} is too old`, `install Node ${MIN_NODE_MAJOR} or newer`),
+  )
+
+  let repo: string | null = null
+  try {
+    repo = await resolveRepo(options.repo)
+  } catch (error) {
+    checks.push(check('repository', 'warn', isUserError(error) ? error.message : String(error), 'run gitwhy doctor inside an indexed repository (or pass --repo) to check its index too'))
+  }
+  if (repo) checks.push(...(await indexChecks(repo)))
+  checks.push(...(await serverChecks(repo)))
+  return { repo, ok: checks.every((c) => c.status !== 'fail'), checks }
+}
+
+async function indexChecks(repo: string): Promise<Check[]> {
+  const out: Check[] = []
+  if (!readMeta(repo)) {
+    out.push(check('index', 'fail', `no index in ${repo}`, `run \`gitwhy analyze ${repo}\``))
+    return out
+  }
+  let reader: IndexReader
+  try {
+    reader = await IndexReader.open(repo)
+  } catch (error) {
+    out.push(check('index', 'fail', (error as Error).message, isUserError(error) ? error.remedy : `run \`gitwhy analyze ${repo} --force\``))
+    return out
+  }
+  try {
+    const info = await reader.indexInfo()
+    out.push(
+      !info.stale
+        ? check('index', 'ok', `index at ${info.head.slice(0, 7)}, fresh`)
+        : check(
+            'index',
+            'warn',
+            info.commits_behind === null ? `index at ${info.head.slice(0, 7)} is not an ancestor of HEAD (history rewritten)` : `index is ${info.commits_behind} commits behind HEAD`,
+            `run \`gitwhy analyze\` (or \`gitwhy hooks install\` to keep it fresh)`,
+          ),
+    )
+    try {
+      const rows = await (await reader.graph()).query<{ n: number }>('MATCH (c:Commit) RETURN count(c) AS n')
+      out.push(check('database', 'ok', `database opens read-only (${rows[0]?.n ?? 0} commits)`))
+    } catch (error) {
+      out.push(check('database', 'fail', `the database does not open: ${(error as Error).message}`, isUserError(error) ? error.remedy : `rebuild it: \`gitwhy analyze ${repo} --force\``))
+    }
+  } finally {
+    await reader.close()
+  }
+  return out
+}
+
+async function serverChecks(repo: string | null): Promise<Check[]> {
+  const out: Check[] = []
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+  // the tools as registered, from the server in this process
+  try {
+    const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js')
+    const { createServer } = await import('../mcp/server.js')
+    const { server, pool } = createServer({ startDir: repo ?? process.cwd(), version: 'doctor' })
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverSide)
+    const client = new Client({ name: 'gitwhy-doctor', version: '1' })
+    await client.connect(clientSide)
+    const { tools } = await client.listTools()
+    await client.close()
+    await pool.close()
+    const short = tools.filter((t) => (t.description ?? '').length < MIN_DESCRIPTION).map((t) => t.name)
+    const size = JSON.stringify({ tools }).length
+    out.push(
+      short.length
+        ? check('tools', 'fail', `tools with too short a description: ${short.join(', ')}`, 'this is a gitwhy bug: please report it')
+        : check('tools', 'ok', `${tools.length} tools registered (${tools.map((t) => t.name).join(', ')}), tools/list ${size} characters`),
+    )
+  } catch (error) {
+    out.push(check('tools', 'fail', `the MCP server could not be created: ${(error as Error).message}`, 'reinstall gitwhy (`npm ci && npm run build`)'))
+  }
+  // the built server over a real stdio pipe, as a client starts it
+  const bin = path.join(PROJECT_ROOT, 'bin', 'run.js')
+  try {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+    const started = performance.now()
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: repo ?? process.cwd(), stderr: 'pipe' })
+    const client = new Client({ name: 'gitwhy-doctor', version: '1' })
+    await withTimeout(client.connect(transport), 10_000, 'no answer to initialize within 10 s')
+    const ms = Math.round(performance.now() - started)
+    const answer = repo ? await client.callTool({ name: 'ping', arguments: {} }) : null
+    await client.close()
+    const failed = answer?.isError ? ` but ping failed: ${(answer.content as Array<{ text?: string }>)[0]?.text ?? ''}` : ''
+    out.push(
+      failed
+        ? check('stdio', 'warn', `\`gitwhy mcp\` answered initialize in ${ms} ms${failed}`, 'see the index check above')
+        : check('stdio', 'ok', `\`${process.execPath} ${bin} mcp\` answered initialize in ${ms} ms${answer ? ' and ping' : ''}`),
+    )
+  } catch (error) {
+    out.push(check('stdio', 'fail', `\`gitwhy mcp\` did not complete a stdio handshake: ${(error as Error).message}`, 'run `npm run build` in the gitwhy checkout, then `gitwhy doctor` again'))
+  }
+  return out
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout
+  return Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer))
+}

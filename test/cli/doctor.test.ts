@@ -1,0 +1,78 @@
+/**
+ * `gitwhy doctor` against the built CLI: every check passes on an indexed repository (including
+ * a real stdio handshake with the built server), and each broken part fails its own check with a
+ * fix and exit code 1.
+ */
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createRepo, type TestRepo } from '../helpers/repo.js'
+import { t as S, expectShape, runCli, runJson, type CliOptions } from './cli.js'
+
+const CHECK = S.obj({ id: S.str(), status: S.lit('ok', 'warn', 'fail', 'skip'), message: S.str(), fix: S.or(S.str(), S.nul()) })
+const DOCTOR = S.obj({ repo: S.or(S.str(), S.nul()), ok: S.bool(), checks: S.arr(CHECK) })
+
+describe('gitwhy doctor', () => {
+  let repo: TestRepo
+  let opts: CliOptions
+
+  beforeAll(async () => {
+    repo = createRepo()
+    repo.write('src/a.ts', 'export function a(): number {\n  return 1\n}\n').commit('Add a')
+    opts = { cwd: repo.dir, env: repo.env() }
+  })
+  afterAll(() => repo?.cleanup())
+
+  /** doctor exits 1 when a check fails and still prints its one JSON document */
+  const doctorJson = async () => {
+    const result = await runCli(['doctor', '--repo', repo.dir, '--json'], opts)
+    return { json: JSON.parse(result.stdout), result }
+  }
+  const checks = (json: any) => Object.fromEntries(json.checks.map((c: any) => [c.id, c]))
+
+  test('no index yet: the index check fails with the command that fixes it', async () => {
+    const { json, result } = await doctorJson()
+    expect(result.code).toBe(1)
+    expect(json.ok).toBe(false)
+    expect(checks(json).index).toMatchObject({ status: 'fail', fix: `run \`gitwhy analyze ${repo.dir}\`` })
+    expect(checks(json).node.status).toBe('ok')
+  })
+
+  test('indexed and fresh: every check passes, the stdio handshake included; --json shape pinned', async () => {
+    await runJson(['analyze', '--repo', repo.dir], opts)
+    const { json, result } = await doctorJson()
+    expect(result.code).toBe(0)
+    expectShape(json, DOCTOR, 'doctor --json')
+    expect(json.checks.map((c: any) => [c.id, c.status])).toEqual([
+      ['node', 'ok'],
+      ['index', 'ok'],
+      ['database', 'ok'],
+      ['tools', 'ok'],
+      ['stdio', 'ok'],
+    ])
+    expect(checks(json).stdio.message).toMatch(/answered initialize in \d+ ms and ping/)
+    const human = await runCli(['doctor', '--repo', repo.dir], opts)
+    expect(human.stdout).toMatch(/^ok {4}node/m)
+    expect(human.stdout).toContain('all checks passed')
+  })
+
+  test('a new commit: the index check warns (stale) and says how to stay fresh, exit 0', async () => {
+    repo.write('src/a.ts', 'export function a(): number {\n  return 2\n}\n').commit('Return 2')
+    const { json, result } = await doctorJson()
+    expect(result.code).toBe(0)
+    expect(checks(json).index).toMatchObject({ status: 'warn', message: 'index is 1 commits behind HEAD' })
+    expect(checks(json).index.fix).toMatch(/gitwhy analyze.*hooks install/)
+  })
+
+  test('a damaged database fails the database check with a rebuild fix', async () => {
+    await runJson(['analyze', '--repo', repo.dir], opts)
+    const meta = JSON.parse((await import('node:fs')).readFileSync(join(repo.dir, '.gitwhy', 'meta.json'), 'utf8'))
+    const db = join(repo.dir, '.gitwhy', meta.indexDir, 'graph.kuzu')
+    rmSync(db, { force: true })
+    writeFileSync(db, 'not a database')
+    const { json, result } = await doctorJson()
+    expect(result.code).toBe(1)
+    expect(checks(json).database).toMatchObject({ status: 'fail' })
+    expect(checks(json).database.fix).toMatch(/analyze .*--force/)
+  })
+})
