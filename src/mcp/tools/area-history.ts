@@ -34,7 +34,7 @@ export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): 
         const r = await history({ reader, path: args.path, limit: args.limit, followRenames: args.include_renames })
         const text = [
           `${r.target.kind} ${r.target.path}: ${r.total} commits${r.truncated ? ' (history cut: older commits missing)' : ''}`,
-          ...renderEvidence(r.evidence, r.total).map((l) => `  ${l}`),
+          ...renderEvidence(r.evidence, r.total, 'limit: 0 for all').map((l) => `  ${l}`),
           indexLine(r.index),
         ].join('\n')
         return { text, data: { repo: reader.repo, ...r } }

@@ -46,7 +46,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         const t = r.target
         const text = [
           `${t.path}:${t.line_start}-${t.line_end}${t.symbol ? ` (${t.symbol.kind} ${t.symbol.qualified_name})` : ''}: ${r.total} commits`,
-          ...renderEvidence(r.evidence, r.total).map((l) => `  ${l}`),
+          ...renderEvidence(r.evidence, r.total, 'limit: 0 for all').map((l) => `  ${l}`),
           ...(r.undecided ? [`  ${r.undecided.lines} lines undecided: ${r.undecided.reason}`] : []),
           indexLine(r.index),
         ].join('\n')
