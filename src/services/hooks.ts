@@ -134,12 +134,18 @@ export function appendBlock(text: string, block: string): string {
   return text + '\n' + block
 }
 
-/** `text` without its gitwhy blocks, each with the newline install put before it: the bytes as they were. */
+/**
+ * `text` without its gitwhy blocks, each with the newline install put before it: the bytes as they
+ * were. That newline is the one before the block when it ends a blank line, or when the block ends
+ * the file (the original had no final newline); a block the user moved under a line of their own
+ * keeps that line's newline.
+ */
 export function removeBlocks(text: string, blocks: FoundBlock[]): string {
   let out = ''
   let at = 0
   for (const b of blocks) {
-    const from = b.start > at && text[b.start - 1] === '\n' ? b.start - 1 : b.start
+    const ours = b.start > at && text[b.start - 1] === '\n' && (b.start - 1 === at || text[b.start - 2] === '\n' || b.end === text.length)
+    const from = ours ? b.start - 1 : b.start
     out += text.slice(at, from)
     at = b.end
   }

@@ -32,6 +32,15 @@ describe('hook block text', () => {
     expect(removeBlocks(text, findBlocks(text).blocks)).toBe('#!/bin/sh\necho before\necho after\n')
   })
 
+  test('a block moved above a line of the user\'s is cut out without joining lines', () => {
+    const block = renderBlock('post-commit', false, CMD)
+    expect(removeBlocks(`#!/bin/sh\necho a\n${block}exit 0\n`, findBlocks(`#!/bin/sh\necho a\n${block}exit 0\n`).blocks)).toBe('#!/bin/sh\necho a\nexit 0\n')
+    const spaced = `#!/bin/sh\necho a\n\n${block}exit 0\n`
+    expect(removeBlocks(spaced, findBlocks(spaced).blocks)).toBe('#!/bin/sh\necho a\nexit 0\n')
+    const noFinalNewline = appendBlock('#!/bin/sh\necho a', block) + 'echo after\n'
+    expect(removeBlocks(noFinalNewline, findBlocks(noFinalNewline).blocks)).toBe('#!/bin/sh\necho a\necho after\n')
+  })
+
   test('a begin line without an end line is reported', () => {
     expect(findBlocks(`#!/bin/sh\n${BLOCK_BEGIN}\necho x\n`).unterminated).toBe(10)
     expect(findBlocks(`${BLOCK_END}\n`).blocks).toEqual([])
