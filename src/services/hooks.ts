@@ -86,12 +86,14 @@ export function renderBlock(name: HookName, created: boolean, cmd: HookCommand):
   const node = shQuote(cmd.node)
   const runJs = shQuote(cmd.runJs)
   const branchOnly = name === 'post-checkout' ? '[ "$3" = 1 ] && ' : ''
+  // A rebase fires post-commit for every commit it picks and post-rewrite once at the end: wait for that one.
+  const notRebasing = name === 'post-commit' ? ' && [ ! -d "$(git rev-parse --git-path rebase-merge 2>/dev/null)" ]' : ''
   return [
     BLOCK_BEGIN,
     '# Refreshes the gitwhy index in the background after this git command (log: .gitwhy/hooks.log).',
     created ? CREATED_NOTE : APPENDED_NOTE,
     'gitwhy_rc=$?',
-    `if ${branchOnly}[ "\${GITWHY_HOOKS-}" != 0 ] && [ -x ${node} ] && [ -f ${runJs} ]; then`,
+    `if ${branchOnly}[ "\${GITWHY_HOOKS-}" != 0 ] && [ -x ${node} ] && [ -f ${runJs} ]${notRebasing}; then`,
     `  ${node} ${runJs} hooks run --hook ${name} </dev/null >/dev/null 2>&1 &`,
     'fi',
     '(exit $gitwhy_rc)',

@@ -183,6 +183,32 @@ describe('gitwhy hooks', () => {
     expect(status.index).toMatchObject({ head: last, stale: false, commits_behind: 0 })
   })
 
+  test('a rebase starts no runner per picked commit; post-rewrite (rebase, amend) brings the index to the result', async () => {
+    const { repo, opts } = await setup()
+    for (let i = 0; i < 5; i++) {
+      repo.write(`src/r${i}.ts`, `export const r${i} = ${i}\n`)
+      repo.commit(`Add r${i}`)
+    }
+    await runJson(['analyze', '--repo', repo.dir], opts)
+    await runJson(['hooks', 'install', '--repo', repo.dir], opts)
+    const before = repo.head()
+    repo.git('rebase', '-q', '--force-rebase', 'HEAD~5')
+    const rebased = repo.head()
+    expect(rebased).not.toBe(before)
+    await waitForIndexedHead(repo, rebased)
+    await settle(repo)
+    const log = hooksLog(repo)
+    const runners = new Set([...log.matchAll(/\[pid (\d+)\]/g)].map((m) => m[1]))
+    // the checkout that starts the rebase and its post-rewrite; none of the five post-commits
+    expect(log, log).not.toMatch(/post-commit/)
+    expect(runners.size, log).toBeLessThanOrEqual(2)
+    expect(log).toMatch(/post-rewrite/)
+
+    const amended = repo.amend('Add r4, amended')
+    await waitForIndexedHead(repo, amended)
+    expect(analyzeIntervals(hooksLog(repo)).maxConcurrent).toBe(1)
+  })
+
   test('a foreign hook keeps working (and its exit status), and uninstall restores it byte for byte', async () => {
     const { repo, opts } = await setup()
     const out = tempDir('gitwhy-hook-out-')
