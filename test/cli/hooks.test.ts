@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
-import { BIN, expectShape, runCli, runJson, sleep, t, type CliOptions } from './cli.js'
+import { BIN, expectShape, expectUserError, runCli, runJson, sleep, t, type CliOptions } from './cli.js'
 
 const HOOKS = ['post-commit', 'post-merge', 'post-rewrite', 'post-checkout']
 
@@ -391,6 +391,13 @@ describe('gitwhy hooks', () => {
     expect(human.stdout).toContain(`background analyze: running (pid ${process.pid}), another one pending`)
     rmSync(gitwhyFile(repo, 'hooks-runner.lock'))
     rmSync(gitwhyFile(repo, 'analyze.pending'))
+
+    // outside a repository: the usual user error; the runner the hooks call is not in the help
+    const outside = tempDir('gitwhy-not-a-repo-')
+    for (const sub of ['install', 'uninstall', 'status']) await expectUserError(['hooks', sub, '--repo', outside], 'not_a_repo', opts)
+    const help = await runCli(['hooks', '--help'], opts)
+    expect(help.stdout).toMatch(/hooks install[\s\S]*hooks status[\s\S]*hooks uninstall/)
+    expect(help.stdout).not.toMatch(/hooks run/)
   })
 
   test('post-checkout: a file checkout starts nothing; without an index the hooks do nothing at all', async () => {
