@@ -116,7 +116,7 @@ export function removeStaleIndexDirs(repo: string, keep: Array<string | null>): 
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)
