@@ -100,7 +100,7 @@ export function parseJsonc(text: string): JsoncDocument {
     }
   }
 
-  const describe = (): string => (pos >= text.length ? 'end of file' : `${JSON.stringify(text[pos])}`)
+  const describe = (): string => (pos >= text.length ? 'the end of the file' : text[pos] === "'" ? `"'"` : `'${text[pos]}'`)
 
   const value = (): JsonNode => {
     skip()

@@ -160,6 +160,7 @@ export function scanToml(text: string): TomlLayout {
       pos++
       for (;;) {
         space()
+        if (pos >= text.length) fail(`unterminated array (it starts at line ${lineOf(start)})`)
         if (text[pos] === ']') return void pos++
         value()
         space()
@@ -171,6 +172,7 @@ export function scanToml(text: string): TomlLayout {
       pos++
       for (;;) {
         space()
+        if (pos >= text.length) fail(`unterminated inline table (it starts at line ${lineOf(start)})`)
         if (text[pos] === '}') return void pos++
         key()
         if (text[pos] !== '=') fail('expected "=" in the inline table')
