@@ -308,7 +308,7 @@ function planServerRegister(spec: ClientSpec, file: string, l: Launcher): FilePl
     }
     const snippet = renderTable(key, values).trimEnd()
     if (r.status === 'unchanged') return { file, status: 'unchanged', message: 'already registered', before, after: null }
-    return { file, status: r.status, before, after: r.text, snippet, change: `${r.status === 'added' ? 'add' : 'update'} [${key.join('.')}] in` }
+    return { file, status: r.status, before, after: r.text, snippet, change: r.status === 'added' ? `add [${key.join('.')}] to` : `update [${key.join('.')}] in` }
   }
   const doc = parseOrFail(file, before ?? '')
   const entryPath = [...spec.container, SERVER_NAME]

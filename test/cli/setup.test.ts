@@ -274,6 +274,19 @@ describe('gitwhy setup (clients absent)', () => {
     expect(err.remedy).toContain('claude-code, cursor, vscode, codex, opencode, windsurf, gemini')
   })
 
+  test("OpenCode's opencode.jsonc is edited when it is the file that exists, comments kept", async () => {
+    const jsonc = '{\n  // my OpenCode config\n  "theme": "tokyonight",\n}\n'
+    const home = fakeHome({ '.config/opencode/opencode.jsonc': jsonc })
+    const doc = (await runJson(['setup'], { cwd: home, env: homeEnv(home) })).json
+    expect(doc.clients.find((c: any) => c.client === 'opencode')).toMatchObject({ status: 'added', file: join(home, '.config/opencode/opencode.jsonc') })
+    expect(existsSync(join(home, '.config/opencode/opencode.json'))).toBe(false)
+    const text = readFileSync(join(home, '.config/opencode/opencode.jsonc'), 'utf8')
+    expect(text.startsWith('{\n  // my OpenCode config\n  "theme": "tokyonight",\n  "mcp": {')).toBe(true)
+    expect(jsonAt(join(home, '.config/opencode/opencode.jsonc'), ['mcp', 'gitwhy'])).toEqual({ type: 'local', command: [NODE, RUN_JS, 'mcp'], enabled: true })
+    await runJson(['setup', '--remove'], { cwd: home, env: homeEnv(home) })
+    expect(readFileSync(join(home, '.config/opencode/opencode.jsonc'), 'utf8')).toBe('{\n  // my OpenCode config\n  "theme": "tokyonight",\n  "mcp": {},\n}\n')
+  })
+
   test('CODEX_HOME, CLAUDE_CONFIG_DIR and XDG_CONFIG_HOME move the config files, as the clients do', async () => {
     const home = fakeHome({}, ['elsewhere/codex', 'elsewhere/claude', 'xdg/opencode'])
     const env = { ...homeEnv(home), CODEX_HOME: join(home, 'elsewhere/codex'), CLAUDE_CONFIG_DIR: join(home, 'elsewhere/claude'), XDG_CONFIG_HOME: join(home, 'xdg') }
