@@ -293,7 +293,8 @@ export function formatNew(value: JsonValue): string {
  */
 export function setValue(text: string, path: JsonPath, value: JsonValue): string {
   const doc = parseJsonc(text)
-  if (!doc.root) return formatNew(buildNested(path, value))
+  // no value yet: a blank file is replaced, comments are kept above the new object
+  if (!doc.root) return (text.trim() === '' ? '' : text.endsWith('\n') ? text : text + '\n') + formatNew(buildNested(path, value))
   const unit = indentUnit(doc)
   const eol = eolOf(text)
   let node: JsonNode = doc.root

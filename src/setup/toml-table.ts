@@ -191,6 +191,7 @@ export function scanToml(text: string): TomlLayout {
   }
 
   let current: TomlEntry[] = rootEntries
+  if (text.startsWith('\uFEFF')) pos = 1
   while (pos < text.length) {
     const lineStart = pos
     blanks()

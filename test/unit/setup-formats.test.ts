@@ -68,6 +68,11 @@ describe('JSONC editing', () => {
     expect(removeValue(after, ['mcpServers', 'gitwhy'])).toBe(before)
   })
 
+  test('a blank file becomes the new object; a file holding only comments keeps them above it', () => {
+    expect(setValue('  \n', ['a'], 1)).toBe('{\n  "a": 1\n}\n')
+    expect(setValue('// settings\n', ['a'], 1)).toBe('// settings\n{\n  "a": 1\n}\n')
+  })
+
   test('the container is created after the last top-level key when missing', () => {
     const before = '{\n  "numStartups": 3\n}\n'
     const after = setValue(before, ['mcpServers', 'gitwhy'], { command: 'n' })
@@ -228,6 +233,13 @@ describe('TOML tables', () => {
     const text = 'a = 1\n\n[mcp_servers.gitwhy]\ncommand = "x"\n\n[mcp_servers.gitwhy.env]\nK = "v"\n\n# about b\n[b]\nc = 2\n'
     expect(removeTable(text, ['mcp_servers', 'gitwhy'])).toEqual({ text: 'a = 1\n\n# about b\n[b]\nc = 2\n', removed: true })
     expect(removeTable('a = 1\n', ['mcp_servers', 'gitwhy'])).toEqual({ text: 'a = 1\n', removed: false })
+  })
+
+  test('a BOM at the start is kept and not taken for a key', () => {
+    const text = '\uFEFFmodel = "o3"\n'
+    const r = setTable(text, ['mcp_servers', 'gitwhy'], ENTRY)
+    expect(r.text.startsWith(text + '\n[mcp_servers.gitwhy]\n')).toBe(true)
+    expect(removeTable(r.text, ['mcp_servers', 'gitwhy']).text).toBe(text)
   })
 
   test('CRLF files get CRLF lines', () => {
