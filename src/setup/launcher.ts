@@ -1,0 +1,47 @@
+/**
+ * How a client starts gitwhy: the absolute path of the node binary running this gitwhy and the
+ * absolute path of this package's `bin/run.js`. No PATH lookup is involved, so the command works
+ * from GUI clients that do not inherit the shell's PATH (nvm, fnm, volta installs).
+ */
+import path from 'node:path'
+import { PROJECT_ROOT } from '../parse/registry.js'
+
+export interface Launcher {
+  command: string
+  args: string[]
+}
+
+/** `gitwhy <subcommand...>` as an absolute node + script pair (default: the MCP server). */
+export function launcher(...subcommand: string[]): Launcher {
+  return { command: process.execPath, args: [path.join(PROJECT_ROOT, 'bin', 'run.js'), ...(subcommand.length ? subcommand : ['mcp'])] }
+}
+
+/**
+ * One shell word for a hook command line. Claude Code runs hook commands through a shell (bash,
+ * Git Bash on Windows), so the paths are double-quoted with `"`, `$` and backquotes escaped, and
+ * backslashes too except on Windows, where they are path separators and never precede those.
+ */
+export function shellQuote(word: string, platform: NodeJS.Platform = process.platform): string {
+  const specials = platform === 'win32' ? /["$`]/g : /["$`\\]/g
+  return `"${word.replace(specials, (c) => `\\${c}`)}"`
+}
+
+/** The command line of the Claude Code hook: `"<node>" "<run.js>" hook claude`. */
+export function hookCommandLine(platform: NodeJS.Platform = process.platform): string {
+  const l = launcher('hook', 'claude')
+  return [l.command, ...l.args.slice(0, 1)].map((w) => shellQuote(w, platform)).join(' ') + ' hook claude'
+}
+
+/** A hook command that runs gitwhy's Claude hook, whichever install it points at. */
+export function isGitwhyHookCommand(command: string): boolean {
+  return /(?:\bgitwhy|[\\/]bin[\\/]run\.js)["']?\s+hook\s+claude\s*$/.test(command)
+}
+
+/** The words of a hook command line as hookCommandLine writes it (for registrations()). */
+export function splitHookCommand(command: string, platform: NodeJS.Platform = process.platform): string[] {
+  const words: string[] = []
+  const unescape = platform === 'win32' ? /\\(["$`])/g : /\\(["$`\\])/g
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g
+  for (let m = re.exec(command); m; m = re.exec(command)) words.push(m[1] !== undefined ? m[1].replace(unescape, '$1') : (m[2] ?? m[3]))
+  return words
+}
