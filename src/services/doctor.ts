@@ -2,6 +2,7 @@ import path from 'node:path'
 import { isUserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
 import { IndexReader } from './index-reader.js'
+import { registrations } from './setup.js'
 import { readMeta, resolveRepo } from './workspace.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
@@ -48,6 +49,7 @@ export async function doctor(options: { repo?: string }): Promise<DoctorResult> 
   }
   if (repo) checks.push(...(await indexChecks(repo)))
   checks.push(...(await serverChecks(repo)))
+  checks.push(...registrationChecks(repo))
   return { repo, ok: checks.every((c) => c.status !== 'fail'), checks }
 }
 
@@ -132,6 +134,29 @@ async function serverChecks(repo: string | null): Promise<Check[]> {
     )
   } catch (error) {
     out.push(check('stdio', 'fail', `\`gitwhy mcp\` did not complete a stdio handshake: ${(error as Error).message}`, 'run `npm run build` in the gitwhy checkout, then `gitwhy doctor` again'))
+  }
+  return out
+}
+
+/** Every client registration (user level, and the repository's own files) must launch something that exists. */
+function registrationChecks(repo: string | null): Check[] {
+  const found = [...registrations({ scope: 'user' }), ...(repo ? registrations({ scope: 'project', repoRoot: repo }) : [])]
+  const out: Check[] = []
+  for (const r of found) {
+    const where = `${r.name} (${r.scope}, ${r.file})`
+    if (r.error) out.push(check(`client:${r.client}`, 'warn', `${where}: cannot read the config: ${r.error}`, 'fix the file by hand, then run `gitwhy setup`'))
+    else if (r.registered && (r.command_exists === false || r.script_exists === false)) {
+      out.push(check(`client:${r.client}`, 'fail', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, which does not exist`, `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to point it at this gitwhy`))
+    } else if (r.registered && !r.current) {
+      out.push(check(`client:${r.client}`, 'warn', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, not this gitwhy`, `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to update it`))
+    } else if (r.registered) out.push(check(`client:${r.client}`, 'ok', `${where} launches this gitwhy`))
+    if (r.hook?.registered && (r.hook.command_exists === false || r.hook.script_exists === false)) {
+      out.push(check(`hook:${r.client}`, 'fail', `${r.name}'s gitwhy hook (${r.hook.file}) runs a command that does not exist: ${r.hook.command}`, 'run `gitwhy setup` to update it, or `gitwhy setup --remove`'))
+    }
+  }
+  if (!found.some((r) => r.registered)) {
+    const installed = found.filter((r) => r.found && r.scope === 'user').map((r) => r.name)
+    out.push(check('clients', 'warn', installed.length ? `gitwhy is not registered with ${installed.join(', ')}` : 'no MCP client found on this machine', 'run `gitwhy setup` (add --dry-run to see the changes first)'))
   }
   return out
 }

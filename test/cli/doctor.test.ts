@@ -3,7 +3,7 @@
  * a real stdio handshake with the built server), and each broken part fails its own check with a
  * fix and exit code 1.
  */
-import { rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
@@ -49,11 +49,33 @@ describe('gitwhy doctor', () => {
       ['database', 'ok'],
       ['tools', 'ok'],
       ['stdio', 'ok'],
+      ['clients', 'warn'],
     ])
     expect(checks(json).stdio.message).toMatch(/answered initialize in \d+ ms and ping/)
+    expect(checks(json).clients.message).toBe('no MCP client found on this machine')
     const human = await runCli(['doctor', '--repo', repo.dir], opts)
     expect(human.stdout).toMatch(/^ok {4}node/m)
     expect(human.stdout).toContain('all checks passed')
+  })
+
+  test('client registrations: one made by setup passes, one pointing at a missing gitwhy fails with the fix', async () => {
+    const home = repo.env().HOME!
+    mkdirSync(join(home, '.cursor'), { recursive: true })
+    mkdirSync(join(home, '.gemini'), { recursive: true })
+    let { json } = await doctorJson()
+    expect(checks(json).clients).toMatchObject({ status: 'warn', message: 'gitwhy is not registered with Cursor, Gemini CLI' })
+    await runJson(['setup', '--client', 'cursor', '--client', 'gemini'], opts)
+    ;({ json } = await doctorJson())
+    expect(checks(json)['client:cursor'].status).toBe('ok')
+    expect(checks(json)['client:gemini'].status).toBe('ok')
+    // gitwhy moved away: the registration now launches a run.js that does not exist
+    const file = join(home, '.cursor', 'mcp.json')
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/"[^"]*bin\/run\.js"/, '"/nowhere/gitwhy/bin/run.js"'))
+    const { json: broken, result } = await doctorJson()
+    expect(result.code).toBe(1)
+    expect(checks(broken)['client:cursor']).toMatchObject({ status: 'fail', fix: 'run `gitwhy setup` to point it at this gitwhy' })
+    expect(checks(broken)['client:cursor'].message).toContain('/nowhere/gitwhy/bin/run.js')
+    await runJson(['setup', '--remove'], opts)
   })
 
   test('a new commit: the index check warns (stale) and says how to stay fresh, exit 0', async () => {
