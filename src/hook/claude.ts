@@ -31,6 +31,7 @@ export function hookDeadlineMs(): number {
   const ms = Number(process.env.GITWHY_HOOK_DEADLINE_MS)
   return Number.isFinite(ms) && ms > 0 ? ms : HOOK_DEADLINE_MS
 }
+
 /** Fewer literal characters in a row than this (once regex or glob syntax is dropped) is not worth an answer. */
 export const MIN_LITERAL = 3
 const MAX_EVENT_BYTES = 1 << 20
@@ -68,7 +69,7 @@ export function searchFromEvent(raw: string): SearchIntent | null {
   switch (event.tool_name) {
     case 'Grep': {
       if (typeof input.pattern !== 'string') return null
-      const globs = typeof input.glob === 'string' && input.glob !== '' ? splitGlobList(input.glob) : typeof input.type === 'string' ? (TYPE_GLOBS[input.type] ?? []) : []
+      const globs = typeof input.glob === 'string' && input.glob !== '' ? splitGlobList(input.glob) : typeof input.type === 'string' ? typeGlobs(input.type) : []
       intent = { tool: 'Grep', pattern: input.pattern, mode: 'regex', ignoreCase: input['-i'] === true, fixed: false, word: false, cwd, paths: typeof input.path === 'string' && input.path !== '' ? [input.path] : [], globs }
       break
     }
@@ -90,7 +91,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-/** Ripgrep's `{a,b}` lists and comma/space separated globs (the Grep tool passes one string). */
+/** The Grep tool's `glob` may hold several globs separated by spaces. */
 function splitGlobList(glob: string): string[] {
   return glob.split(/\s+/).filter(Boolean)
 }
@@ -111,6 +112,10 @@ const TYPE_GLOBS: Record<string, string[]> = {
   ruby: ['*.rb'],
   kotlin: ['*.kt', '*.kts'],
   swift: ['*.swift'],
+}
+
+function typeGlobs(type: string): string[] {
+  return Object.hasOwn(TYPE_GLOBS, type) ? TYPE_GLOBS[type] : []
 }
 
 /**
@@ -374,7 +379,7 @@ function parseSearchArgs(tool: 'rg' | 'grep' | 'git-grep', args: string[], name:
   const sources = patterns.map((p) => (syntax === 'bre' ? breToEre(p) : syntax === 'fixed' ? p : p.replace(/\\[<>]/g, '\\b')))
   const fixed = syntax === 'fixed' && sources.length === 1
   const pattern = sources.length === 1 ? sources[0] : sources.map((s) => `(?:${syntax === 'fixed' ? s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : s})`).join('|')
-  for (const t of types) globs.push(...(TYPE_GLOBS[t] ?? []))
+  for (const t of types) globs.push(...typeGlobs(t))
   // git grep's pathspecs may be globs (`'*.ts'`); a shell has already expanded rg's and grep's
   const paths = tool === 'git-grep' ? positional.filter((p) => !/[*?[]/.test(p)) : positional
   if (tool === 'git-grep') globs.push(...positional.filter((p) => /[*?[]/.test(p)))
