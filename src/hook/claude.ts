@@ -1,11 +1,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { isatty } from 'node:tty'
-import { SCHEMA_VERSION } from '../graph/schema.js'
-import { loadCommitCatalog } from '../history/commit-catalog.js'
-import { PathIndex } from '../history/path-index.js'
-import { augmentIndex, renderAugment, type AugmentIndex, type AugmentQuery } from '../services/augment.js'
-import { INDEX_FILES } from '../services/index-layout.js'
+import type { PathIndex } from '../history/path-index.js'
+import type { AugmentIndex, AugmentQuery } from '../services/augment.js'
 
 /**
  * `gitwhy hook claude`: a Claude Code PreToolUse hook. When the agent searches the code (the Grep
@@ -18,6 +15,9 @@ import { INDEX_FILES } from '../services/index-layout.js'
  * other tool, a pattern too short to mean anything, no match, no git repository or no gitwhy
  * index, bad input, an error, or running past its deadline all end the same way: exit 0 and
  * nothing on stdout. It reads only the index's JSON caches (no git process, no database).
+ *
+ * Most events it sees are not searches (every Bash command comes through), so the code that
+ * answers is imported only once an event turned out to be a search in an indexed repository.
  */
 
 /**
@@ -422,10 +422,16 @@ interface OpenIndex extends AugmentIndex {
 }
 
 /** The repository's active gitwhy index, read without git: null when there is none (or not a usable one). */
-export function openIndex(root: string): OpenIndex | null {
+export async function openIndex(root: string): Promise<OpenIndex | null> {
   const metaFile = path.join(root, '.gitwhy', 'meta.json')
   if (!existsSync(metaFile)) return null
   const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { schemaVersion?: number; indexDir?: string; head?: string }
+  const [{ SCHEMA_VERSION }, { INDEX_FILES }, { PathIndex }, { loadCommitCatalog }] = await Promise.all([
+    import('../graph/schema.js'),
+    import('../services/index-layout.js'),
+    import('../history/path-index.js'),
+    import('../history/commit-catalog.js'),
+  ])
   if (meta.schemaVersion !== SCHEMA_VERSION || typeof meta.indexDir !== 'string' || typeof meta.head !== 'string') return null
   const dir = path.join(root, '.gitwhy', meta.indexDir)
   if (INDEX_FILES.some((f) => !existsSync(path.join(dir, f)))) return null
@@ -500,17 +506,18 @@ export function queryFor(intent: SearchIntent, root: string): AugmentQuery | nul
 }
 
 /** The hook's whole answer to one event: the JSON line to print, or null to stay silent. */
-export function answerEvent(raw: string, options: { checkpoint?: () => void; now?: number } = {}): string | null {
+export async function answerEvent(raw: string, options: { checkpoint?: () => void; now?: number } = {}): Promise<string | null> {
   const intent = searchFromEvent(raw)
   if (!intent) return null
   // the repository of what is searched (a Grep path may lie in another repository than cwd)
   const anchorPath = intent.paths[0] !== undefined ? path.resolve(intent.cwd, intent.paths[0]) : intent.cwd
   const root = findRepoRoot(anchorPath)
   if (!root) return null
-  const index = openIndex(root)
-  if (!index) return null
   const query = queryFor(intent, root)
   if (!query) return null
+  const [index, { augmentIndex, renderAugment }] = await Promise.all([openIndex(root), import('../services/augment.js')])
+  if (!index) return null
+  options.checkpoint?.()
   const result = augmentIndex(index, query, { checkpoint: options.checkpoint, now: options.now })
   if (result.matches.length === 0) return null
   const head = readHead(root)
@@ -537,7 +544,7 @@ export async function runClaudeHook(deadline = hookDeadlineMs()): Promise<never>
     const checkpoint = () => {
       if (performance.now() > deadline) throw new DeadlinePassed()
     }
-    const out = raw === '' ? null : answerEvent(raw, { checkpoint })
+    const out = raw === '' ? null : await answerEvent(raw, { checkpoint })
     if (out !== null && performance.now() <= deadline) {
       process.stdout.write(out, quit)
       return await new Promise<never>(() => {})

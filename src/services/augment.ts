@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
-import { areaHistory } from '../history/area.js'
+import { followHistories } from '../history/area.js'
 import type { CommitCatalog } from '../history/commit-catalog.js'
 import type { HistoryGraph } from '../history/graph.js'
 import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
@@ -119,17 +119,19 @@ export function augmentIndex(index: AugmentIndex, query: AugmentQuery, options: 
   checkpoint()
   const symbolHistory = symbolHistories(graph, chosen)
   checkpoint()
+  const filePaths = chosen.filter((c) => !c.symbol).map((c) => c.file.path)
+  const fileHistory = new Map(followHistories(graph, 0, filePaths).map((r, k) => [filePaths[k], r]))
+  checkpoint()
   const now = options.now ?? Math.floor(Date.now() / 1000)
   const catalog = index.commits()
   const matches = chosen.map((c, i): AugmentMatch => {
-    checkpoint()
     let commits: number[]
     let truncated: boolean
     const sym = c.symbol
     if (sym) {
       ;({ commits, truncated } = symbolHistory[i]!)
     } else {
-      const area = areaHistory(graph, 0, c.file.path, { directory: false, follow: true })
+      const area = fileHistory.get(c.file.path)!
       commits = area.hits.map((h) => h.commit)
       truncated = area.truncated
     }
