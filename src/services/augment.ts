@@ -120,7 +120,7 @@ export function augmentIndex(index: AugmentIndex, query: AugmentQuery, options: 
   const symbolHistory = symbolHistories(graph, chosen)
   checkpoint()
   const filePaths = chosen.filter((c) => !c.symbol).map((c) => c.file.path)
-  const fileHistory = new Map(followHistories(graph, 0, filePaths).map((r, k) => [filePaths[k], r]))
+  const fileHistory = new Map(filePaths.length === 0 ? [] : followHistories(graph, 0, filePaths).map((r, k) => [filePaths[k], r]))
   checkpoint()
   const now = options.now ?? Math.floor(Date.now() / 1000)
   const catalog = index.commits()
