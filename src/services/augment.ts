@@ -8,7 +8,6 @@ import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
 import type { PathIndex } from '../history/path-index.js'
 import { isTestPath } from '../parse/classify.js'
 import { FILES, type IndexedFile } from './index-layout.js'
-import type { IndexReader } from './index-reader.js'
 import type { CommitRef, IndexInfo, PullRequestRef } from './types.js'
 
 /**
@@ -87,7 +86,7 @@ export async function augment(options: AugmentOptions & { repo?: string; query: 
   // loaded here rather than at the top: the hook imports this module and must not pay for git and
   // workspace code it never runs
   const { IndexReader } = await import('./index-reader.js')
-  const reader: IndexReader = await IndexReader.open(options.repo)
+  const reader = await IndexReader.open(options.repo)
   try {
     const { matches, total } = augmentIndex(reader, options.query, { ...options, limit })
     return { query: { pattern: options.query.pattern, mode: options.query.mode }, index: await reader.indexInfo(), matches, total }
@@ -183,7 +182,7 @@ interface MatchedSymbol {
   endLine: number
 }
 
-interface Candidate {
+export interface Candidate {
   file: IndexedFile
   symbol: MatchedSymbol | null
   score: number
