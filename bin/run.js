@@ -2,11 +2,18 @@
 import { existsSync } from 'node:fs'
 
 const [command, ...rest] = process.argv.slice(2)
-// Agents start the MCP server at every session: skip oclif's start-up (see src/mcp/main.ts).
 if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
+  // Agents start the MCP server at every session: skip oclif's start-up (see src/mcp/main.ts).
   const bundled = new URL('../dist/bundle/mcp.mjs', import.meta.url)
   const { main } = await import(existsSync(bundled) ? bundled.href : new URL('../dist/mcp/main.js', import.meta.url).href)
   process.exitCode = await main(rest)
+} else if (command === 'hook' && rest.length === 1 && rest[0] === 'claude') {
+  // `hook claude` runs inside an agent's tool call with a ~200 ms budget: skip oclif's start-up.
+  try {
+    await (await import('../dist/hook/claude.js')).runClaudeHook()
+  } catch {
+    process.exit(0)
+  }
 } else {
   const { execute } = await import('@oclif/core')
   await execute({ dir: import.meta.url })

@@ -67,9 +67,27 @@ export function areaHistory(graph: HistoryGraph, head: number, path: string, opt
 }
 
 function followHistory(graph: HistoryGraph, head: number, start: string): AreaResult {
-  const hits: AreaHit[] = []
+  return followHistories(graph, head, [start])[0]
+}
+
+/**
+ * `git log --follow` of several files in one walk: the walk's order does not depend on the path,
+ * so each file keeps its own current name and gets the hits its own walk would.
+ */
+export function followHistories(graph: HistoryGraph, head: number, starts: string[]): AreaResult[] {
+  const current = [...starts]
+  const hits: AreaHit[][] = starts.map(() => [])
   let truncated = false
-  let path = start
+  // current name -> the files known by it now
+  const byName = new Map<string, number[]>()
+  const watch = (name: string, k: number) => {
+    const list = byName.get(name)
+    if (list) list.push(k)
+    else byName.set(name, [k])
+  }
+  starts.forEach((s, k) => watch(s, k))
+  const touchedAt = new Int32Array(starts.length).fill(-1)
+  const touched: number[] = []
   const queue = new DateQueue(graph.dates)
   const seen = new Uint8Array(graph.shas.length)
   seen[head] = 1
@@ -77,11 +95,30 @@ function followHistory(graph: HistoryGraph, head: number, start: string): AreaRe
   for (let i = queue.pop(); i >= 0; i = queue.pop()) {
     const parents = graph.parents[i]
     if (parents.length <= 1) {
-      const entries = (graph.diffs[i][0] ?? []).filter((fd) => touchesFile(fd, path))
-      if (entries.length > 0) {
-        hits.push({ commit: i, path })
-        const renamed = entries.find((fd) => fd.status === 'R' && fd.path === path)
-        if (renamed) path = renamed.oldPath
+      const diffs = graph.diffs[i][0] ?? []
+      touched.length = 0
+      const touch = (name: string) => {
+        for (const k of byName.get(name) ?? []) {
+          if (touchedAt[k] === i) continue
+          touchedAt[k] = i
+          touched.push(k)
+        }
+      }
+      for (const fd of diffs) {
+        touch(fd.path)
+        if (fd.status === 'R') touch(fd.oldPath)
+      }
+      for (const k of touched) {
+        const path = current[k]
+        hits[k].push({ commit: i, path })
+        const renamed = diffs.find((fd) => fd.status === 'R' && fd.path === path)
+        if (renamed) {
+          const list = byName.get(path)!
+          list.splice(list.indexOf(k), 1)
+          if (list.length === 0) byName.delete(path)
+          current[k] = renamed.oldPath
+          watch(renamed.oldPath, k)
+        }
       }
       if (parents.length === 0 && graph.boundary[i]) truncated = true
     }
@@ -93,25 +130,28 @@ function followHistory(graph: HistoryGraph, head: number, start: string): AreaRe
       }
     }
   }
-  return { hits, truncated }
+  return hits.map((h) => ({ hits: h, truncated }))
 }
 
 /** Max-heap on committer date; equal dates come out in insertion order, as in git's walk. */
 class DateQueue {
   private heap: number[] = []
   private counter = 0
-  private order = new Map<number, number>()
+  /** Insertion rank of each commit (every commit is pushed at most once). */
+  private readonly order: Int32Array
 
-  constructor(private readonly dates: number[]) {}
+  constructor(private readonly dates: number[]) {
+    this.order = new Int32Array(dates.length)
+  }
 
   private before(a: number, b: number): boolean {
     const da = this.dates[a]
     const db = this.dates[b]
-    return da > db || (da === db && (this.order.get(a) as number) < (this.order.get(b) as number))
+    return da > db || (da === db && this.order[a] < this.order[b])
   }
 
   push(commit: number): void {
-    this.order.set(commit, this.counter++)
+    this.order[commit] = this.counter++
     const h = this.heap
     h.push(commit)
     let i = h.length - 1

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { areaHistory } from '../../src/history/area.js'
+import { areaHistory, followHistories } from '../../src/history/area.js'
 import { buildGraph } from '../../src/history/graph.js'
-import { added, fd, graph, renamed } from './graph-builder.js'
+import { added, fd, graph, renamed, type NodeSpec } from './graph-builder.js'
 
 const plain = { directory: false, follow: false }
 const follow = { directory: false, follow: true }
@@ -197,6 +197,91 @@ describe('areaHistory: follow (git log --follow -- FILE)', () => {
     expect(areaHistory(g, 0, 'f', follow)).toEqual({ hits: [{ commit: 0, path: 'f' }], truncated: true })
     const shallow = graph([{ parents: [], diffs: [[added('f', 1)]], boundary: true }])
     expect(areaHistory(shallow, 0, 'f', follow)).toEqual({ hits: [{ commit: 0, path: 'f' }], truncated: true })
+  })
+})
+
+/**
+ * `git log --follow` for one file written the plain way (a linear scan for the next commit by
+ * committer date, first-in first-out on ties; one current name): the reference the one-walk
+ * version must equal.
+ */
+function referenceFollow(g: ReturnType<typeof graph>, start: string): { hits: Array<{ commit: number; path: string }>; truncated: boolean } {
+  const hits: Array<{ commit: number; path: string }> = []
+  let path = start
+  let truncated = false
+  const queue: Array<[number, number]> = [[0, 0]]
+  const seen = new Set([0])
+  let counter = 1
+  while (queue.length > 0) {
+    let best = 0
+    for (let j = 1; j < queue.length; j++) {
+      const [a, ra] = queue[j]
+      const [b, rb] = queue[best]
+      if (g.dates[a] > g.dates[b] || (g.dates[a] === g.dates[b] && ra < rb)) best = j
+    }
+    const [i] = queue.splice(best, 1)[0]
+    const parents = g.parents[i]
+    if (parents.length <= 1) {
+      const entries = (g.diffs[i][0] ?? []).filter((d) => d.path === path || (d.status === 'R' && d.oldPath === path))
+      if (entries.length > 0) {
+        hits.push({ commit: i, path })
+        const r = entries.find((d) => d.status === 'R' && d.path === path)
+        if (r) path = r.oldPath
+      }
+      if (parents.length === 0 && g.boundary[i]) truncated = true
+    }
+    for (const p of parents) {
+      if (p < 0) truncated = true
+      else if (!seen.has(p)) {
+        seen.add(p)
+        queue.push([p, counter++])
+      }
+    }
+  }
+  return { hits, truncated }
+}
+
+describe('followHistories: several files in one walk', () => {
+  it('a swap (x → y and y → x in one commit) switches each file to the other name', () => {
+    const g = graph([
+      { parents: [1], diffs: [[fd('x', [0, 1, 0, 1])]] },
+      { parents: [2], diffs: [[renamed('y', 'x'), renamed('x', 'y')]] },
+      { parents: [], diffs: [[added('x', 1), added('y', 1)]] },
+    ])
+    expect(followHistories(g, 0, ['x', 'y'])).toEqual([
+      { hits: [{ commit: 0, path: 'x' }, { commit: 1, path: 'x' }, { commit: 2, path: 'y' }], truncated: false },
+      { hits: [{ commit: 1, path: 'y' }, { commit: 2, path: 'x' }], truncated: false },
+    ])
+  })
+
+  it('gives every file what its own walk gives (seeded random histories with renames, merges, re-used names)', () => {
+    let seed = 7
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n
+    const names = ['a', 'b', 'c', 'd', 'e']
+    for (let round = 0; round < 30; round++) {
+      const n = 40
+      const nodes: NodeSpec[] = []
+      for (let i = 0; i < n; i++) {
+        const older = n - 1 - i
+        const parents = older === 0 ? [] : rnd(6) === 0 && older > 2 ? [i + 1, i + 2 + rnd(older - 1)] : [i + 1]
+        const diffs = (parents.length === 0 ? [[]] : parents.map(() => [])) as NodeSpec['diffs']
+        for (const list of diffs) {
+          for (let k = rnd(3); k >= 0; k--) {
+            const from = names[rnd(names.length)]
+            const to = names[rnd(names.length)]
+            list.push(rnd(3) === 0 && from !== to ? renamed(from, to) : fd(to, [0, 1, 0, 1]))
+          }
+        }
+        nodes.push({ parents, diffs, date: 10_000 - i * 10 + rnd(25) })
+      }
+      const g = graph(nodes)
+      const together = followHistories(g, 0, names)
+      names.forEach((name, k) => {
+        const alone = referenceFollow(g, name)
+        expect(together[k], `round ${round}, ${name}`).toEqual(alone)
+        expect(areaHistory(g, 0, name, follow), `round ${round}, ${name}`).toEqual(alone)
+      })
+    }
   })
 })
 
