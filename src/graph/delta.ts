@@ -1,7 +1,7 @@
 import kuzu from 'kuzu'
 import type { Connection } from 'kuzu'
-import { TABLES, tableDef, type ColumnDef, type TableDef } from './schema.js'
-import type { AuthorRow, FileRow, GraphData } from './types.js'
+import { ACTIVITY_COLUMNS, TABLES, tableDef, type ColumnDef, type TableDef } from './schema.js'
+import type { ActivityRow, AuthorRow, FileRow, GraphData } from './types.js'
 
 /**
  * A small change applied in place to a copy of the previous graph (an incremental analyze):
@@ -17,6 +17,13 @@ export interface GraphDelta {
   topoShift: number
   /** Existing authors whose name changes (the newest commit's name wins). */
   renameAuthors: AuthorRow[]
+  /** New activity columns of File and Symbol nodes that are neither inserted nor in updateFiles. */
+  activity?: { files: Array<{ path: string } & ActivityRow>; symbols: Array<{ id: string } & ActivityRow> }
+  /**
+   * The analytics are recomputed as a whole: co-change edges and communities are dropped (the
+   * new ones come in `insert`), and the OWNED_BY edges of these files.
+   */
+  replaceAnalytics?: { ownershipOf: string[] }
   /** Rows to insert. */
   insert: Partial<GraphData>
 }
@@ -27,13 +34,22 @@ const BATCH = 2000
 
 function value(row: Record<string, unknown>, col: ColumnDef): unknown {
   const v = row[col.field ?? col.name]
-  if (col.type === 'TIMESTAMP') return new Date(String(v)).toISOString()
+  if (col.type === 'TIMESTAMP') return v === null || v === undefined ? null : new Date(String(v)).toISOString()
   return v ?? null
 }
 
-function propertyList(columns: ColumnDef[]): string {
-  return columns.map((c) => `${c.name}: ${c.type === 'TIMESTAMP' ? `timestamp(r.${c.name})` : `r.${c.name}`}`).join(', ')
+/** A parameter as the column's type: numbers arrive as INT64 or DOUBLE depending on their value. */
+function cast(c: ColumnDef): string {
+  if (c.type === 'TIMESTAMP') return `timestamp(r.${c.name})`
+  if (c.type === 'DOUBLE') return `cast(r.${c.name}, 'DOUBLE')`
+  return `r.${c.name}`
 }
+
+function propertyList(columns: ColumnDef[]): string {
+  return columns.map((c) => `${c.name}: ${cast(c)}`).join(', ')
+}
+
+const ACTIVITY_SET = (v: string) => ACTIVITY_COLUMNS.map((c) => `${v}.${c.name} = ${cast(c)}`).join(', ')
 
 function insertStatement(def: TableDef): string {
   if (def.kind === 'node') return `UNWIND $rows AS r CREATE (:${def.name} {${propertyList(def.columns)}})`
@@ -53,6 +69,13 @@ function insertRows(def: TableDef, rows: ReadonlyArray<Record<string, unknown>>)
     }
     return out
   })
+}
+
+/** Activity values as parameters: timestamps as ISO strings (null stays null). */
+function activityParams(row: ActivityRow): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...(row as object) }
+  for (const c of ACTIVITY_COLUMNS) out[c.name] = value(row as unknown as Record<string, unknown>, c)
+  return out
 }
 
 async function run(conn: Connection, statement: string, params: Record<string, unknown>): Promise<void> {
@@ -91,9 +114,18 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
     if (delta.updateFiles.length > 0) {
       await runBatched(
         conn,
-        'UNWIND $rows AS r MATCH (f:File {path: r.path}) SET f.language = r.language, f.lines = r.lines, f.is_test = r.is_test, f.present = r.present',
-        delta.updateFiles.map((f) => ({ ...f })),
+        `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET f.language = r.language, f.lines = r.lines, f.is_test = r.is_test, f.present = r.present, ${ACTIVITY_SET('f')}`,
+        delta.updateFiles.map((f) => activityParams(f)),
       )
+    }
+    if (delta.activity) {
+      await runBatched(conn, `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET ${ACTIVITY_SET('f')}`, delta.activity.files.map(activityParams))
+      await runBatched(conn, `UNWIND $rows AS r MATCH (s:Symbol {id: r.id}) SET ${ACTIVITY_SET('s')}`, delta.activity.symbols.map(activityParams))
+    }
+    if (delta.replaceAnalytics) {
+      await run(conn, 'MATCH ()-[r:CO_CHANGED]->() DELETE r', {})
+      await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
+      await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: delta.replaceAnalytics.ownershipOf })
     }
     for (const def of TABLES) {
       const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import kuzu from 'kuzu'
 import type { Connection, Database } from 'kuzu'
-import { renderDDL, TABLES, tableDef, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
+import { renderDDL, TABLES, tableDef, tableDefs, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
 import type { GraphData } from './types.js'
 
 /** 256 MB: enough for bulk loads of large histories without reserving most of RAM (Kuzu's default). */
@@ -75,7 +75,7 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
         phase(def.name)
         const file = join(csvDir, `${def.name}.csv`)
         writeCsv(file, def, rows)
-        await run(conn, copyStatement(def.name, file)).catch((error: unknown) => {
+        await run(conn, copyStatement(def.name, file, tableDefs(def.name).length > 1 && def.kind === 'rel' ? { from: def.from.table, to: def.to.table } : undefined)).catch((error: unknown) => {
           throw new Error(`COPY ${def.name} (${rows.length} rows) failed: ${error instanceof Error ? error.message : String(error)}`)
         })
         rmSync(file, { force: true })
@@ -106,8 +106,10 @@ function cypherString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 }
 
-export function copyStatement(table: string, file: string): string {
+export function copyStatement(table: string, file: string, pair?: { from: string; to: string }): string {
   const options = [
+    // a relationship table with several FROM/TO pairs is loaded one pair at a time
+    ...(pair ? [`from=${cypherString(pair.from)}`, `to=${cypherString(pair.to)}`] : []),
     'HEADER=TRUE',
     "DELIM=','",
     `QUOTE='"'`,
@@ -181,6 +183,10 @@ function encodeCell(value: unknown, type: ColumnType, table: string, column: str
     }
     case 'BOOLEAN':
       return value === true ? 'true' : 'false'
+    case 'DOUBLE': {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${table}.${column}: expected a finite number, got ${JSON.stringify(value)}`)
+      return String(value)
+    }
     case 'TIMESTAMP': {
       const ms = value instanceof Date ? value.getTime() : Date.parse(String(value))
       return Number.isNaN(ms) ? CSV_NULL : new Date(ms).toISOString()

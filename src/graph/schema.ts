@@ -9,9 +9,9 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
-export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP'
+export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE'
 
 export interface ColumnDef {
   name: string
@@ -54,7 +54,26 @@ export type TableDef = NodeTableDef | RelTableDef
 const text = (name: string, description: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type: 'STRING', description, ...extra })
 const int = (name: string, description: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type: 'INT64', description, ...extra })
 const bool = (name: string, description: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type: 'BOOLEAN', description, ...extra })
-const time = (name: string, description: string): ColumnDef => ({ name, type: 'TIMESTAMP', description })
+const time = (name: string, description: string, extra: Partial<ColumnDef> = {}): ColumnDef => ({ name, type: 'TIMESTAMP', description, ...extra })
+const real = (name: string, description: string): ColumnDef => ({ name, type: 'DOUBLE', description })
+
+/** History activity of a file or symbol (analytics; merges, bots and formatting-only commits not counted). */
+export const ACTIVITY_COLUMNS: ColumnDef[] = [
+  int('revisions', 'Commits that changed it (merges, bot and formatting-only commits not counted).'),
+  int('recent_revisions', 'Of those, commits in the recent window (default 90 days) before the indexed HEAD.'),
+  int('churn', 'Lines added plus deleted by those commits.'),
+  int('authors', 'Distinct authors of those commits.'),
+  time('first_change', 'Oldest of those commits (null: none).', { nullable: true }),
+  time('last_change', 'Newest of those commits (null: none).', { nullable: true }),
+]
+
+const coChangeColumns = (what: string): ColumnDef[] => [
+  int('shared', `Revisions that changed both ${what}.`),
+  real('degree', 'code-maat coupling degree: 100 × shared / average(revisions of each).'),
+  real('confidence', 'shared / revisions of the source (how often a change to it came with the target).'),
+  real('reverse_confidence', 'shared / revisions of the target.'),
+  real('support', 'shared / all revisions considered.'),
+]
 
 /** Node tables come first: relationship tables reference them, in DDL and in load order. */
 export const TABLES: readonly TableDef[] = [
@@ -69,6 +88,7 @@ export const TABLES: readonly TableDef[] = [
       int('lines', 'Line count at the indexed HEAD (0 when the file is not present).'),
       bool('is_test', 'True when the path looks like a test file.'),
       bool('present', 'True when the file exists at the indexed HEAD (false: deleted or renamed away).'),
+      ...ACTIVITY_COLUMNS,
     ],
   },
   {
@@ -86,6 +106,7 @@ export const TABLES: readonly TableDef[] = [
       int('end_line', 'Last line of the definition (1-based, inclusive).'),
       text('signature', 'The first line(s) of the definition, trimmed.'),
       bool('exported', 'True when the symbol is visible outside its file.'),
+      ...ACTIVITY_COLUMNS,
     ],
   },
   {
@@ -142,6 +163,18 @@ export const TABLES: readonly TableDef[] = [
       text('title', 'Title when known (forge API), else empty.'),
       text('url', 'Web URL, or empty when the remote is unknown.'),
       text('source', 'Where it was found: message, api, ...'),
+    ],
+  },
+  {
+    kind: 'node',
+    name: 'Community',
+    description: 'An area of the codebase: symbols that change together and belong together (Louvain over co-change and structure).',
+    rows: 'communities',
+    columns: [
+      text('id', 'Community id, c1 = the largest (primary key; stable within one index).'),
+      text('label', 'Readable label: the dominant folder or a common name stem.'),
+      int('size', 'Member symbols.'),
+      real('cohesion', 'Share of the members\' edge weight that stays inside the community (0..1).'),
     ],
   },
   {
@@ -251,7 +284,47 @@ export const TABLES: readonly TableDef[] = [
     to: { table: 'File', field: 'from' },
     columns: [text('sha', 'The commit that did the rename.')],
   },
+  {
+    kind: 'rel',
+    name: 'CO_CHANGED',
+    description: 'The files usually change in the same commits (one edge per pair, source < target).',
+    rows: 'fileCoChanged',
+    from: { table: 'File', field: 'a' },
+    to: { table: 'File', field: 'b' },
+    columns: coChangeColumns('files'),
+  },
+  {
+    kind: 'rel',
+    name: 'CO_CHANGED',
+    description: 'The symbols usually change in the same commits (one edge per pair, source < target).',
+    rows: 'symbolCoChanged',
+    from: { table: 'Symbol', field: 'a' },
+    to: { table: 'Symbol', field: 'b' },
+    columns: coChangeColumns('symbols'),
+  },
+  {
+    kind: 'rel',
+    name: 'MEMBER_OF',
+    description: 'The symbol belongs to the community.',
+    rows: 'memberOf',
+    from: { table: 'Symbol', field: 'symbol' },
+    to: { table: 'Community', field: 'community' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'OWNED_BY',
+    description: 'The author wrote lines of the file as they are at the indexed HEAD (blame, after .mailmap).',
+    rows: 'ownedBy',
+    from: { table: 'File', field: 'path' },
+    to: { table: 'Author', field: 'email' },
+    columns: [int('lines', 'Lines of the file owned by the author.'), real('share', 'lines / all lines of the file (0..1).')],
+  },
 ]
+
+export function tableDefs(name: string): TableDef[] {
+  return TABLES.filter((t) => t.name === name)
+}
 
 export function tableDef(name: string): TableDef {
   const def = TABLES.find((t) => t.name === name)
@@ -263,15 +336,22 @@ function primaryKey(def: NodeTableDef): ColumnDef {
   return def.columns[0]
 }
 
-/** The CREATE statements, node tables first. */
+/** The CREATE statements, node tables first. Relationship tables sharing a name become one table with several FROM/TO pairs. */
 export function renderDDL(tables: readonly TableDef[] = TABLES): string[] {
-  return tables.map((def) => {
+  const out: string[] = []
+  const done = new Set<string>()
+  for (const def of tables) {
     const cols = def.columns.map((c) => `${c.name} ${c.type}`)
     if (def.kind === 'node') {
-      return `CREATE NODE TABLE ${def.name}(${[...cols, `PRIMARY KEY (${primaryKey(def).name})`].join(', ')})`
+      out.push(`CREATE NODE TABLE ${def.name}(${[...cols, `PRIMARY KEY (${primaryKey(def).name})`].join(', ')})`)
+      continue
     }
-    return `CREATE REL TABLE ${def.name}(${[`FROM ${def.from.table} TO ${def.to.table}`, ...cols].join(', ')})`
-  })
+    if (done.has(def.name)) continue
+    done.add(def.name)
+    const pairs = tables.filter((t): t is RelTableDef => t.kind === 'rel' && t.name === def.name).map((t) => `FROM ${t.from.table} TO ${t.to.table}`)
+    out.push(`CREATE REL TABLE ${def.name}(${[...pairs, ...cols].join(', ')})`)
+  }
+  return out
 }
 
 export interface PropertyDescription {

@@ -1,7 +1,19 @@
 /** Rows handed to the store's bulk loader. One array per node / relationship table. */
 
-export interface FileRow { path: string; language: string | null; lines: number; is_test: boolean; present: boolean }
-export interface SymbolRow {
+/** History activity columns of File and Symbol (see ACTIVITY_COLUMNS); timestamps as ISO strings. */
+export interface ActivityRow {
+  revisions: number
+  recent_revisions: number
+  churn: number
+  authors: number
+  first_change: string | null
+  last_change: string | null
+}
+
+export const NO_ACTIVITY: ActivityRow = { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null }
+
+export interface FileRow extends ActivityRow { path: string; language: string | null; lines: number; is_test: boolean; present: boolean }
+export interface SymbolRow extends ActivityRow {
   id: string
   name: string
   qualified_name: string
@@ -31,6 +43,8 @@ export interface CommitRow {
   /** True for commits at the edge of the indexed history (shallow boundary or --max-commits cut). */
   boundary: boolean
 }
+export interface CoChangeRow { a: string; b: string; shared: number; degree: number; confidence: number; reverse_confidence: number; support: number }
+export interface CommunityRow { id: string; label: string; size: number; cohesion: number }
 export interface AuthorRow { email: string; name: string }
 export interface PullRequestRow { number: number; title: string; url: string; source: string }
 export interface IssueRow { number: number; title: string; url: string; source: string }
@@ -53,4 +67,9 @@ export interface GraphData {
   references: Array<{ sha: string; number: number; closes: boolean }>
   closes: Array<{ pr: number; issue: number }>
   renamedFrom: Array<{ path: string; from: string; sha: string }>
+  fileCoChanged: CoChangeRow[]
+  symbolCoChanged: CoChangeRow[]
+  communities: CommunityRow[]
+  memberOf: Array<{ symbol: string; community: string }>
+  ownedBy: Array<{ path: string; email: string; lines: number; share: number }>
 }

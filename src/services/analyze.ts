@@ -6,7 +6,9 @@ import { countLines, listTree, readBlobs } from '../git/tree.js'
 import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
-import type { FileRow, GraphData, SymbolRow } from '../graph/types.js'
+import { NO_ACTIVITY, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
+import { activityRow, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, ownershipOf, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
+import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
 import { PathIndex, savePathIndex } from '../history/path-index.js'
@@ -66,8 +68,13 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   if (maxCommits !== null && (!Number.isInteger(maxCommits) || maxCommits < 1)) {
     throw new UserError(`--max-commits must be a positive whole number, got ${maxCommits}`, 'pass e.g. --max-commits 5000, or leave it out to index the whole history', 'bad_option')
   }
+  const analyticsConfig = readAnalyticsConfig(gitwhyDir(repo))
   const previous = readMeta(repo)
-  const sameOptions = previous !== null && previous.options.maxCommits === maxCommits && previous.options.maxFileBytes === maxFileBytes
+  const sameOptions =
+    previous !== null &&
+    previous.options.maxCommits === maxCommits &&
+    previous.options.maxFileBytes === maxFileBytes &&
+    JSON.stringify(previous.options.analytics) === JSON.stringify(analyticsConfig)
   const usable =
     !options.force && previous !== null && previous.schemaVersion === SCHEMA_VERSION && sameOptions && missingIndexFiles(path.join(gitwhyDir(repo), previous.indexDir)).length === 0
   if (usable && previous.head === head) {
@@ -107,12 +114,12 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     let mode: AnalyzeSummary['mode'] = 'full'
     const newCommits = commits.length
     if (canUpdate) {
-      counts = await time('update', () => updateIndex({ prevDir: prevDir!, dir, oldHead: previous!.head, fresh: commits, files, previousFiles, time }))
+      counts = await time('update', () => updateIndex({ prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig }))
       if (counts) mode = 'incremental'
       else commits = await time('history_full', () => read(head))
     }
     if (!counts) {
-      const data = await mapAndSave(commits, files, shallow, dir, time, progress)
+      const data = await mapAndSave(commits, files, shallow, dir, head, analyticsConfig, time, progress)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
@@ -133,7 +140,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
       indexDir: id,
       head,
       shallow: shallow.size > 0,
-      options: { maxCommits, maxFileBytes },
+      options: { maxCommits, maxFileBytes, analytics: analyticsConfig },
       counts,
       skipped,
       timings,
@@ -172,6 +179,8 @@ async function mapAndSave(
   files: IndexedFile[],
   shallow: ReadonlySet<string>,
   dir: string,
+  head: string,
+  config: AnalyticsConfig,
   time: Timer,
   progress: (phase: string, done: number, total: number) => void,
 ): Promise<GraphData> {
@@ -188,7 +197,15 @@ async function mapAndSave(
     const tables = commitTables(commits, mapped.graph, paths)
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
-    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas) }
+    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [] }
+  })
+  await time('analytics', () => {
+    const emails = new Map(data.commits.map((c) => [c.sha, c.author_email]))
+    const ownership: AnalyticsCache['ownership'] = {}
+    files.forEach((f, fi) => (ownership[f.path] = ownershipOf(mapped.result.blame[fi], f.lines, mapped.graph.shas, (sha) => emails.get(sha))))
+    const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
+    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols).rows)
+    saveAnalyticsCache(dir, cache)
   })
   await time('save', () => {
     savePathIndex(dir, mapped.graph)
@@ -268,7 +285,23 @@ async function indexFiles(
 }
 
 function fileRow(p: string, f: IndexedFile | undefined): FileRow {
-  return { path: p, language: f?.language ?? null, lines: f?.lines ?? 0, is_test: isTestPath(p), present: f !== undefined }
+  return { path: p, language: f?.language ?? null, lines: f?.lines ?? 0, is_test: isTestPath(p), present: f !== undefined, ...NO_ACTIVITY }
+}
+
+/** "Now" for the analytics: the indexed HEAD's committer date. */
+function headTime(cache: AnalyticsCache, head: string): number {
+  return cache.changes.find((c) => c.sha === head)?.time ?? Math.max(0, ...cache.changes.map((c) => c.time))
+}
+
+/**
+ * Compute the analytics and write their activity columns into the given File and Symbol rows;
+ * returns the analytics tables' rows.
+ */
+function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[]) {
+  const out = computeAnalytics(analyticsInput(cache, files, now), config)
+  for (const r of fileRows) if (r.present) Object.assign(r, activityRow(out.fileStats.get(r.path)))
+  for (const r of symbolRows) Object.assign(r, activityRow(out.symbolStats.get(r.id)))
+  return { rows: analyticsRows(out, cache.ownership), out }
 }
 
 /** Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history edges. */
@@ -279,7 +312,7 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
     const blame = result.blame[fi]
     f.symbols.forEach((s, si) => {
       const id = ids[si]
-      const row: SymbolRow = { id, name: s.name, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine, signature: s.signature, exported: s.exported }
+      const row: SymbolRow = { id, name: s.name, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine, signature: s.signature, exported: s.exported, ...NO_ACTIVITY }
       rows.symbols.push(row)
       rows.defines.push({ path: f.path, symbol: id })
       if (s.parentIndex !== null) rows.contains.push({ parent: ids[s.parentIndex], child: id })
@@ -310,12 +343,14 @@ async function updateIndex(u: {
   prevDir: string
   dir: string
   oldHead: string
+  head: string
   fresh: RawCommit[]
   files: IndexedFile[]
   previousFiles: Map<string, IndexedFile>
   time: Timer
+  config: AnalyticsConfig
 }): Promise<Record<string, number> | null> {
-  const { prevDir, dir, oldHead, fresh, files, previousFiles, time } = u
+  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
   const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
@@ -342,23 +377,55 @@ async function updateIndex(u: {
   // the files the new commits touched, walked over the new commits and their stored lineage
   const current = new Map(files.map((f) => [f.path, f]))
   const affected = files.filter((f) => paths.has(f.path) || previousFiles.get(f.path)?.blob !== f.blob)
-  const symbols = await time('update_walk', () => {
+  const { symbols, owners } = await time('update_walk', () => {
     const graph = old.graphFor(affected.map((f) => f.path), { fresh })
     const targets: MapTarget[] = affected.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
-    return symbolRows(affected, mapHistory(graph, 0, targets), graph.shas)
+    const result = mapHistory(graph, 0, targets)
+    return { symbols: symbolRows(affected, result, graph.shas), owners: { result, shas: graph.shas } }
   })
 
   const touchedPaths = new Set([...paths, ...affected.map((f) => f.path)])
   const isKnown = (p: string) => old.has(p) || previousFiles.has(p)
+  const replaceSymbolsOf = [...touchedPaths].filter((p) => previousFiles.has(p))
+  const updateFiles = [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p)))
+  const insertFiles = [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p)))
+
+  // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
+  // and ownership replaced, then computed from scratch as a full build does.
+  const { analytics, activity } = await time('update_analytics', () => {
+    const cache = loadAnalyticsCache(prevDir)
+    const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
+    const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
+    const changes = [...fresh, ...cache.changes.map((c) => ({ ...c, symbols: c.symbols.filter((id) => !gone.has(id)) }))]
+    const bySha = new Map(changes.map((c) => [c.sha, c]))
+    for (const ch of symbols.changed) bySha.get(ch.sha)?.symbols.push(ch.symbol)
+    const ownership: AnalyticsCache['ownership'] = {}
+    for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
+    affected.forEach((f, fi) => (ownership[f.path] = ownershipOf(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))
+    const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
+    saveAnalyticsCache(dir, next)
+    const { rows, out } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols)
+    const reinserted = new Set(symbols.symbols.map((r) => r.id))
+    const updated = new Set(updateFiles.map((r) => r.path))
+    const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
+    for (const f of files) if (!updated.has(f.path) && !insertFiles.some((r) => r.path === f.path)) activity.files.push({ path: f.path, ...activityRow(out.fileStats.get(f.path)) })
+    for (const f of files) for (const id of symbolIds(f)) if (!reinserted.has(id)) activity.symbols.push({ id, ...activityRow(out.symbolStats.get(id)) })
+    const ownedBy = rows.ownedBy.filter((r) => touchedPaths.has(r.path))
+    return { analytics: { ...rows, ownedBy }, activity }
+  })
+
   const delta: GraphDelta = {
-    replaceSymbolsOf: [...touchedPaths].filter((p) => previousFiles.has(p)),
-    updateFiles: [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p))),
+    replaceSymbolsOf,
+    updateFiles,
+    activity,
+    replaceAnalytics: { ownershipOf: [...touchedPaths] },
     topoShift: fresh.length,
     renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
     insert: {
       ...tables,
       ...symbols,
-      files: [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p))),
+      ...analytics,
+      files: insertFiles,
       authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
       issues: tables.issues.filter((i) => !knownIssues.has(i.number)),
     },

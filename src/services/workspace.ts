@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, s
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
+import type { AnalyticsConfig } from '../analytics/types.js'
 import { INDEX_FILES } from './index-layout.js'
 import { git, gitBuffer, GitError } from '../git/run.js'
 
@@ -20,7 +21,7 @@ export interface IndexMeta {
   indexDir: string
   head: string
   shallow: boolean
-  options: { maxCommits: number | null; maxFileBytes: number }
+  options: { maxCommits: number | null; maxFileBytes: number; analytics: AnalyticsConfig }
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>

@@ -1,0 +1,133 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { UserError } from '../errors.js'
+import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
+import { symbolIds, type IndexedFile } from '../services/index-layout.js'
+import type { CommitCategory } from '../services/types.js'
+import { fileCoChange, symbolCoChange } from './cochange.js'
+import { detectCommunities } from './communities.js'
+import { activityStats } from './stats.js'
+import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type Change, type CoChange } from './types.js'
+
+/**
+ * The analytics part of an index. What they are computed from (every commit's changeset, the
+ * renames, each file's line ownership at HEAD) is kept beside the graph in `analytics.json`, so an
+ * update recomputes them exactly as a full build would, without re-reading the history.
+ */
+export const ANALYTICS_FILE = 'analytics.json'
+
+export interface AnalyticsCache {
+  changes: Change[]
+  renames: AnalyticsInput['renames']
+  ownership: AnalyticsInput['ownership']
+}
+
+export function saveAnalyticsCache(dir: string, cache: AnalyticsCache): void {
+  writeFileSync(path.join(dir, ANALYTICS_FILE), JSON.stringify(cache))
+}
+
+export function loadAnalyticsCache(dir: string): AnalyticsCache {
+  return JSON.parse(readFileSync(path.join(dir, ANALYTICS_FILE), 'utf8')) as AnalyticsCache
+}
+
+/** Every commit's changeset from the graph's rows, newest first (the rows' order). */
+export function changesFromRows(rows: Pick<GraphData, 'commits' | 'touched' | 'changed'>): Change[] {
+  const files = new Map<string, Change['files']>()
+  for (const t of rows.touched) {
+    let list = files.get(t.sha)
+    if (!list) files.set(t.sha, (list = []))
+    list.push({ path: t.path, additions: t.additions, deletions: t.deletions })
+  }
+  const symbols = new Map<string, string[]>()
+  for (const c of rows.changed) {
+    let list = symbols.get(c.sha)
+    if (!list) symbols.set(c.sha, (list = []))
+    list.push(c.symbol)
+  }
+  return rows.commits.map((c) => ({
+    sha: c.sha,
+    time: Math.floor(Date.parse(c.committer_date) / 1000),
+    author: c.author_email,
+    category: c.category as CommitCategory,
+    subject: c.subject,
+    files: files.get(c.sha) ?? [],
+    symbols: symbols.get(c.sha) ?? [],
+  }))
+}
+
+/** Lines owned at HEAD per author, from one file's blame (commit index per line; ~index past the cut). */
+export function ownershipOf(blame: ArrayLike<number>, lines: number, shas: readonly string[], emailOf: (sha: string) => string | undefined): Array<[string, number]> {
+  const counts = new Map<string, number>()
+  for (let l = 0; l < Math.min(lines, blame.length); l++) {
+    const v = blame[l]
+    const c = v < 0 ? ~v : v
+    const email = c >= 0 && c < shas.length ? emailOf(shas[c]) : undefined
+    if (email !== undefined) counts.set(email, (counts.get(email) ?? 0) + 1)
+  }
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+}
+
+export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], headTime: number): AnalyticsInput {
+  const symbols: AnalyticsInput['symbols'] = []
+  for (const f of files) {
+    const ids = symbolIds(f)
+    f.symbols.forEach((s, i) => symbols.push({ id: ids[i], path: f.path, qualified_name: s.qualifiedName, parent: s.parentIndex === null ? null : ids[s.parentIndex] }))
+  }
+  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership }
+}
+
+export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig): AnalyticsOutput {
+  const { fileStats, symbolStats } = activityStats(input, config)
+  const fileCo = fileCoChange(input, config)
+  const symbolCo = symbolCoChange(input, config)
+  const { communities, memberOf } = detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo }, config)
+  return { fileStats, symbolStats, fileCoChange: fileCo, symbolCoChange: symbolCo, communities, memberOf }
+}
+
+const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString())
+
+export function activityRow(s: ActivityStats | undefined): ActivityRow {
+  if (!s) return { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null }
+  return { revisions: s.revisions, recent_revisions: s.recent_revisions, churn: s.churn, authors: s.authors, first_change: iso(s.first_change), last_change: iso(s.last_change) }
+}
+
+const coChangeRow = (c: CoChange): CoChangeRow => ({ a: c.a, b: c.b, shared: c.shared, degree: c.degree, confidence: c.confidence_ab, reverse_confidence: c.confidence_ba, support: c.support })
+
+/** The graph rows of the analytics (activity columns are set on the File and Symbol rows by the caller). */
+export function analyticsRows(out: AnalyticsOutput, ownership: AnalyticsInput['ownership']): Pick<GraphData, 'fileCoChanged' | 'symbolCoChanged' | 'communities' | 'memberOf' | 'ownedBy'> {
+  const ownedBy: GraphData['ownedBy'] = []
+  for (const p of Object.keys(ownership).sort()) {
+    const owners = ownership[p]
+    const total = owners.reduce((n, [, l]) => n + l, 0)
+    for (const [email, lines] of owners) ownedBy.push({ path: p, email, lines, share: total ? lines / total : 0 })
+  }
+  return {
+    fileCoChanged: out.fileCoChange.map(coChangeRow),
+    symbolCoChanged: out.symbolCoChange.map(coChangeRow),
+    communities: out.communities.map((c) => ({ ...c })),
+    memberOf: [...out.memberOf].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([symbol, community]) => ({ symbol, community })),
+    ownedBy,
+  }
+}
+
+/**
+ * The analytics settings: the defaults, overridden by the `analytics` object of
+ * `.gitwhy/config.json` when there is one. Recorded in meta.json: a change rebuilds the index.
+ */
+export function readAnalyticsConfig(gitwhyDir: string): AnalyticsConfig {
+  const file = path.join(gitwhyDir, 'config.json')
+  if (!existsSync(file)) return { ...DEFAULT_ANALYTICS_CONFIG }
+  let parsed: { analytics?: Record<string, unknown> }
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed
+  } catch (error) {
+    throw new UserError(`${file} is not valid JSON (${(error as Error).message})`, 'fix or delete the file; see "Analytics settings" in the README', 'bad_config')
+  }
+  const config = { ...DEFAULT_ANALYTICS_CONFIG }
+  for (const [key, value] of Object.entries(parsed.analytics ?? {})) {
+    if (!(key in config)) throw new UserError(`${file}: unknown analytics setting "${key}"`, `use one of: ${Object.keys(config).join(', ')}`, 'bad_config')
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new UserError(`${file}: analytics.${key} must be a number ≥ 0, got ${JSON.stringify(value)}`, 'fix the value', 'bad_config')
+    config[key as keyof AnalyticsConfig] = value
+  }
+  return config
+}
