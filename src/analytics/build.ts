@@ -56,7 +56,7 @@ export function changesFromRows(rows: Pick<GraphData, 'commits' | 'touched' | 'c
 }
 
 /** Lines owned at HEAD per author, from one file's blame (commit index per line; ~index past the cut). */
-export function ownershipOf(blame: ArrayLike<number>, lines: number, shas: readonly string[], emailOf: (sha: string) => string | undefined): Array<[string, number]> {
+export function ownershipFromBlame(blame: ArrayLike<number>, lines: number, shas: readonly string[], emailOf: (sha: string) => string | undefined): Array<[string, number]> {
   const counts = new Map<string, number>()
   for (let l = 0; l < Math.min(lines, blame.length); l++) {
     const v = blame[l]

@@ -65,3 +65,71 @@ export const QUERIES = {
 } as const
 
 export type QueryName = keyof typeof QUERIES
+
+/** History analytics (issue 4): read from the activity columns and the analytics tables. */
+export const ANALYTICS_QUERIES = {
+  fileActivity: `
+    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND f.path STARTS WITH $prefix
+    RETURN f.path AS key, f.path AS path, f.revisions AS revisions, f.recent_revisions AS recent_revisions,
+           f.churn AS churn, f.authors AS authors, f.first_change AS first_change, f.last_change AS last_change`,
+  symbolActivity: `
+    MATCH (s:Symbol) WHERE s.revisions > 0 AND s.path STARTS WITH $prefix
+    RETURN s.id AS key, s.path AS path, s.qualified_name AS qualified_name, s.kind AS kind, s.start_line AS start_line,
+           s.end_line AS end_line, s.revisions AS revisions, s.recent_revisions AS recent_revisions,
+           s.churn AS churn, s.authors AS authors, s.first_change AS first_change, s.last_change AS last_change`,
+  fileOwners: `
+    MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path = $path OR f.path STARTS WITH $prefix
+    RETURN a.email AS email, a.name AS name, sum(o.lines) AS lines ORDER BY lines DESC, email`,
+  symbolOwners: `
+    MATCH (s:Symbol {id: $id})-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author)
+    RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email`,
+  authorsLastActive: `
+    MATCH (c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE a.email IN $emails
+    RETURN a.email AS email, max(c.committer_date) AS last_active`,
+  dominantOwners: `
+    MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.present AND o.share >= $share
+    RETURN f.path AS path, f.lines AS lines, a.email AS email, a.name AS name, o.share AS share`,
+  fileCoChanged: `
+    MATCH (f:File {path: $key})-[r:CO_CHANGED]-(g:File)
+    RETURN g.path AS key, r.shared AS shared, r.degree AS degree,
+           CASE WHEN f.path < g.path THEN r.confidence ELSE r.reverse_confidence END AS confidence,
+           r.support AS support
+    ORDER BY degree DESC, shared DESC, key LIMIT $limit`,
+  symbolCoChanged: `
+    MATCH (s:Symbol {id: $key})-[r:CO_CHANGED]-(t:Symbol)
+    RETURN t.id AS key, t.qualified_name AS qualified_name, t.path AS path, r.shared AS shared, r.degree AS degree,
+           CASE WHEN s.id < t.id THEN r.confidence ELSE r.reverse_confidence END AS confidence,
+           r.support AS support
+    ORDER BY degree DESC, shared DESC, key LIMIT $limit`,
+  fileCoChangeBreadth: `
+    MATCH (f:File)-[r:CO_CHANGED]-(g:File) WHERE f.present
+    RETURN f.path AS key, count(g) AS partners`,
+  symbolCoChangeBreadth: `
+    MATCH (s:Symbol {id: $key})-[r:CO_CHANGED]-(t:Symbol)
+    RETURN count(t) AS partners`,
+  filePairCommits: `
+    MATCH (c:Commit)-[:TOUCHED]->(:File {path: $a}), (c)-[:TOUCHED]->(:File {path: $b})
+    WHERE c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
+    RETURN c.sha AS sha ORDER BY c.committer_date DESC, c.sha LIMIT $limit`,
+  symbolPairCommits: `
+    MATCH (c:Commit)-[:CHANGED]->(:Symbol {id: $a}), (c)-[:CHANGED]->(:Symbol {id: $b})
+    WHERE c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
+    RETURN c.sha AS sha ORDER BY c.committer_date DESC, c.sha LIMIT $limit`,
+  communities: `
+    MATCH (c:Community)
+    RETURN c.id AS id, c.label AS label, c.size AS size, c.cohesion AS cohesion ORDER BY size DESC, id`,
+  communityActivity: `
+    MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community)
+    RETURN c.id AS id, sum(s.revisions) AS revisions, sum(s.recent_revisions) AS recent_revisions, max(s.last_change) AS last_change`,
+  communityMembers: `
+    MATCH (s:Symbol)-[:MEMBER_OF]->(:Community {id: $id})
+    RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line,
+           s.revisions AS revisions, s.recent_revisions AS recent_revisions
+    ORDER BY revisions DESC, id LIMIT $limit`,
+  communityOwners: `
+    MATCH (s:Symbol)-[:MEMBER_OF]->(:Community {id: $id})
+    MATCH (s)-[b:BLAMED_ON]->(:Commit)-[:AUTHORED_BY]->(a:Author)
+    RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email LIMIT $limit`,
+  symbolCommunity: `
+    MATCH (s:Symbol {id: $id})-[:MEMBER_OF]->(c:Community) RETURN c.id AS id, c.label AS label`,
+} as const

@@ -7,7 +7,7 @@ import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
 import { NO_ACTIVITY, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
-import { activityRow, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, ownershipOf, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
+import { activityRow, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, ownershipFromBlame, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
@@ -202,7 +202,7 @@ async function mapAndSave(
   await time('analytics', () => {
     const emails = new Map(data.commits.map((c) => [c.sha, c.author_email]))
     const ownership: AnalyticsCache['ownership'] = {}
-    files.forEach((f, fi) => (ownership[f.path] = ownershipOf(mapped.result.blame[fi], f.lines, mapped.graph.shas, (sha) => emails.get(sha))))
+    files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, (sha) => emails.get(sha))))
     const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
     Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols).rows)
     saveAnalyticsCache(dir, cache)
@@ -401,7 +401,7 @@ async function updateIndex(u: {
     for (const ch of symbols.changed) bySha.get(ch.sha)?.symbols.push(ch.symbol)
     const ownership: AnalyticsCache['ownership'] = {}
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-    affected.forEach((f, fi) => (ownership[f.path] = ownershipOf(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))
+    affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))
     const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
     saveAnalyticsCache(dir, next)
     const { rows, out } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols)

@@ -1,0 +1,320 @@
+import { UserError } from '../errors.js'
+import { hotspots as rankHotspots } from '../analytics/risk.js'
+import { ownershipOf } from '../analytics/stats.js'
+import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig } from '../analytics/types.js'
+import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
+import { findSymbol } from './evidence.js'
+import { IndexReader } from './index-reader.js'
+import type { CommitRef, IndexInfo } from './types.js'
+
+/**
+ * The history-analytics answers (hotspots, ownership, ghosts, related, communities), read from the
+ * activity columns and analytics tables analyze stored. Risk and context-for-pr build on these.
+ */
+
+export type Target =
+  | { kind: 'file'; path: string }
+  | { kind: 'directory'; path: string }
+  | { kind: 'symbol'; id: string; qualified_name: string; symbol_kind: string; path: string; start_line: number; end_line: number }
+
+export interface ActivityItem {
+  key: string
+  path: string
+  qualified_name?: string
+  kind?: string
+  start_line?: number
+  score: number
+  /** Share of all ranked items with a lower score (0..1). */
+  percentile: number
+  revisions: number
+  recent_revisions: number
+  churn: number
+  authors: number
+  last_change: string | null
+}
+
+export interface HotspotsResult {
+  index: IndexInfo
+  as_of: string
+  formula: string
+  files: ActivityItem[]
+  symbols: ActivityItem[]
+}
+
+export interface Owner {
+  name: string
+  email: string
+  lines: number
+  share: number
+  last_active: string | null
+}
+
+export interface OwnershipResult {
+  target: Target
+  index: IndexInfo
+  lines: number
+  owners: Owner[]
+  /** Fewest authors owning more than half of the lines. */
+  bus_factor: number
+}
+
+export interface Ghost {
+  path: string
+  lines: number
+  owner: { name: string; email: string; share: number; last_active: string }
+  inactive_days: number
+}
+
+export interface GhostsResult {
+  index: IndexInfo
+  as_of: string
+  days: number
+  ghosts: Ghost[]
+}
+
+export interface RelatedItem {
+  key: string
+  path: string
+  qualified_name?: string
+  shared: number
+  degree: number
+  confidence: number
+  support: number
+  examples: CommitRef[]
+}
+
+export interface RelatedResult {
+  target: Target
+  index: IndexInfo
+  related: RelatedItem[]
+}
+
+export interface CommunitySummary {
+  id: string
+  label: string
+  size: number
+  cohesion: number
+  revisions: number
+  recent_revisions: number
+  last_change: string | null
+}
+
+export interface CommunitiesResult {
+  index: IndexInfo
+  communities: CommunitySummary[]
+  total: number
+}
+
+export interface CommunityResult {
+  index: IndexInfo
+  community: CommunitySummary
+  members: Array<{ id: string; qualified_name: string; kind: string; path: string; start_line: number; revisions: number; recent_revisions: number }>
+  owners: Array<{ name: string; email: string; lines: number; share: number }>
+}
+
+const DAY = 86_400
+
+export function analyticsConfig(reader: IndexReader): AnalyticsConfig {
+  return { ...DEFAULT_ANALYTICS_CONFIG, ...(reader.meta.options.analytics ?? {}) }
+}
+
+/** "Now" for the analytics: the indexed HEAD's committer date (epoch seconds). */
+export async function asOf(reader: IndexReader): Promise<number> {
+  const entry = reader.commits().get(reader.meta.head)
+  return entry ? entry.committed : Math.floor(Date.now() / 1000)
+}
+
+function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+}
+
+const cap = <T>(items: T[], limit: number): T[] => (limit === 0 ? items : items.slice(0, limit))
+
+/**
+ * A file, a directory (for ownership and hotspots) or a symbol: an indexed path wins, then a
+ * directory holding indexed files, then a symbol name (`Class.method`, `path:Name`).
+ */
+export function resolveTarget(reader: IndexReader, input: string, { directories = false } = {}): Target {
+  if (!input.trim()) throw new UserError('nothing to look at', 'pass a file path or a symbol name', 'bad_option')
+  const looksLikePath = input.includes('/') || /\.[a-z0-9]+$/i.test(input) || input === '.'
+  if (looksLikePath && !/:[^/]+$/.test(input)) {
+    const rel = reader.relativePath(input)
+    if (reader.file(rel)) return { kind: 'file', path: rel }
+    if (directories) {
+      const prefix = rel === '' || rel === '.' ? '' : rel.replace(/\/+$/, '') + '/'
+      if (prefix === '' || reader.files().some((f) => f.path.startsWith(prefix))) return { kind: 'directory', path: prefix }
+    }
+    reader.requireFile(rel)
+  }
+  const s = findSymbol(reader, input)
+  return { kind: 'symbol', id: s.id, qualified_name: s.qualified_name, symbol_kind: s.kind, path: s.path, start_line: s.start_line, end_line: s.end_line }
+}
+
+type ActivityRowOut = Omit<ActivityItem, 'score' | 'percentile'> & { first_change: string | null }
+
+function toStats(rows: ActivityRowOut[]): Map<string, ActivityStats> {
+  const time = (s: string | null) => (s === null ? null : Math.floor(Date.parse(s) / 1000))
+  return new Map(rows.map((r) => [r.key, { revisions: r.revisions, recent_revisions: r.recent_revisions, churn: r.churn, authors: r.authors, first_change: time(r.first_change), last_change: time(r.last_change) }]))
+}
+
+/** Every file (or symbol) ranked by the hotspot score, keyed by path (or id); memoized per index. */
+export function rankedActivity(reader: IndexReader, level: 'file' | 'symbol'): Promise<ActivityItem[]> {
+  return reader.memo(`analytics\0ranked\0${level}`, async () => {
+    const rows = await (await reader.graph()).query<ActivityRowOut>(level === 'file' ? Q.fileActivity : Q.symbolActivity, { prefix: '' })
+    const byKey = new Map(rows.map((r) => [r.key, r]))
+    return rankHotspots(toStats(rows)).map((h): ActivityItem => {
+      const { first_change: _first, ...r } = byKey.get(h.key)!
+      return { ...r, score: h.score, percentile: h.percentile }
+    })
+  })
+}
+
+export const HOTSPOT_FORMULA = 'score = recent_revisions × ln(1 + revisions); ties by revisions (merges, bots and formatting commits not counted)'
+
+export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both' }): Promise<HotspotsResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const limit = options.limit ?? 20
+    checkLimit(limit)
+    let prefix = ''
+    if (options.path) {
+      const t = resolveTarget(reader, options.path, { directories: true })
+      if (t.kind === 'symbol') throw new UserError(`${options.path} is a symbol`, 'pass a file or directory with --path', 'bad_option')
+      prefix = t.path
+    }
+    const within = (items: ActivityItem[]) => (prefix ? items.filter((i) => (prefix.endsWith('/') ? i.path.startsWith(prefix) : i.path === prefix)) : items)
+    const level = options.level ?? 'both'
+    const files = level === 'symbol' ? [] : cap(within(await rankedActivity(reader, 'file')), limit)
+    const symbols = level === 'file' ? [] : cap(within(await rankedActivity(reader, 'symbol')), limit)
+    return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}
+
+export async function lastActive(reader: IndexReader, emails: string[]): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map()
+  const rows = await (await reader.graph()).query<{ email: string; last_active: string }>(Q.authorsLastActive, { emails })
+  return new Map(rows.map((r) => [r.email, r.last_active]))
+}
+
+export async function ownership(options: { repo?: string; reader?: IndexReader; target: string; limit?: number }): Promise<OwnershipResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const limit = options.limit ?? 20
+    checkLimit(limit)
+    const target = resolveTarget(reader, options.target, { directories: true })
+    const g = await reader.graph()
+    const rows =
+      target.kind === 'symbol'
+        ? await g.query<{ email: string; name: string; lines: number }>(Q.symbolOwners, { id: target.id })
+        : await g.query<{ email: string; name: string; lines: number }>(Q.fileOwners, { path: target.kind === 'file' ? target.path : '\0', prefix: target.kind === 'directory' ? target.path : '\0' })
+    const o = ownershipOf(rows.map((r) => [r.email, r.lines]))
+    const names = new Map(rows.map((r) => [r.email, r.name]))
+    const active = await lastActive(reader, o.owners.slice(0, limit || undefined).map((x) => x.email))
+    const owners = cap(o.owners, limit).map((x) => ({ name: names.get(x.email) ?? x.email, email: x.email, lines: x.lines, share: x.share, last_active: active.get(x.email) ?? null }))
+    return { target, index: await reader.indexInfo(), lines: rows.reduce((n, r) => n + r.lines, 0), owners, bus_factor: o.bus_factor }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}
+
+/** Files whose dominant owner (≥ 80 % of the lines) has not committed for more than `days` before the indexed HEAD. */
+export async function ghosts(options: { repo?: string; reader?: IndexReader; days?: number; path?: string; limit?: number }): Promise<GhostsResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const days = options.days ?? analyticsConfig(reader).ghostDays
+    if (!Number.isFinite(days) || days < 0) throw new UserError(`--days must be a number ≥ 0, got ${days}`, 'pass e.g. --days 180', 'bad_option')
+    const limit = options.limit ?? 50
+    checkLimit(limit)
+    const prefix = options.path ? resolveTarget(reader, options.path, { directories: true }) : null
+    if (prefix?.kind === 'symbol') throw new UserError(`${options.path} is a symbol`, 'pass a file or directory with --path', 'bad_option')
+    const now = await asOf(reader)
+    const rows = await (await reader.graph()).query<{ path: string; lines: number; email: string; name: string; share: number }>(Q.dominantOwners, { share: 0.8 })
+    const active = await lastActive(reader, [...new Set(rows.map((r) => r.email))])
+    const out: Ghost[] = []
+    for (const r of rows) {
+      if (prefix && !(prefix.kind === 'file' ? r.path === prefix.path : r.path.startsWith(prefix.path))) continue
+      const last = active.get(r.email)
+      if (!last) continue
+      const inactive = Math.floor((now - Date.parse(last) / 1000) / DAY)
+      if (inactive > days) out.push({ path: r.path, lines: r.lines, owner: { name: r.name, email: r.email, share: r.share, last_active: last }, inactive_days: inactive })
+    }
+    out.sort((a, b) => b.lines - a.lines || (a.path < b.path ? -1 : 1))
+    return { index: await reader.indexInfo(), as_of: new Date(now * 1000).toISOString(), days, ghosts: cap(out, limit) }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}
+
+/** What usually changes with a file or symbol: co-change partners with the commits that show it. */
+export async function related(options: { repo?: string; reader?: IndexReader; target: string; limit?: number; examples?: number }): Promise<RelatedResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const limit = options.limit ?? 10
+    checkLimit(limit)
+    const target = resolveTarget(reader, options.target)
+    if (target.kind === 'directory') throw new UserError('related takes a file or a symbol', 'pass a file path or a symbol name', 'bad_option')
+    const g = await reader.graph()
+    const key = target.kind === 'file' ? target.path : target.id
+    const rows = await g.query<Omit<RelatedItem, 'examples' | 'path'> & { path?: string }>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : limit })
+    const related: RelatedItem[] = []
+    for (const r of rows) {
+      const shas = await g.query<{ sha: string }>(target.kind === 'file' ? Q.filePairCommits : Q.symbolPairCommits, { a: key, b: r.key, limit: options.examples ?? 3 })
+      related.push({ ...r, path: r.path ?? r.key, examples: shas.flatMap((s) => reader.commits().get(s.sha)?.commit ?? []) })
+    }
+    return { target, index: await reader.indexInfo(), related }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}
+
+async function communitySummaries(reader: IndexReader): Promise<CommunitySummary[]> {
+  const g = await reader.graph()
+  const [list, activity] = await Promise.all([
+    g.query<{ id: string; label: string; size: number; cohesion: number }>(Q.communities),
+    g.query<{ id: string; revisions: number; recent_revisions: number; last_change: string | null }>(Q.communityActivity),
+  ])
+  const act = new Map(activity.map((a) => [a.id, a]))
+  return list.map((c) => ({ ...c, revisions: act.get(c.id)?.revisions ?? 0, recent_revisions: act.get(c.id)?.recent_revisions ?? 0, last_change: act.get(c.id)?.last_change ?? null }))
+}
+
+export async function communities(options: { repo?: string; reader?: IndexReader; limit?: number }): Promise<CommunitiesResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const limit = options.limit ?? 20
+    checkLimit(limit)
+    const all = await communitySummaries(reader)
+    return { index: await reader.indexInfo(), communities: cap(all, limit), total: all.length }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}
+
+/** One community by id (`c3`) or label, with its members, owners and activity. */
+export async function community(options: { repo?: string; reader?: IndexReader; name: string; limit?: number }): Promise<CommunityResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const limit = options.limit ?? 50
+    checkLimit(limit)
+    const all = await communitySummaries(reader)
+    const wanted = options.name.trim().toLowerCase()
+    const found = all.find((c) => c.id === wanted) ?? all.find((c) => c.label.toLowerCase() === wanted) ?? all.find((c) => c.label.toLowerCase().includes(wanted))
+    if (!found) {
+      throw new UserError(
+        `no community named ${options.name}`,
+        all.length ? `use an id or label from \`gitwhy communities\`, e.g. ${all.slice(0, 3).map((c) => `${c.id} (${c.label})`).join(', ')}` : 'this index has no communities (too little co-change history)',
+        'unknown_community',
+      )
+    }
+    const g = await reader.graph()
+    const [members, owners] = await Promise.all([
+      g.query<CommunityResult['members'][number]>(Q.communityMembers, { id: found.id, limit: limit === 0 ? 1_000_000 : limit }),
+      g.query<{ email: string; name: string; lines: number }>(Q.communityOwners, { id: found.id, limit: 10 }),
+    ])
+    const total = owners.reduce((n, o) => n + o.lines, 0)
+    return { index: await reader.indexInfo(), community: found, members, owners: owners.map((o) => ({ ...o, share: total ? o.lines / total : 0 })) }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}

@@ -1,0 +1,97 @@
+import { UserError } from '../errors.js'
+import { loadAnalyticsCache, analyticsInput } from '../analytics/build.js'
+import { backtest as replay, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
+import { DOMINANT_SHARE, ownershipOf } from '../analytics/stats.js'
+import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
+import { analyticsConfig, asOf, lastActive, rankedActivity, resolveTarget, type Target } from './analytics.js'
+import { IndexReader } from './index-reader.js'
+import type { IndexInfo } from './types.js'
+
+export interface RiskResult extends Risk {
+  target: Target
+  index: IndexInfo
+  features: RiskFeatures
+  /** The people to ask: the largest owners of its lines at HEAD. */
+  contributors: Array<{ name: string; email: string; share: number; last_active: string | null }>
+}
+
+const DAY = 86_400
+
+/**
+ * LOW / MEDIUM / HIGH for a file or symbol from its bus factor, ghost status, hotspot percentile
+ * and co-change breadth (src/analytics/risk.ts has the model; docs/analytics.md the reasoning).
+ */
+export async function risk(options: { repo?: string; reader?: IndexReader; target: string }): Promise<RiskResult> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const target = resolveTarget(reader, options.target)
+    if (target.kind === 'directory') throw new UserError('risk takes a file or a symbol', 'pass a file path or a symbol name (ownership and hotspots take directories)', 'bad_option')
+    return { target, index: await reader.indexInfo(), ...(await riskOfTarget(reader, target)) }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}
+
+/** The risk of one resolved file or symbol (context-for-pr scores many with one reader). */
+export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }> {
+  const config = analyticsConfig(reader)
+  const g = await reader.graph()
+  const key = target.kind === 'file' ? target.path : target.id
+  const ranked = await rankedActivity(reader, target.kind)
+  const me = ranked.find((r) => r.key === key)
+  const owners = target.kind === 'file' ? await g.query<{ email: string; name: string; lines: number }>(Q.fileOwners, { path: target.path, prefix: '\0' }) : await g.query<{ email: string; name: string; lines: number }>(Q.symbolOwners, { id: target.id })
+  const own = ownershipOf(owners.map((o) => [o.email, o.lines]))
+  const top = own.owners[0]
+  const active = await lastActive(reader, own.owners.slice(0, 3).map((o) => o.email))
+  const now = await asOf(reader)
+  const ownerLast = top ? active.get(top.email) : undefined
+  const inactiveDays = ownerLast ? Math.floor((now - Date.parse(ownerLast) / 1000) / DAY) : null
+  const breadth = target.kind === 'file' ? await fileBreadth(reader, target.path) : ((await g.query<{ partners: number }>(Q.symbolCoChangeBreadth, { key }))[0]?.partners ?? 0)
+  const features: RiskFeatures = {
+    revisions: me?.revisions ?? 0,
+    recent_revisions: me?.recent_revisions ?? 0,
+    recent_days: config.recentDays,
+    bus_factor: own.bus_factor,
+    dominant_share: top?.share ?? 0,
+    owner: top?.email ?? null,
+    owner_inactive_days: inactiveDays,
+    ghost: top !== undefined && top.share >= DOMINANT_SHARE && inactiveDays !== null && inactiveDays > config.ghostDays,
+    hotspot_percentile: me?.percentile ?? 0,
+    cochange_breadth: breadth,
+  }
+  const names = new Map(owners.map((o) => [o.email, o.name]))
+  const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email) ?? null }))
+  return { ...riskOf(features), features, contributors }
+}
+
+async function fileBreadth(reader: IndexReader, path: string): Promise<number> {
+  const all = await reader.memo('analytics\0breadth', async () => {
+    const rows = await (await reader.graph()).query<{ key: string; partners: number }>(Q.fileCoChangeBreadth)
+    return new Map(rows.map((r) => [r.key, r.partners]))
+  })
+  return all.get(path) ?? 0
+}
+
+export interface BacktestReport extends Omit<BacktestResult, 'ranked' | 'as_of'> {
+  index: IndexInfo
+  as_of: string
+  /** The ten highest-scored files with their outcome. */
+  top: BacktestResult['ranked']
+}
+
+/**
+ * Replay the risk model: scores as of `months` before the indexed HEAD against the files that
+ * later received fix or revert commits (ROC AUC, precision at the top 10 %).
+ */
+export async function riskBacktest(options: { repo?: string; reader?: IndexReader; months?: number }): Promise<BacktestReport> {
+  const reader = options.reader ?? (await IndexReader.open(options.repo))
+  try {
+    const months = options.months ?? 6
+    if (!Number.isFinite(months) || months <= 0) throw new UserError(`--months must be a number > 0, got ${months}`, 'pass e.g. --months 6', 'bad_option')
+    const input = analyticsInput(loadAnalyticsCache(reader.dir), reader.files(), await asOf(reader))
+    const { ranked, as_of, ...result } = replay(input, { months, config: analyticsConfig(reader) })
+    return { ...result, index: await reader.indexInfo(), as_of: new Date(as_of * 1000).toISOString(), top: ranked.slice(0, 10) }
+  } finally {
+    if (!options.reader) await reader.close()
+  }
+}
