@@ -6,7 +6,7 @@ import { z } from 'zod'
  * agent session pays for the tools/list payload in context, and the budget for all tools is
  * 20,000 characters. Tests pin the full shapes.
  */
-const record = (fields: string) => z.record(z.string(), z.unknown()).describe(fields)
+export const record = (fields: string) => z.record(z.string(), z.unknown()).describe(fields)
 
 export const indexInfo = z.object({ head: z.string(), stale: z.boolean(), commits_behind: z.number().nullable() }).describe('indexed HEAD; commits_behind null = history rewritten')
 

@@ -3,6 +3,7 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import { isUserError } from '../../errors.js'
 import { formatSchema } from '../../graph/schema.js'
 import type { IndexReader } from '../../services/index-reader.js'
+import { communities, community } from '../../services/analytics.js'
 import { commitDetail, issueDetail, pullRequestDetail, repoOverview } from '../../services/lookup.js'
 import type { ServerContext } from '../server.js'
 
@@ -32,6 +33,18 @@ export function registerResources(server: McpServer, ctx: ServerContext): void {
     'gitwhy://repo/overview',
     { title: 'Repository overview', description: 'Counts, date range, languages, freshness and top contributors of the indexed repository.', mimeType: 'application/json' },
     (uri) => json(uri, (reader) => repoOverview(reader)),
+  )
+  server.registerResource(
+    'communities',
+    'gitwhy://communities',
+    { title: 'Communities', description: 'The areas of the codebase (symbols that change together and belong together), largest first, with activity.', mimeType: 'application/json' },
+    (uri) => json(uri, (reader) => communities({ reader, limit: 0 })),
+  )
+  server.registerResource(
+    'community',
+    new ResourceTemplate('gitwhy://community/{name}', { list: undefined }),
+    { title: 'A community', description: 'One area by id (c1) or label: its members, owners and activity.', mimeType: 'application/json' },
+    (uri, { name }) => json(uri, (reader) => community({ reader, name: decodeURIComponent(String(name)) })),
   )
   server.registerResource(
     'schema',

@@ -6,6 +6,11 @@ import { registerCypherTool } from './cypher.js'
 import { registerEvidenceForTool } from './evidence-for.js'
 import { registerListReposTool } from './list-repos.js'
 import { registerPingTool } from './ping.js'
+import { registerContextForPrTool } from './context-for-pr.js'
+import { registerHotspotsTool } from './hotspots.js'
+import { registerOwnershipTool } from './ownership.js'
+import { registerRelatedTool } from './related.js'
+import { registerRiskTool } from './risk.js'
 
 export function registerTools(server: McpServer, ctx: ServerContext): void {
   registerEvidenceForTool(server, ctx)
@@ -14,4 +19,9 @@ export function registerTools(server: McpServer, ctx: ServerContext): void {
   registerCypherTool(server, ctx)
   registerListReposTool(server, ctx)
   registerPingTool(server, ctx)
+  registerRiskTool(server, ctx)
+  registerRelatedTool(server, ctx)
+  registerHotspotsTool(server, ctx)
+  registerOwnershipTool(server, ctx)
+  registerContextForPrTool(server, ctx)
 }

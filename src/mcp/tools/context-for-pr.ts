@@ -1,0 +1,51 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { z } from 'zod'
+import { contextForPr } from '../../services/context-for-pr.js'
+import { indexInfo, record, repoArg } from '../schemas.js'
+import type { ServerContext } from '../server.js'
+import { indexLine } from '../text.js'
+
+export function registerContextForPrTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'context_for_pr',
+    {
+      title: 'Context for a change',
+      description:
+        'For the files a branch changes (git diff base...head) or given files: risk, owners to ask, symbols touched, files that usually change with them but are missing, and the PRs that last touched them. Call it before opening or reviewing a PR.',
+      inputSchema: {
+        base: z.string().optional().describe('target branch (default origin/HEAD, main or master)'),
+        head: z.string().optional().describe('the change (default HEAD)'),
+        files: z.array(z.string()).optional().describe('changed files instead of a diff'),
+        repo: repoArg,
+      },
+      outputSchema: {
+        repo: z.string(),
+        base: z.string().nullable(),
+        head: z.string().nullable(),
+        merge_base: z.string().nullable(),
+        index: indexInfo,
+        files: z.array(record('{path, status, old_path, indexed, risk, owners, symbols, last_prs}')),
+        missing_co_changes: z.array(record('{path, usually_with, degree, shared, confidence}')),
+        owners_to_ask: z.array(record('{name, email, lines, files}')),
+        summary: record('{files, high, medium, low, new_files}'),
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    async (args) =>
+      ctx.answer(args.repo, async (reader) => {
+        const r = await contextForPr({ reader, base: args.base, head: args.head, files: args.files })
+        const s = r.summary
+        const text = [
+          `${r.base ? `${r.base}...${r.head}` : 'given files'}: ${s.files} files (${s.high} HIGH, ${s.medium} MEDIUM, ${s.low} LOW, ${s.new_files} new)`,
+          ...r.files.map(
+            (f) =>
+              `- ${f.risk?.level ?? 'NEW'} ${f.path}${f.risk?.reasons.length ? `: ${f.risk.reasons.join('; ')}` : ''}${f.symbols.length ? ` | symbols: ${f.symbols.map((x) => x.qualified_name).join(', ')}` : ''}${f.last_prs.length ? ` | last PRs: ${f.last_prs.map((p) => `#${p.number}`).join(', ')}` : ''}`,
+          ),
+          ...(r.missing_co_changes.length ? ['usually change with these but missing:', ...r.missing_co_changes.map((m) => `- ${m.path} (with ${m.usually_with}, ${(m.confidence * 100).toFixed(0)} %)`)] : []),
+          ...(r.owners_to_ask.length ? [`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`] : []),
+          indexLine(r.index),
+        ].join('\n')
+        return { text, data: { repo: reader.repo, ...r } }
+      }),
+  )
+}
