@@ -1,0 +1,375 @@
+/**
+ * Hotspots, a per-file risk score with readable reasons, and a backtest that replays history to
+ * check whether the score predicted where fixes landed. Pure; formulas in docs/analytics.md.
+ */
+import { fileCoChange } from './cochange.js'
+import { activityStats, DAY, headFilesOf, headPathsByChange, lastActivity, ownershipOf } from './stats.js'
+import type { ActivityStats, AnalyticsConfig, AnalyticsInput, Change, CoChange } from './types.js'
+
+const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
+
+export interface Hotspot {
+  key: string
+  /** recent_revisions × ln(1 + revisions). */
+  score: number
+  revisions: number
+  recent_revisions: number
+  churn: number
+  /** Fraction of all ranked items with a strictly lower score (0..1); 0 when score is 0. */
+  percentile: number
+}
+
+/**
+ * Every item ranked by score = recent_revisions × ln(1 + revisions), then revisions, churn, key.
+ *
+ * Why this shape: recent change is the strongest single predictor of near-future change and
+ * faults, so it enters linearly and a file nobody touched lately scores 0 whatever its past
+ * (those rank after all active ones, by total revisions). The whole history still matters — a
+ * file that has been changing for years is a chronic hotspot, a burst on a new file may settle —
+ * but only logarithmically, so age alone (old files accumulate revisions) cannot dominate.
+ */
+export function hotspots(stats: Map<string, ActivityStats>): Hotspot[] {
+  const ranked = [...stats].map(([key, s]) => ({
+    key,
+    score: s.recent_revisions * Math.log1p(s.revisions),
+    revisions: s.revisions,
+    recent_revisions: s.recent_revisions,
+    churn: s.churn,
+    percentile: 0,
+  }))
+  ranked.sort((x, y) => y.score - x.score || y.revisions - x.revisions || y.churn - x.churn || byString(x.key, y.key))
+  const n = ranked.length
+  // ranked is by score desc: the items below a score are those after its last tie
+  let end = 0
+  for (let i = 0; i < n; i = end) {
+    end = i
+    while (end < n && ranked[end].score === ranked[i].score) end++
+    const p = ranked[i].score > 0 ? (n - end) / n : 0
+    for (let j = i; j < end; j++) ranked[j].percentile = p
+  }
+  return ranked
+}
+
+export interface RiskFeatures {
+  revisions: number
+  recent_revisions: number
+  /** The recent window the hotspot used (config.recentDays). */
+  recent_days: number
+  /** From the blame line counts at HEAD; 0 when nobody owns a line (binary, empty). */
+  bus_factor: number
+  /** Share of the largest owner (0..1; 0 when nobody owns a line). */
+  dominant_share: number
+  /** The largest owner's email, or null. */
+  owner: string | null
+  /** Days from the largest owner's newest non-bot commit to headTime; null when unknown. */
+  owner_inactive_days: number | null
+  /** The largest owner holds ≥ DOMINANT_SHARE and has been inactive for more than ghostDays. */
+  ghost: boolean
+  /** Hotspot percentile among present files (0..1). */
+  hotspot_percentile: number
+  /** Files it co-changes with (pairs passing the co-change thresholds). */
+  cochange_breadth: number
+}
+
+export interface RiskWeights {
+  ownership: number
+  hotspot: number
+  cochange: number
+}
+
+export interface RiskModel {
+  weights: RiskWeights
+  /** Co-change partners at which the co-change factor saturates at 1. */
+  breadthSaturation: number
+  /** Score thresholds: ≥ medium is MEDIUM, ≥ high is HIGH. */
+  medium: number
+  high: number
+}
+
+/**
+ * The seed weights 40 / 30 / 30 (ownership / hotspot / co-change breadth); uncalibrated starting
+ * point — `gitwhy` backtests on real repositories are what should move them.
+ */
+export const DEFAULT_RISK_MODEL: RiskModel = {
+  weights: { ownership: 40, hotspot: 30, cochange: 30 },
+  breadthSaturation: 10,
+  medium: 0.35,
+  high: 0.65,
+}
+
+export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH'
+
+export interface Risk {
+  level: RiskLevel
+  /** Weighted mean of the factors, 0..1. */
+  score: number
+  /** Readable, biggest contribution first: one per factor that adds at least REASON_MIN. */
+  reasons: string[]
+  /** Each factor in 0..1 before weighting. */
+  factors: RiskWeights
+}
+
+/** A factor adding less than this to the score gets no reason. */
+export const REASON_MIN = 0.05
+
+/**
+ * Factors, each 0..1:
+ * - ownership: 0 unless one author owns a majority (bus factor 1), then (share − 0.5) / 0.5, so
+ *   51 % ≈ 0 and a sole author = 1; a ghost file (dominant owner gone quiet) is 1.
+ * - hotspot: the hotspot percentile.
+ * - cochange: min(1, partners / breadthSaturation).
+ * score = Σ weight · factor / Σ weight; level by model.medium / model.high.
+ */
+export function riskOf(features: RiskFeatures, model: RiskModel = DEFAULT_RISK_MODEL): Risk {
+  const w = model.weights
+  const factors: RiskWeights = {
+    ownership: features.ghost ? 1 : features.bus_factor === 1 ? Math.max(0, Math.min(1, (features.dominant_share - 0.5) / 0.5)) : 0,
+    hotspot: Math.max(0, Math.min(1, features.hotspot_percentile)),
+    cochange: model.breadthSaturation > 0 ? Math.min(1, features.cochange_breadth / model.breadthSaturation) : features.cochange_breadth > 0 ? 1 : 0,
+  }
+  const total = w.ownership + w.hotspot + w.cochange
+  const part = (k: keyof RiskWeights) => (total > 0 ? (w[k] * factors[k]) / total : 0)
+  const score = part('ownership') + part('hotspot') + part('cochange')
+  const text: Record<keyof RiskWeights, string[]> = {
+    ownership: ownershipReasons(features),
+    hotspot: [`changed ${times(features.recent_revisions)} in the last ${features.recent_days} days (top ${topPercent(features.hotspot_percentile)} % of files)`],
+    cochange: [`often changes together with ${features.cochange_breadth} other ${features.cochange_breadth === 1 ? 'file' : 'files'}`],
+  }
+  const order: Array<keyof RiskWeights> = ['ownership', 'hotspot', 'cochange']
+  const reasons = order
+    .filter((k) => part(k) >= REASON_MIN)
+    .sort((x, y) => part(y) - part(x) || order.indexOf(x) - order.indexOf(y))
+    .flatMap((k) => text[k])
+  const level: RiskLevel = score >= model.high ? 'HIGH' : score >= model.medium ? 'MEDIUM' : 'LOW'
+  return { level, score, reasons, factors }
+}
+
+function ownershipReasons(f: RiskFeatures): string[] {
+  const out: string[] = []
+  if (f.bus_factor === 1) out.push(`one author owns ${Math.round(f.dominant_share * 100)} % of the lines (bus factor 1)`)
+  if (f.ghost && f.owner_inactive_days !== null) out.push(`its main owner has been inactive for ${f.owner_inactive_days} days`)
+  return out
+}
+
+function times(n: number): string {
+  return n === 1 ? 'once' : `${n} times`
+}
+
+function topPercent(percentile: number): number {
+  return Math.max(1, Math.ceil((1 - percentile) * 100 - 1e-9))
+}
+
+export interface RiskPrecomputed {
+  paths?: Array<Map<string, string>>
+  fileStats?: Map<string, ActivityStats>
+  fileCoChange?: CoChange[]
+  lastActive?: Map<string, number>
+}
+
+/** The risk features of every present file, by path (sorted); pass what analyze already computed. */
+export function fileRiskFeatures(input: AnalyticsInput, config: AnalyticsConfig, precomputed: RiskPrecomputed = {}): Map<string, RiskFeatures> {
+  const paths = precomputed.paths ?? headPathsByChange(input.changes, input.renames, input.files)
+  const stats = precomputed.fileStats ?? activityStats(input, config, paths).fileStats
+  const pairs = precomputed.fileCoChange ?? fileCoChange(input, config, paths)
+  const active = precomputed.lastActive ?? lastActivity(input)
+  const percentile = new Map(hotspots(stats).map((h) => [h.key, h.percentile]))
+  const partners = new Map<string, number>()
+  for (const p of pairs) {
+    partners.set(p.a, (partners.get(p.a) ?? 0) + 1)
+    partners.set(p.b, (partners.get(p.b) ?? 0) + 1)
+  }
+  const out = new Map<string, RiskFeatures>()
+  for (const path of input.files.map((f) => f.path).sort(byString)) {
+    const s = stats.get(path)
+    const own = ownershipOf(input.ownership[path] ?? [])
+    const top = own.owners[0]
+    const last = top ? active.get(top.email) : undefined
+    const idle = last === undefined ? null : Math.floor((input.headTime - last) / DAY)
+    out.set(path, {
+      revisions: s?.revisions ?? 0,
+      recent_revisions: s?.recent_revisions ?? 0,
+      recent_days: config.recentDays,
+      bus_factor: own.bus_factor,
+      dominant_share: top?.share ?? 0,
+      owner: top?.email ?? null,
+      owner_inactive_days: idle,
+      ghost: own.dominant !== null && last !== undefined && input.headTime - last > config.ghostDays * DAY,
+      hotspot_percentile: percentile.get(path) ?? 0,
+      cochange_breadth: partners.get(path) ?? 0,
+    })
+  }
+  return out
+}
+
+/**
+ * A fix: a revert, or a subject naming a fix or bug (`fix:`, `fix(scope):`, "Fixes #12",
+ * "bugfix", "hotfix", "regression"). Merges and bots never are: a merge repeats its branch's
+ * commits, and bots' `fix(deps):` are dependency bumps.
+ */
+export const FIX_SUBJECT = /\b(fix(e[sd]|ing)?|bug(s|fix(es)?)?|hotfix(es)?|regression)\b/i
+
+export function isFix(change: Pick<Change, 'category' | 'subject'>): boolean {
+  if (change.category === 'merge' || change.category === 'bot') return false
+  return change.category === 'revert' || FIX_SUBJECT.test(change.subject)
+}
+
+export interface BacktestOptions {
+  /** How far back "now" moves: T = headTime − months · 30 days; files are labelled on (T, HEAD]. */
+  months: number
+  config: AnalyticsConfig
+  weights?: RiskWeights
+  /** Other model settings (saturation, thresholds); `weights` wins over model.weights. */
+  model?: Partial<RiskModel>
+}
+
+export interface BacktestFile {
+  /** Path at HEAD. */
+  path: string
+  score: number
+  level: RiskLevel
+  /** Received at least one fix commit after as_of. */
+  positive: boolean
+}
+
+export interface BacktestResult {
+  /** T, epoch seconds. */
+  as_of: number
+  horizon_months: number
+  /** Files scored: present at T and still present at HEAD. */
+  files: number
+  positives: number
+  /** positives / files; null when no file was scored. */
+  base_rate: number | null
+  /** ROC AUC of the score (Mann–Whitney, ties ½); null without positives or without negatives. */
+  auc: number | null
+  /** Positives among the top ceil(10 %) by score (ties at the cut shared pro rata). */
+  precision_at_10pct: number | null
+  /** The AUC of each factor alone, to calibrate the weights. */
+  factor_auc: { ownership: number | null; hotspot: number | null; cochange: number | null }
+  /** Every scored file, by score desc then path. */
+  ranked: BacktestFile[]
+}
+
+/**
+ * Replays history: computes every feature as of T = headTime − months·30 days from the changes
+ * with time ≤ T only, scores the files that existed at T and still exist at HEAD, and labels a
+ * file positive when a fix (isFix) touched it after T. Approximations, because the input holds
+ * HEAD's state only: a file's identity is its HEAD path (renames after T are followed, which only
+ * joins histories); a file existed at T when a change ≤ T touched it; ownership at T is each
+ * author's share of the lines ADDED to the file by non-merge commits ≤ T (not a blame at T).
+ */
+export function backtest(input: AnalyticsInput, options: BacktestOptions): BacktestResult {
+  const model: RiskModel = { ...DEFAULT_RISK_MODEL, ...options.model, weights: options.weights ?? options.model?.weights ?? DEFAULT_RISK_MODEL.weights }
+  const asOf = input.headTime - options.months * 30 * DAY
+  const paths = headPathsByChange(input.changes, input.renames, input.files)
+  const past: Change[] = []
+  const added = new Map<string, Map<string, number>>()
+  const positive = new Set<string>()
+  input.changes.forEach((c, i) => {
+    if (c.time > asOf) {
+      if (isFix(c)) for (const p of headFilesOf(c, paths[i]).keys()) positive.add(p)
+      return
+    }
+    const files: Change['files'] = []
+    const seen = new Map<string, Change['files'][number]>()
+    for (const f of c.files) {
+      const head = paths[i].get(f.path)
+      if (head === undefined) continue
+      const prev = seen.get(head)
+      if (prev) {
+        prev.additions += f.additions
+        prev.deletions += f.deletions
+      } else {
+        const entry = { path: head, additions: f.additions, deletions: f.deletions }
+        seen.set(head, entry)
+        files.push(entry)
+      }
+      if (c.category !== 'merge' && f.additions > 0) {
+        let per = added.get(head)
+        if (!per) added.set(head, (per = new Map()))
+        per.set(c.author, (per.get(c.author) ?? 0) + f.additions)
+      }
+    }
+    past.push({ ...c, files, symbols: [] })
+  })
+  const existing = new Set<string>()
+  for (const c of past) for (const f of c.files) existing.add(f.path)
+  const ownership: AnalyticsInput['ownership'] = {}
+  for (const [path, per] of added) ownership[path] = [...per]
+  const atT: AnalyticsInput = {
+    headTime: asOf,
+    changes: past,
+    renames: [],
+    files: input.files.filter((f) => existing.has(f.path)),
+    symbols: [],
+    ownership,
+  }
+  const features = fileRiskFeatures(atT, options.config)
+  const scored = [...features].map(([path, f]) => ({ path, risk: riskOf(f, model), positive: positive.has(path) }))
+  const ranked: BacktestFile[] = scored
+    .map((s) => ({ path: s.path, score: s.risk.score, level: s.risk.level, positive: s.positive }))
+    .sort((x, y) => y.score - x.score || byString(x.path, y.path))
+  const labels = ranked.map((r) => r.positive)
+  const positives = labels.filter(Boolean).length
+  const factorAuc = (k: keyof RiskWeights) => rocAuc(scored.map((s) => s.risk.factors[k]), scored.map((s) => s.positive))
+  return {
+    as_of: asOf,
+    horizon_months: options.months,
+    files: ranked.length,
+    positives,
+    base_rate: ranked.length > 0 ? positives / ranked.length : null,
+    auc: rocAuc(ranked.map((r) => r.score), labels),
+    precision_at_10pct: precisionAtTop(ranked.map((r) => r.score), labels, 0.1),
+    factor_auc: { ownership: factorAuc('ownership'), hotspot: factorAuc('hotspot'), cochange: factorAuc('cochange') },
+    ranked,
+  }
+}
+
+/**
+ * ROC AUC as the Mann–Whitney U statistic: the probability that a random positive scores above a
+ * random negative, ties counting ½ (average ranks). Null without positives or without negatives.
+ */
+export function rocAuc(scores: readonly number[], labels: readonly boolean[]): number | null {
+  const n = scores.length
+  const pos = labels.filter(Boolean).length
+  const neg = n - pos
+  if (pos === 0 || neg === 0) return null
+  const order = scores.map((_, i) => i).sort((x, y) => scores[x] - scores[y])
+  let rankSum = 0
+  for (let i = 0; i < n; ) {
+    let j = i
+    while (j < n && scores[order[j]] === scores[order[i]]) j++
+    const avgRank = (i + 1 + j) / 2
+    for (let k = i; k < j; k++) if (labels[order[k]]) rankSum += avgRank
+    i = j
+  }
+  return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg)
+}
+
+/**
+ * Precision among the top ceil(fraction · n) items by score. Items tied at the cut are taken in
+ * random order, so the tie group contributes its positive rate times the places left (the
+ * expected value), not whatever an arbitrary tiebreak picks. Null when n = 0.
+ */
+export function precisionAtTop(scores: readonly number[], labels: readonly boolean[], fraction: number): number | null {
+  const n = scores.length
+  if (n === 0) return null
+  const k = Math.max(1, Math.ceil(fraction * n - 1e-9))
+  const order = scores.map((_, i) => i).sort((x, y) => scores[y] - scores[x])
+  let hits = 0
+  let taken = 0
+  for (let i = 0; i < n && taken < k; ) {
+    let j = i
+    let groupPos = 0
+    while (j < n && scores[order[j]] === scores[order[i]]) {
+      if (labels[order[j]]) groupPos++
+      j++
+    }
+    const size = j - i
+    const room = Math.min(size, k - taken)
+    hits += (groupPos * room) / size
+    taken += room
+    i = j
+  }
+  return hits / k
+}
