@@ -35,6 +35,9 @@ const BATCH = 2000
 function value(row: Record<string, unknown>, col: ColumnDef): unknown {
   const v = row[col.field ?? col.name]
   if (col.type === 'TIMESTAMP') return v === null || v === undefined ? null : new Date(String(v)).toISOString()
+  // Kuzu types a list parameter from its first element: 100 would make a DOUBLE column's values
+  // INT64 and reinterpret 70.6's bits; as text they are cast back exactly
+  if (col.type === 'DOUBLE') return v === null || v === undefined ? null : String(v)
   return v ?? null
 }
 

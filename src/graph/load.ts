@@ -167,7 +167,9 @@ function writeCsv(file: string, def: TableDef, rows: ReadonlyArray<Record<string
 }
 
 function encodeCell(value: unknown, type: ColumnType, table: string, column: string): string {
-  if (value === null || value === undefined) return CSV_NULL
+  // Kuzu 0.11 applies NULL_STRINGS to STRING columns only; an empty field is null for the others
+  // (a STRING keeps the sentinel so that "" stays an empty string)
+  if (value === null || value === undefined) return type === 'STRING' ? CSV_NULL : ''
   switch (type) {
     case 'STRING': {
       const s = typeof value === 'string' ? value : String(value)
@@ -189,7 +191,7 @@ function encodeCell(value: unknown, type: ColumnType, table: string, column: str
     }
     case 'TIMESTAMP': {
       const ms = value instanceof Date ? value.getTime() : Date.parse(String(value))
-      return Number.isNaN(ms) ? CSV_NULL : new Date(ms).toISOString()
+      return Number.isNaN(ms) ? '' : new Date(ms).toISOString()
     }
   }
 }

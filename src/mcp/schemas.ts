@@ -1,14 +1,15 @@
 import { z } from 'zod'
 
+export const record = (fields: string) => z.record(z.string(), z.unknown()).describe(fields)
+
 /**
  * Output shapes shared by the tools (they mirror src/services/types.ts). Nested records are
  * declared as objects described in one line rather than spelled out field by field: every
  * agent session pays for the tools/list payload in context, and the budget for all tools is
  * 20,000 characters. Tests pin the full shapes.
  */
-export const record = (fields: string) => z.record(z.string(), z.unknown()).describe(fields)
 
-export const indexInfo = z.object({ head: z.string(), stale: z.boolean(), commits_behind: z.number().nullable() }).describe('indexed HEAD; commits_behind null = history rewritten')
+export const indexInfo = record('{head, stale, commits_behind (null: history rewritten)}: the indexed HEAD')
 
 export const commitRef = record('{sha, short, author, email, date, subject, category}')
 

@@ -65,8 +65,8 @@ type RequestHandler = (request: unknown, extra: unknown) => Promise<Record<strin
 
 /**
  * Every agent session pays for tools/list in context, so the SDK's listing is trimmed of what no
- * client needs: the `$schema` URL of every schema, the default task-support note, and
- * `additionalProperties: false` in output schemas. (The handler map is the SDK's internals, pinned
+ * client needs: the `$schema` URL of every schema, the default task-support note,
+ * `additionalProperties: false` in output schemas, and constraints that allow anything anyway. (The handler map is the SDK's internals, pinned
  * at 1.32; if it moves, the listing is simply left as the SDK makes it.)
  */
 function compactToolList(server: McpServer): void {
@@ -79,6 +79,9 @@ function compactToolList(server: McpServer): void {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
       if (k === '$schema' || (output && k === 'additionalProperties' && v === false)) continue
+      // no-ops in JSON Schema: keys are strings, {} allows anything, no properties lists none
+      if (k === 'propertyNames' && JSON.stringify(v) === '{"type":"string"}') continue
+      if ((k === 'additionalProperties' || k === 'properties') && JSON.stringify(v) === '{}') continue
       out[k] = strip(v, output)
     }
     return out

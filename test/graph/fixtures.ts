@@ -27,8 +27,13 @@ export function emptyGraph(): GraphData {
     files: [], symbols: [], commits: [], authors: [], pullRequests: [], issues: [],
     defines: [], contains: [], touched: [], changed: [], blamedOn: [], authoredBy: [], parents: [],
     partOf: [], references: [], closes: [], renamedFrom: [],
+    fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [],
   }
 }
+
+/** Activity columns: one row with values, one with none (null timestamps). */
+const ACTIVE = { revisions: 4, recent_revisions: 1, churn: 27, authors: 2, first_change: '2020-01-01T10:00:00.000Z', last_change: '2020-03-01T10:00:00.000Z' }
+const IDLE = { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null }
 
 const sha = (i: number): string => i.toString(16).padStart(40, '0')
 
@@ -47,13 +52,13 @@ export function trickyGraph(): GraphData {
     if (i > 0) g.parents.push({ sha: sha(i + 1), parent: sha(i), idx: 0 })
   })
   g.files.push(
-    { path: 'src/a,b "c".ts', language: 'typescript', lines: 10, is_test: false, present: true },
-    { path: 'src/new\nline.py', language: null, lines: 0, is_test: true, present: false },
-    { path: 'docs/😀.md', language: null, lines: 3, is_test: false, present: true },
+    { path: 'src/a,b "c".ts', language: 'typescript', lines: 10, is_test: false, present: true, ...ACTIVE },
+    { path: 'src/new\nline.py', language: null, lines: 0, is_test: true, present: false, ...IDLE },
+    { path: 'docs/😀.md', language: null, lines: 3, is_test: false, present: true, ...ACTIVE },
   )
   g.symbols.push(
-    { id: 'src/a,b "c".ts#Foo', name: 'Foo', qualified_name: 'Foo', kind: 'class', path: 'src/a,b "c".ts', start_line: 1, end_line: 9, signature: 'class Foo<T extends "a" | \'b\'> {', exported: true },
-    { id: 'src/a,b "c".ts#Foo.bar', name: 'bar', qualified_name: 'Foo.bar', kind: 'method', path: 'src/a,b "c".ts', start_line: 2, end_line: 4, signature: 'bar(x = "\\n",\n    y = 1)', exported: false },
+    { id: 'src/a,b "c".ts#Foo', name: 'Foo', qualified_name: 'Foo', kind: 'class', path: 'src/a,b "c".ts', start_line: 1, end_line: 9, signature: 'class Foo<T extends "a" | \'b\'> {', exported: true, ...ACTIVE },
+    { id: 'src/a,b "c".ts#Foo.bar', name: 'bar', qualified_name: 'Foo.bar', kind: 'method', path: 'src/a,b "c".ts', start_line: 2, end_line: 4, signature: 'bar(x = "\\n",\n    y = 1)', exported: false, ...IDLE },
   )
   g.defines.push({ path: 'src/a,b "c".ts', symbol: 'src/a,b "c".ts#Foo' }, { path: 'src/a,b "c".ts', symbol: 'src/a,b "c".ts#Foo.bar' })
   g.contains.push({ parent: 'src/a,b "c".ts#Foo', child: 'src/a,b "c".ts#Foo.bar' })
@@ -69,6 +74,11 @@ export function trickyGraph(): GraphData {
   g.references.push({ sha: sha(2), number: 7, closes: true }, { sha: sha(3), number: 8, closes: false })
   g.closes.push({ pr: 42, issue: 7 })
   g.renamedFrom.push({ path: 'docs/😀.md', from: 'src/new\nline.py', sha: sha(2) })
+  g.fileCoChanged.push({ a: 'docs/😀.md', b: 'src/a,b "c".ts', shared: 5, degree: 71.4, confidence: 0.625, reverse_confidence: 5 / 6, support: 1 / 3 })
+  g.symbolCoChanged.push({ a: 'src/a,b "c".ts#Foo', b: 'src/a,b "c".ts#Foo.bar', shared: 7, degree: 100, confidence: 1, reverse_confidence: 1, support: 0.5 })
+  g.communities.push({ id: 'c1', label: 'src "a,b"', size: 2, cohesion: 0.75 })
+  g.memberOf.push({ symbol: 'src/a,b "c".ts#Foo', community: 'c1' }, { symbol: 'src/a,b "c".ts#Foo.bar', community: 'c1' })
+  g.ownedBy.push({ path: 'src/a,b "c".ts', email: 'a1@example.com', lines: 7, share: 0.7 }, { path: 'src/a,b "c".ts', email: 'a2@example.com', lines: 3, share: 0.3 })
   return g
 }
 

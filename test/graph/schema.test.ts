@@ -5,8 +5,14 @@ import { trickyGraph } from './fixtures.js'
 describe('schema', () => {
   it('renders node tables before the relationship tables that use them', () => {
     const ddl = renderDDL()
-    expect(ddl).toHaveLength(TABLES.length)
-    expect(ddl[0]).toBe('CREATE NODE TABLE File(path STRING, language STRING, lines INT64, is_test BOOLEAN, present BOOLEAN, PRIMARY KEY (path))')
+    // the two CO_CHANGED definitions (File→File, Symbol→Symbol) are one table with two pairs
+    expect(ddl).toHaveLength(TABLES.length - 1)
+    expect(ddl[0]).toBe(
+      'CREATE NODE TABLE File(path STRING, language STRING, lines INT64, is_test BOOLEAN, present BOOLEAN, revisions INT64, recent_revisions INT64, churn INT64, authors INT64, first_change TIMESTAMP, last_change TIMESTAMP, PRIMARY KEY (path))',
+    )
+    expect(ddl).toContain(
+      'CREATE REL TABLE CO_CHANGED(FROM File TO File, FROM Symbol TO Symbol, shared INT64, degree DOUBLE, confidence DOUBLE, reverse_confidence DOUBLE, support DOUBLE)',
+    )
     expect(ddl).toContain('CREATE REL TABLE TOUCHED(FROM Commit TO File, additions INT64, deletions INT64, change STRING, old_path STRING)')
     const firstRel = TABLES.findIndex((t) => t.kind === 'rel')
     expect(TABLES.slice(firstRel).every((t) => t.kind === 'rel')).toBe(true)
@@ -26,7 +32,7 @@ describe('schema', () => {
   it('describes itself as JSON for `gitwhy schema --json`', () => {
     const schema = describeSchema()
     expect(schema.version).toBe(SCHEMA_VERSION)
-    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue'])
+    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community'])
     expect(schema.relationships.find((r) => r.name === 'BLAMED_ON')).toMatchObject({ from: 'Symbol', to: 'Commit' })
     expect(schema.nodes.find((n) => n.name === 'Commit')?.primary_key).toBe('sha')
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema)

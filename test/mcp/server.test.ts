@@ -33,7 +33,7 @@ const RETRY_V2 = RETRY_V1.replace('sleep(100)', 'sleep(250)')
 const RETRY_V3 = RETRY_V2.replace('    return url\n', '    if (!url) throw new Error("empty url")\n    return url\n')
 const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class Client  {')
 
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'context_for_pr']
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -67,7 +67,7 @@ describe('gitwhy mcp over stdio', () => {
     repo?.cleanup()
   })
 
-  test('tools/list: the six tools, snake_case, described, read-only, with output schemas, under 20,000 characters', async () => {
+  test('tools/list: the eleven tools, snake_case, described, read-only, with output schemas, under 20,000 characters', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort())
     for (const tool of tools) {
@@ -199,9 +199,9 @@ describe('gitwhy mcp over stdio', () => {
 
   test('resources: commit, PR, issue, overview, schema', async () => {
     const { resourceTemplates } = await client.listResourceTemplates()
-    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['gitwhy://commit/{sha}', 'gitwhy://issue/{number}', 'gitwhy://pr/{number}'])
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['gitwhy://commit/{sha}', 'gitwhy://community/{name}', 'gitwhy://issue/{number}', 'gitwhy://pr/{number}'])
     const { resources } = await client.listResources()
-    expect(resources.map((r) => r.uri).sort()).toEqual(['gitwhy://repo/overview', 'gitwhy://schema'])
+    expect(resources.map((r) => r.uri).sort()).toEqual(['gitwhy://communities', 'gitwhy://repo/overview', 'gitwhy://schema'])
 
     const read = async (uri: string) => JSON.parse((await client.readResource({ uri })).contents[0].text as string)
     const commit = await read(`gitwhy://commit/${sha.fix.slice(0, 8)}`)

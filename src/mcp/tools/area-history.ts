@@ -27,7 +27,7 @@ export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): 
         total: z.number().describe('commits before the limit'),
         truncated: z.boolean().describe('history cut (shallow clone or --max-commits)'),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

@@ -48,7 +48,7 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
         shown: z.number(),
         truncated: z.boolean(),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

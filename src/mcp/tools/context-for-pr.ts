@@ -29,7 +29,7 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
         owners_to_ask: z.array(record('{name, email, lines, files}')),
         summary: record('{files, high, medium, low, new_files}'),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

@@ -21,7 +21,7 @@ export function registerCypherTool(server: McpServer, ctx: ServerContext): void 
         repo: repoArg,
       },
       outputSchema: { repo: z.string(), index: indexInfo, rows: z.array(z.record(z.string(), z.unknown())) },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

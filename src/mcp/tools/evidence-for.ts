@@ -35,7 +35,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         total: z.number().describe('items before the limit'),
         undecided: z.object({ lines: z.number(), reason: z.string() }).nullable(),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

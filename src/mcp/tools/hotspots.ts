@@ -27,7 +27,7 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
         files: z.array(record('{path, score, percentile, revisions, recent_revisions, churn, authors, last_change}')),
         symbols: z.array(record('same, plus qualified_name, kind, start_line')),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

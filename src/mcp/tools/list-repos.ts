@@ -25,7 +25,7 @@ export function registerListReposTool(server: McpServer, ctx: ServerContext): vo
           }),
         ),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async () => {
       try {

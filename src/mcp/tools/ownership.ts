@@ -20,7 +20,7 @@ export function registerOwnershipTool(server: McpServer, ctx: ServerContext): vo
         owners: z.array(record('{name, email, lines, share, last_active}')),
         bus_factor: z.number().describe('fewest authors owning over half the lines'),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

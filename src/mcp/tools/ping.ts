@@ -18,7 +18,7 @@ export function registerPingTool(server: McpServer, ctx: ServerContext): void {
         built_at: z.string(),
         counts: z.record(z.string(), z.number()),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

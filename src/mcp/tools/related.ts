@@ -19,7 +19,7 @@ export function registerRelatedTool(server: McpServer, ctx: ServerContext): void
         index: indexInfo,
         related: z.array(record('{key, path, qualified_name?, shared, degree, confidence, support, examples: commits}')),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {

@@ -24,7 +24,7 @@ export function registerRiskTool(server: McpServer, ctx: ServerContext): void {
         features: record('bus_factor, dominant_share, ghost, hotspot_percentile, cochange_breadth, ...'),
         contributors: z.array(record('{name, email, share, last_active}')),
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
