@@ -93,8 +93,8 @@ export interface RiskModel {
 export const DEFAULT_RISK_MODEL: RiskModel = {
   weights: { ownership: 40, hotspot: 30, cochange: 30 },
   breadthSaturation: 10,
-  medium: 0.35,
-  high: 0.65,
+  medium: 0.3,
+  high: 0.6,
 }
 
 export type RiskLevel = 'LOW' | 'MEDIUM' | 'HIGH'
