@@ -6,7 +6,7 @@ import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import type { CommitCategory } from '../services/types.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
-import { activityStats } from './stats.js'
+import { activityStats, type ChangeWithSymbolLines } from './stats.js'
 import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type Change, type CoChange } from './types.js'
 
 /**
@@ -17,7 +17,7 @@ import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, typ
 export const ANALYTICS_FILE = 'analytics.json'
 
 export interface AnalyticsCache {
-  changes: Change[]
+  changes: ChangeWithSymbolLines[]
   renames: AnalyticsInput['renames']
   ownership: AnalyticsInput['ownership']
 }
@@ -31,7 +31,7 @@ export function loadAnalyticsCache(dir: string): AnalyticsCache {
 }
 
 /** Every commit's changeset from the graph's rows, newest first (the rows' order). */
-export function changesFromRows(rows: Pick<GraphData, 'commits' | 'touched' | 'changed'>): Change[] {
+export function changesFromRows(rows: Pick<GraphData, 'commits' | 'touched' | 'changed'>): ChangeWithSymbolLines[] {
   const files = new Map<string, Change['files']>()
   for (const t of rows.touched) {
     let list = files.get(t.sha)
@@ -39,11 +39,8 @@ export function changesFromRows(rows: Pick<GraphData, 'commits' | 'touched' | 'c
     list.push({ path: t.path, additions: t.additions, deletions: t.deletions })
   }
   const symbols = new Map<string, string[]>()
-  for (const c of rows.changed) {
-    let list = symbols.get(c.sha)
-    if (!list) symbols.set(c.sha, (list = []))
-    list.push(c.symbol)
-  }
+  const symbolLines = new Map<string, Record<string, number>>()
+  for (const c of rows.changed) addSymbol(symbols, symbolLines, c)
   return rows.commits.map((c) => ({
     sha: c.sha,
     time: Math.floor(Date.parse(c.committer_date) / 1000),
@@ -52,7 +49,37 @@ export function changesFromRows(rows: Pick<GraphData, 'commits' | 'touched' | 'c
     subject: c.subject,
     files: files.get(c.sha) ?? [],
     symbols: symbols.get(c.sha) ?? [],
+    symbolLines: symbolLines.get(c.sha) ?? {},
   }))
+}
+
+function addSymbol(symbols: Map<string, string[]>, lines: Map<string, Record<string, number>>, c: GraphData['changed'][number]): void {
+  let list = symbols.get(c.sha)
+  if (!list) symbols.set(c.sha, (list = []))
+  list.push(c.symbol)
+  let counts = lines.get(c.sha)
+  if (!counts) lines.set(c.sha, (counts = {}))
+  counts[c.symbol] = c.added + c.removed
+}
+
+/**
+ * The cached changes with the symbol line histories of some files replaced (an update re-walks
+ * the files its commits touched): `gone` symbols are dropped everywhere, `changed` rows added.
+ */
+export function replaceSymbolHistories(changes: ChangeWithSymbolLines[], gone: ReadonlySet<string>, changed: GraphData['changed']): ChangeWithSymbolLines[] {
+  const out = changes.map((c) => {
+    const symbolLines: Record<string, number> = {}
+    for (const [id, n] of Object.entries(c.symbolLines ?? {})) if (!gone.has(id)) symbolLines[id] = n
+    return { ...c, symbols: c.symbols.filter((id) => !gone.has(id)), symbolLines }
+  })
+  const bySha = new Map(out.map((c) => [c.sha, c]))
+  for (const ch of changed) {
+    const c = bySha.get(ch.sha)
+    if (!c) continue
+    c.symbols.push(ch.symbol)
+    c.symbolLines![ch.symbol] = ch.added + ch.removed
+  }
+  return out
 }
 
 /** Lines owned at HEAD per author, from one file's blame (commit index per line; ~index past the cut). */

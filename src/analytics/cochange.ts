@@ -95,7 +95,9 @@ export function fileCoChange(input: AnalyticsInput, config: CoChangeConfig, path
 export function symbolCoChange(input: AnalyticsInput, config: CoChangeConfig): CoChange[] {
   const parent = new Map<string, string | null>()
   for (const s of input.symbols) parent.set(s.id, s.parent)
-  const changesets = input.changes.map((c) => ({ items: c.symbols.filter((id) => parent.has(id)), include: countsAsRevision(c.category) }))
+  // a commit over the size cap in files (a mass rename, a sweep, a vendor drop) is left out even
+  // when it touched few of the indexed symbols
+  const changesets = input.changes.map((c) => ({ items: c.symbols.filter((id) => parent.has(id)), include: countsAsRevision(c.category) && c.files.length <= config.maxChangesetSize }))
   const encloses = (outer: string, inner: string): boolean => {
     const seen = new Set<string>()
     for (let p = parent.get(inner) ?? null; p !== null && !seen.has(p); p = parent.get(p) ?? null) {

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import kuzu from 'kuzu'
 import type { Connection, Database } from 'kuzu'
-import { renderDDL, TABLES, tableDef, tableDefs, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
+import { renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
 import type { GraphData } from './types.js'
 
 /** 256 MB: enough for bulk loads of large histories without reserving most of RAM (Kuzu's default). */
@@ -72,15 +72,15 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
       const rows = data[def.rows] as unknown as ReadonlyArray<Record<string, unknown>>
       const t0 = performance.now()
       if (rows.length > 0) {
-        phase(def.name)
-        const file = join(csvDir, `${def.name}.csv`)
+        phase(tableLabel(def))
+        const file = join(csvDir, `${def.kind}-${TABLES.indexOf(def)}.csv`)
         writeCsv(file, def, rows)
         await run(conn, copyStatement(def.name, file, tableDefs(def.name).length > 1 && def.kind === 'rel' ? { from: def.from.table, to: def.to.table } : undefined)).catch((error: unknown) => {
-          throw new Error(`COPY ${def.name} (${rows.length} rows) failed: ${error instanceof Error ? error.message : String(error)}`)
+          throw new Error(`COPY ${tableLabel(def)} (${rows.length} rows) failed: ${error instanceof Error ? error.message : String(error)}`)
         })
         rmSync(file, { force: true })
       }
-      tables[def.name] = { rows: rows.length, ms: Math.round(performance.now() - t0) }
+      tables[tableLabel(def)] = { rows: rows.length, ms: Math.round(performance.now() - t0) }
     }
     phase('checkpoint')
     await run(conn, 'CHECKPOINT')

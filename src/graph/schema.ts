@@ -322,6 +322,11 @@ export const TABLES: readonly TableDef[] = [
   },
 ]
 
+/** A table definition's name, with its endpoints when several definitions share the name (CO_CHANGED). */
+export function tableLabel(def: TableDef): string {
+  return def.kind === 'rel' && tableDefs(def.name).length > 1 ? `${def.name}(${def.from.table}→${def.to.table})` : def.name
+}
+
 export function tableDefs(name: string): TableDef[] {
   return TABLES.filter((t) => t.name === name)
 }

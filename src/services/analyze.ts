@@ -7,7 +7,7 @@ import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
 import { NO_ACTIVITY, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
-import { activityRow, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, ownershipFromBlame, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
+import { activityRow, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, replaceSymbolHistories, ownershipFromBlame, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
@@ -396,9 +396,8 @@ async function updateIndex(u: {
     const cache = loadAnalyticsCache(prevDir)
     const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
     const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
-    const changes = [...fresh, ...cache.changes.map((c) => ({ ...c, symbols: c.symbols.filter((id) => !gone.has(id)) }))]
+    const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
     const bySha = new Map(changes.map((c) => [c.sha, c]))
-    for (const ch of symbols.changed) bySha.get(ch.sha)?.symbols.push(ch.symbol)
     const ownership: AnalyticsCache['ownership'] = {}
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { writeGraph } from '../../src/graph/load.js'
-import { TABLES } from '../../src/graph/schema.js'
+import { ACTIVITY_COLUMNS, TABLES, tableLabel } from '../../src/graph/schema.js'
 import { GraphStore } from '../../src/graph/store.js'
 import { emptyGraph, tempDir, trickyGraph, TRICKY_STRINGS } from './fixtures.js'
 
@@ -36,10 +36,11 @@ describe('writeGraph', () => {
         ...c, author_date: '2020-01-01T10:00:00.000Z', committer_date: '2020-01-02T06:00:00.000Z',
       })))
 
-      const files = await store.query('MATCH (f:File) RETURN f.path AS path, f.language AS language, f.lines AS lines, f.is_test AS is_test, f.present AS present ORDER BY f.path')
+      const activity = (v: string) => ACTIVITY_COLUMNS.map((c) => `${v}.${c.name} AS ${c.name}`).join(', ')
+      const files = await store.query(`MATCH (f:File) RETURN f.path AS path, f.language AS language, f.lines AS lines, f.is_test AS is_test, f.present AS present, ${activity('f')} ORDER BY f.path`)
       expect(files).toEqual([...data.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
 
-      const symbols = await store.query('MATCH (s:Symbol) RETURN s.id AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line, s.signature AS signature, s.exported AS exported ORDER BY s.id')
+      const symbols = await store.query(`MATCH (s:Symbol) RETURN s.id AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line, s.signature AS signature, s.exported AS exported, ${activity('s')} ORDER BY s.id`)
       expect(symbols).toEqual(data.symbols)
 
       const authors = await store.query('MATCH (a:Author) RETURN a.email AS email, a.name AS name ORDER BY a.email')
@@ -59,6 +60,12 @@ describe('writeGraph', () => {
       expect(await store.query('MATCH (c:Commit)-[r:REFERENCES]->(i:Issue) RETURN c.sha AS sha, i.number AS number, r.closes AS closes ORDER BY c.sha')).toEqual(data.references)
       expect(await store.query('MATCH (p:PullRequest)-[:CLOSES]->(i:Issue) RETURN p.number AS pr, i.number AS issue')).toEqual(data.closes)
       expect(await store.query('MATCH (f:File)-[r:RENAMED_FROM]->(o:File) RETURN f.path AS path, o.path AS from, r.sha AS sha')).toEqual(data.renamedFrom)
+      const pair = 'r.shared AS shared, r.degree AS degree, r.confidence AS confidence, r.reverse_confidence AS reverse_confidence, r.support AS support'
+      expect(await store.query(`MATCH (x:File)-[r:CO_CHANGED]->(y:File) RETURN x.path AS a, y.path AS b, ${pair}`)).toEqual(data.fileCoChanged)
+      expect(await store.query(`MATCH (x:Symbol)-[r:CO_CHANGED]->(y:Symbol) RETURN x.id AS a, y.id AS b, ${pair}`)).toEqual(data.symbolCoChanged)
+      expect(await store.query('MATCH (c:Community) RETURN c.id AS id, c.label AS label, c.size AS size, c.cohesion AS cohesion')).toEqual(data.communities)
+      expect(await store.query('MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) RETURN s.id AS symbol, c.id AS community ORDER BY s.id')).toEqual(data.memberOf)
+      expect(await store.query('MATCH (f:File)-[o:OWNED_BY]->(a:Author) RETURN f.path AS path, a.email AS email, o.lines AS lines, o.share AS share ORDER BY a.email')).toEqual(data.ownedBy)
     } finally {
       await store.close()
     }
@@ -81,11 +88,11 @@ describe('writeGraph', () => {
   it('creates every table even when all row arrays are empty', async () => {
     const dbPath = join(dir.path, 'graph.kuzu')
     const result = await writeGraph(dbPath, emptyGraph())
-    expect(Object.keys(result.tables)).toEqual(TABLES.map((t) => t.name))
+    expect(Object.keys(result.tables)).toEqual(TABLES.map(tableLabel))
     const store = await GraphStore.open(dbPath, { readOnly: true })
     try {
       const tables = await store.query<{ name: string }>('CALL show_tables() RETURN name ORDER BY name')
-      expect(tables.map((t) => t.name)).toEqual(TABLES.map((t) => t.name).sort())
+      expect(tables.map((t) => t.name)).toEqual([...new Set(TABLES.map((t) => t.name))].sort())
       expect(await store.query('MATCH (c:Commit) RETURN count(c) AS n')).toEqual([{ n: 0 }])
     } finally {
       await store.close()
