@@ -6,6 +6,7 @@ import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import type { CommitCategory } from '../services/types.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
+import { hotspots } from './risk.js'
 import { activityStats, type ChangeWithSymbolLines } from './stats.js'
 import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type Change, type CoChange } from './types.js'
 
@@ -113,9 +114,30 @@ export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig)
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString())
 
-export function activityRow(s: ActivityStats | undefined): ActivityRow {
-  if (!s) return { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null }
-  return { revisions: s.revisions, recent_revisions: s.recent_revisions, churn: s.churn, authors: s.authors, first_change: iso(s.first_change), last_change: iso(s.last_change) }
+/** The activity columns of every present file and every symbol, hotspot ranks and co-change partners included. */
+export function activityRows(out: AnalyticsOutput): { files: Map<string, ActivityRow>; symbols: Map<string, ActivityRow> } {
+  const rows = (stats: Map<string, ActivityStats>, pairs: CoChange[]) => {
+    const partners = new Map<string, number>()
+    for (const p of pairs) for (const k of [p.a, p.b]) partners.set(k, (partners.get(k) ?? 0) + 1)
+    const ranked = new Map(hotspots(stats).map((h) => [h.key, h]))
+    const out = new Map<string, ActivityRow>()
+    for (const [key, s] of stats) {
+      const h = ranked.get(key)
+      out.set(key, {
+        revisions: s.revisions,
+        recent_revisions: s.recent_revisions,
+        churn: s.churn,
+        authors: s.authors,
+        first_change: iso(s.first_change),
+        last_change: iso(s.last_change),
+        hotspot: h?.score ?? 0,
+        hotspot_percentile: h?.percentile ?? 0,
+        cochange_partners: partners.get(key) ?? 0,
+      })
+    }
+    return out
+  }
+  return { files: rows(out.fileStats, out.fileCoChange), symbols: rows(out.symbolStats, out.symbolCoChange) }
 }
 
 const coChangeRow = (c: CoChange): CoChangeRow => ({ a: c.a, b: c.b, shared: c.shared, degree: c.degree, confidence: c.confidence_ab, reverse_confidence: c.confidence_ba, support: c.support })

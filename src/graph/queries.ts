@@ -69,14 +69,22 @@ export type QueryName = keyof typeof QUERIES
 /** History analytics (issue 4): read from the activity columns and the analytics tables. */
 export const ANALYTICS_QUERIES = {
   fileActivity: `
-    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND f.path STARTS WITH $prefix
-    RETURN f.path AS key, f.path AS path, f.revisions AS revisions, f.recent_revisions AS recent_revisions,
-           f.churn AS churn, f.authors AS authors, f.first_change AS first_change, f.last_change AS last_change`,
+    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix)
+    RETURN f.path AS key, f.path AS path, f.hotspot AS score, f.hotspot_percentile AS percentile, f.revisions AS revisions,
+           f.recent_revisions AS recent_revisions, f.churn AS churn, f.authors AS authors, f.last_change AS last_change
+    ORDER BY score DESC, revisions DESC, churn DESC, key LIMIT $limit`,
   symbolActivity: `
-    MATCH (s:Symbol) WHERE s.revisions > 0 AND s.path STARTS WITH $prefix
+    MATCH (s:Symbol) WHERE s.revisions > 0 AND (s.path = $path OR s.path STARTS WITH $prefix)
     RETURN s.id AS key, s.path AS path, s.qualified_name AS qualified_name, s.kind AS kind, s.start_line AS start_line,
-           s.end_line AS end_line, s.revisions AS revisions, s.recent_revisions AS recent_revisions,
-           s.churn AS churn, s.authors AS authors, s.first_change AS first_change, s.last_change AS last_change`,
+           s.hotspot AS score, s.hotspot_percentile AS percentile, s.revisions AS revisions, s.recent_revisions AS recent_revisions,
+           s.churn AS churn, s.authors AS authors, s.last_change AS last_change
+    ORDER BY score DESC, revisions DESC, churn DESC, key LIMIT $limit`,
+  fileRiskFeatures: `
+    MATCH (f:File {path: $key})
+    RETURN f.revisions AS revisions, f.recent_revisions AS recent_revisions, f.hotspot_percentile AS percentile, f.cochange_partners AS partners`,
+  symbolRiskFeatures: `
+    MATCH (s:Symbol {id: $key})
+    RETURN s.revisions AS revisions, s.recent_revisions AS recent_revisions, s.hotspot_percentile AS percentile, s.cochange_partners AS partners`,
   fileOwners: `
     MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path = $path OR f.path STARTS WITH $prefix
     RETURN a.email AS email, a.name AS name, sum(o.lines) AS lines ORDER BY lines DESC, email`,
@@ -101,12 +109,6 @@ export const ANALYTICS_QUERIES = {
            CASE WHEN s.id < t.id THEN r.confidence ELSE r.reverse_confidence END AS confidence,
            r.support AS support
     ORDER BY degree DESC, shared DESC, key LIMIT $limit`,
-  fileCoChangeBreadth: `
-    MATCH (f:File)-[r:CO_CHANGED]-(g:File) WHERE f.present
-    RETURN f.path AS key, count(g) AS partners`,
-  symbolCoChangeBreadth: `
-    MATCH (s:Symbol {id: $key})-[r:CO_CHANGED]-(t:Symbol)
-    RETURN count(t) AS partners`,
   filePairCommits: `
     MATCH (c:Commit)-[:TOUCHED]->(:File {path: $a}), (c)-[:TOUCHED]->(:File {path: $b})
     WHERE c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'

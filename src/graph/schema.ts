@@ -65,6 +65,9 @@ export const ACTIVITY_COLUMNS: ColumnDef[] = [
   int('authors', 'Distinct authors of those commits.'),
   time('first_change', 'Oldest of those commits (null: none).', { nullable: true }),
   time('last_change', 'Newest of those commits (null: none).', { nullable: true }),
+  real('hotspot', 'Hotspot score: recent_revisions × ln(1 + revisions).'),
+  real('hotspot_percentile', 'Share of files (or symbols) with a lower hotspot score (0..1).'),
+  int('cochange_partners', 'Files (or symbols) it co-changes with (CO_CHANGED edges).'),
 ]
 
 const coChangeColumns = (what: string): ColumnDef[] => [

@@ -8,9 +8,12 @@ export interface ActivityRow {
   authors: number
   first_change: string | null
   last_change: string | null
+  hotspot: number
+  hotspot_percentile: number
+  cochange_partners: number
 }
 
-export const NO_ACTIVITY: ActivityRow = { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null }
+export const NO_ACTIVITY: ActivityRow = { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null, hotspot: 0, hotspot_percentile: 0, cochange_partners: 0 }
 
 export interface FileRow extends ActivityRow { path: string; language: string | null; lines: number; is_test: boolean; present: boolean }
 export interface SymbolRow extends ActivityRow {

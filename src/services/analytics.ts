@@ -1,7 +1,6 @@
 import { UserError } from '../errors.js'
-import { hotspots as rankHotspots } from '../analytics/risk.js'
 import { ownershipOf } from '../analytics/stats.js'
-import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig } from '../analytics/types.js'
+import { DEFAULT_ANALYTICS_CONFIG, type AnalyticsConfig } from '../analytics/types.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { findSymbol } from './evidence.js'
 import { IndexReader } from './index-reader.js'
@@ -150,25 +149,6 @@ export function resolveTarget(reader: IndexReader, input: string, { directories 
   return { kind: 'symbol', id: s.id, qualified_name: s.qualified_name, symbol_kind: s.kind, path: s.path, start_line: s.start_line, end_line: s.end_line }
 }
 
-type ActivityRowOut = Omit<ActivityItem, 'score' | 'percentile'> & { first_change: string | null }
-
-function toStats(rows: ActivityRowOut[]): Map<string, ActivityStats> {
-  const time = (s: string | null) => (s === null ? null : Math.floor(Date.parse(s) / 1000))
-  return new Map(rows.map((r) => [r.key, { revisions: r.revisions, recent_revisions: r.recent_revisions, churn: r.churn, authors: r.authors, first_change: time(r.first_change), last_change: time(r.last_change) }]))
-}
-
-/** Every file (or symbol) ranked by the hotspot score, keyed by path (or id); memoized per index. */
-export function rankedActivity(reader: IndexReader, level: 'file' | 'symbol'): Promise<ActivityItem[]> {
-  return reader.memo(`analytics\0ranked\0${level}`, async () => {
-    const rows = await (await reader.graph()).query<ActivityRowOut>(level === 'file' ? Q.fileActivity : Q.symbolActivity, { prefix: '' })
-    const byKey = new Map(rows.map((r) => [r.key, r]))
-    return rankHotspots(toStats(rows)).map((h): ActivityItem => {
-      const { first_change: _first, ...r } = byKey.get(h.key)!
-      return { ...r, score: h.score, percentile: h.percentile }
-    })
-  })
-}
-
 export const HOTSPOT_FORMULA = 'score = recent_revisions × ln(1 + revisions); ties by revisions (merges, bots and formatting commits not counted)'
 
 export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both' }): Promise<HotspotsResult> {
@@ -182,10 +162,12 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
       if (t.kind === 'symbol') throw new UserError(`${options.path} is a symbol`, 'pass a file or directory with --path', 'bad_option')
       prefix = t.path
     }
-    const within = (items: ActivityItem[]) => (prefix ? items.filter((i) => (prefix.endsWith('/') ? i.path.startsWith(prefix) : i.path === prefix)) : items)
     const level = options.level ?? 'both'
-    const files = level === 'symbol' ? [] : cap(within(await rankedActivity(reader, 'file')), limit)
-    const symbols = level === 'file' ? [] : cap(within(await rankedActivity(reader, 'symbol')), limit)
+    const g = await reader.graph()
+    // a file path matches itself; a directory (ending in /) everything under it; none: everything
+    const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit }
+    const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, params)
+    const symbols = level === 'file' ? [] : await g.query<ActivityItem>(Q.symbolActivity, params)
     return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
   } finally {
     if (!options.reader) await reader.close()

@@ -7,7 +7,7 @@ import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
 import { NO_ACTIVITY, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
-import { activityRow, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, replaceSymbolHistories, ownershipFromBlame, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
+import { activityRows, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, replaceSymbolHistories, ownershipFromBlame, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
@@ -299,9 +299,10 @@ function headTime(cache: AnalyticsCache, head: string): number {
  */
 function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[]) {
   const out = computeAnalytics(analyticsInput(cache, files, now), config)
-  for (const r of fileRows) if (r.present) Object.assign(r, activityRow(out.fileStats.get(r.path)))
-  for (const r of symbolRows) Object.assign(r, activityRow(out.symbolStats.get(r.id)))
-  return { rows: analyticsRows(out, cache.ownership), out }
+  const activity = activityRows(out)
+  for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
+  for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
+  return { rows: analyticsRows(out, cache.ownership), activity }
 }
 
 /** Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history edges. */
@@ -403,12 +404,12 @@ async function updateIndex(u: {
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))
     const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
     saveAnalyticsCache(dir, next)
-    const { rows, out } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols)
+    const { rows, activity: computed } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols)
     const reinserted = new Set(symbols.symbols.map((r) => r.id))
     const updated = new Set(updateFiles.map((r) => r.path))
     const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
-    for (const f of files) if (!updated.has(f.path) && !insertFiles.some((r) => r.path === f.path)) activity.files.push({ path: f.path, ...activityRow(out.fileStats.get(f.path)) })
-    for (const f of files) for (const id of symbolIds(f)) if (!reinserted.has(id)) activity.symbols.push({ id, ...activityRow(out.symbolStats.get(id)) })
+    for (const f of files) if (!updated.has(f.path) && !insertFiles.some((r) => r.path === f.path)) activity.files.push({ path: f.path, ...(computed.files.get(f.path) ?? NO_ACTIVITY) })
+    for (const f of files) for (const id of symbolIds(f)) if (!reinserted.has(id)) activity.symbols.push({ id, ...(computed.symbols.get(id) ?? NO_ACTIVITY) })
     const ownedBy = rows.ownedBy.filter((r) => touchedPaths.has(r.path))
     return { analytics: { ...rows, ownedBy }, activity }
   })

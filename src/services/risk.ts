@@ -3,7 +3,7 @@ import { loadAnalyticsCache, analyticsInput } from '../analytics/build.js'
 import { backtest as replay, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
 import { DOMINANT_SHARE, ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
-import { analyticsConfig, asOf, lastActive, rankedActivity, resolveTarget, type Target } from './analytics.js'
+import { analyticsConfig, asOf, lastActive, resolveTarget, type Target } from './analytics.js'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 
@@ -37,8 +37,7 @@ export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, 
   const config = analyticsConfig(reader)
   const g = await reader.graph()
   const key = target.kind === 'file' ? target.path : target.id
-  const ranked = await rankedActivity(reader, target.kind)
-  const me = ranked.find((r) => r.key === key)
+  const [me] = await g.query<{ revisions: number; recent_revisions: number; percentile: number; partners: number }>(target.kind === 'file' ? Q.fileRiskFeatures : Q.symbolRiskFeatures, { key })
   const owners = target.kind === 'file' ? await g.query<{ email: string; name: string; lines: number }>(Q.fileOwners, { path: target.path, prefix: '\0' }) : await g.query<{ email: string; name: string; lines: number }>(Q.symbolOwners, { id: target.id })
   const own = ownershipOf(owners.map((o) => [o.email, o.lines]))
   const top = own.owners[0]
@@ -46,7 +45,6 @@ export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, 
   const now = await asOf(reader)
   const ownerLast = top ? active.get(top.email) : undefined
   const inactiveDays = ownerLast ? Math.floor((now - Date.parse(ownerLast) / 1000) / DAY) : null
-  const breadth = target.kind === 'file' ? await fileBreadth(reader, target.path) : ((await g.query<{ partners: number }>(Q.symbolCoChangeBreadth, { key }))[0]?.partners ?? 0)
   const features: RiskFeatures = {
     revisions: me?.revisions ?? 0,
     recent_revisions: me?.recent_revisions ?? 0,
@@ -57,19 +55,11 @@ export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, 
     owner_inactive_days: inactiveDays,
     ghost: top !== undefined && top.share >= DOMINANT_SHARE && inactiveDays !== null && inactiveDays > config.ghostDays,
     hotspot_percentile: me?.percentile ?? 0,
-    cochange_breadth: breadth,
+    cochange_breadth: me?.partners ?? 0,
   }
   const names = new Map(owners.map((o) => [o.email, o.name]))
   const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email) ?? null }))
   return { ...riskOf(features), features, contributors }
-}
-
-async function fileBreadth(reader: IndexReader, path: string): Promise<number> {
-  const all = await reader.memo('analytics\0breadth', async () => {
-    const rows = await (await reader.graph()).query<{ key: string; partners: number }>(Q.fileCoChangeBreadth)
-    return new Map(rows.map((r) => [r.key, r.partners]))
-  })
-  return all.get(path) ?? 0
 }
 
 export interface BacktestReport extends Omit<BacktestResult, 'ranked' | 'as_of'> {

@@ -32,8 +32,8 @@ export function emptyGraph(): GraphData {
 }
 
 /** Activity columns: one row with values, one with none (null timestamps). */
-const ACTIVE = { revisions: 4, recent_revisions: 1, churn: 27, authors: 2, first_change: '2020-01-01T10:00:00.000Z', last_change: '2020-03-01T10:00:00.000Z' }
-const IDLE = { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null }
+const ACTIVE = { revisions: 4, recent_revisions: 1, churn: 27, authors: 2, first_change: '2020-01-01T10:00:00.000Z', last_change: '2020-03-01T10:00:00.000Z', hotspot: 2.2, hotspot_percentile: 0.5, cochange_partners: 1 }
+const IDLE = { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null, hotspot: 0, hotspot_percentile: 0, cochange_partners: 0 }
 
 const sha = (i: number): string => i.toString(16).padStart(40, '0')
 

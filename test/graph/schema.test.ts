@@ -8,7 +8,7 @@ describe('schema', () => {
     // the two CO_CHANGED definitions (File→File, Symbol→Symbol) are one table with two pairs
     expect(ddl).toHaveLength(TABLES.length - 1)
     expect(ddl[0]).toBe(
-      'CREATE NODE TABLE File(path STRING, language STRING, lines INT64, is_test BOOLEAN, present BOOLEAN, revisions INT64, recent_revisions INT64, churn INT64, authors INT64, first_change TIMESTAMP, last_change TIMESTAMP, PRIMARY KEY (path))',
+      'CREATE NODE TABLE File(path STRING, language STRING, lines INT64, is_test BOOLEAN, present BOOLEAN, revisions INT64, recent_revisions INT64, churn INT64, authors INT64, first_change TIMESTAMP, last_change TIMESTAMP, hotspot DOUBLE, hotspot_percentile DOUBLE, cochange_partners INT64, PRIMARY KEY (path))',
     )
     expect(ddl).toContain(
       'CREATE REL TABLE CO_CHANGED(FROM File TO File, FROM Symbol TO Symbol, shared INT64, degree DOUBLE, confidence DOUBLE, reverse_confidence DOUBLE, support DOUBLE)',

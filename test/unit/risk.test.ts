@@ -4,6 +4,9 @@ import type { ActivityStats, AnalyticsInput } from '../../src/analytics/types.js
 import { DEFAULT_ANALYTICS_CONFIG } from '../../src/analytics/types.js'
 import { DAY, HEAD, history, seeded, type History } from './analytics-fixtures.js'
 
+/** The formula tests use the seed's 40 / 30 / 30 weights; the calibrated defaults are checked by bench/backtest.mjs. */
+const SEED = { ...DEFAULT_RISK_MODEL, weights: { ownership: 40, hotspot: 30, cochange: 30 } }
+
 const cfg = DEFAULT_ANALYTICS_CONFIG
 
 function stat(revisions: number, recent: number, churn = 0): ActivityStats {
@@ -52,26 +55,26 @@ describe('riskOf', () => {
   })
 
   it('bus factor 1 at 92 %: ownership factor (0.92 − 0.5) / 0.5 = 0.84, score 0.4 · 0.84', () => {
-    const r = riskOf({ ...calm, bus_factor: 1, dominant_share: 0.92 })
+    const r = riskOf({ ...calm, bus_factor: 1, dominant_share: 0.92 }, SEED)
     expect(r.score).toBeCloseTo(0.336, 10)
     expect(r.level).toBe('MEDIUM')
     expect(r.reasons).toEqual(['one author owns 92 % of the lines (bus factor 1)'])
   })
 
   it('a ghost owner maxes the ownership factor and says how long they have been gone', () => {
-    const r = riskOf({ ...calm, bus_factor: 1, dominant_share: 0.85, ghost: true, owner_inactive_days: 400 })
+    const r = riskOf({ ...calm, bus_factor: 1, dominant_share: 0.85, ghost: true, owner_inactive_days: 400 }, SEED)
     expect(r.factors.ownership).toBe(1)
     expect(r.score).toBeCloseTo(0.4, 10)
     expect(r.reasons).toEqual(['one author owns 85 % of the lines (bus factor 1)', 'its main owner has been inactive for 400 days'])
   })
 
   it('hotspot and co-change reasons; biggest contribution first; HIGH when they add up', () => {
-    const r = riskOf({ ...calm, recent_revisions: 14, hotspot_percentile: 0.95, cochange_breadth: 7 })
+    const r = riskOf({ ...calm, recent_revisions: 14, hotspot_percentile: 0.95, cochange_breadth: 7 }, SEED)
     // 0.3 · 0.95 + 0.3 · 0.7 = 0.495
     expect(r.score).toBeCloseTo(0.495, 10)
     expect(r.level).toBe('MEDIUM')
     expect(r.reasons).toEqual(['changed 14 times in the last 90 days (top 5 % of files)', 'often changes together with 7 other files'])
-    const all = riskOf({ ...calm, recent_revisions: 14, hotspot_percentile: 0.95, cochange_breadth: 12, bus_factor: 1, dominant_share: 1 })
+    const all = riskOf({ ...calm, recent_revisions: 14, hotspot_percentile: 0.95, cochange_breadth: 12, bus_factor: 1, dominant_share: 1 }, SEED)
     // 0.4 + 0.285 + 0.3
     expect(all.score).toBeCloseTo(0.985, 10)
     expect(all.level).toBe('HIGH')
