@@ -140,9 +140,10 @@ describe('detectCommunities: determinism', () => {
     const pairs = new Map<string, CoChange>()
     while (pairs.size < 900) {
       const i = Math.floor(rnd() * symbols.length)
-      const j = rnd() < 0.7 ? ((i + 6 * Math.floor(rnd() * 40)) % symbols.length) : Math.floor(rnd() * symbols.length)
+      const j = rnd() < 0.5 ? ((i + 6 * Math.floor(rnd() * 40)) % symbols.length) : Math.floor(rnd() * symbols.length)
       if (i === j) continue
-      const pair = co(symbols[i]!.id, symbols[j]!.id, 30 + Math.floor(rnd() * 70), 5 + Math.floor(rnd() * 8))
+      // One weight for all pairs: many equal gains, where visiting order decides.
+      const pair = co(symbols[i]!.id, symbols[j]!.id, 50, 10)
       pairs.set(`${pair.a} ${pair.b}`, pair)
     }
     const files = [...new Set(symbols.map((s) => s.path))]
@@ -152,10 +153,10 @@ describe('detectCommunities: determinism', () => {
 
   const asPlain = (r: ReturnType<typeof detectCommunities>) => ({ communities: r.communities, memberOf: [...r.memberOf] })
 
-  it('gives the same result on a second run', () => {
+  it('gives the same result on every run', () => {
     const first = asPlain(detectCommunities(tangled(), config))
     expect(first.communities.length).toBeGreaterThan(1)
-    expect(asPlain(detectCommunities(tangled(), config))).toEqual(first)
+    for (let run = 2; run <= 6; run++) expect(asPlain(detectCommunities(tangled(), config)), `run ${run}`).toEqual(first)
   })
 
   it('gives the same communities, ids and labels whatever the input order', () => {
