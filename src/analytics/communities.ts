@@ -52,7 +52,8 @@ export function coChangeWeight(pair: Pick<CoChange, 'shared' | 'degree'>): numbe
 }
 
 export function detectCommunities(input: CommunityInput, config: AnalyticsConfig): CommunityResult {
-  const symbols = [...input.symbols].sort((x, y) => compare(x.id, y.id))
+  // A repeated id (the first in sorted order wins) would be a second node with the same key.
+  const symbols = [...input.symbols].sort((x, y) => compare(x.id, y.id)).filter((s, i, all) => i === 0 || all[i - 1]!.id !== s.id)
   const byId = new Map(symbols.map((s) => [s.id, s]))
   const graph = buildGraph(input, symbols, byId)
 

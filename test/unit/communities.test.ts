@@ -101,13 +101,14 @@ describe('detectCommunities: what groups together', () => {
     expect(imported.memberOf.get(others[0]![0]!.id)).not.toBe(community)
   })
 
-  it('ignores co-change pairs naming unknown symbols, imports of unknown files, and an empty input', () => {
+  it('ignores co-change pairs naming unknown symbols, imports of unknown files, repeated symbols, and an empty input', () => {
     const one = ['a', 'b', 'c'].map((n) => sym('lib/one.ts', n))
     const result = detectCommunities(
       input(one, [co('lib/one.ts#a', 'gone.ts#x'), co('gone.ts#x', 'gone.ts#y')], [{ from: 'lib/one.ts', to: 'gone.ts' }]),
       config,
     )
     expect(partition(result.memberOf)).toEqual([one.map((s) => s.id)])
+    expect(partition(detectCommunities(input([...one, ...one]), config).memberOf)).toEqual([one.map((s) => s.id)])
     expect(detectCommunities(input([]), config)).toEqual({ communities: [], memberOf: new Map() })
   })
 })
