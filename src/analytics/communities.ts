@@ -1,0 +1,290 @@
+/**
+ * Symbol communities: groups of symbols that belong together, found by Louvain modularity
+ * clustering over one weighted graph that mixes history (co-change) with structure (containment,
+ * same-file siblings, imports). Pure: the same input gives the same communities, ids and labels.
+ * See docs/communities.md for the weights and the reasoning behind them.
+ */
+import { UndirectedGraph } from 'graphology'
+import louvainModule from 'graphology-communities-louvain'
+import type { AnalyticsConfig, AnalyticsInput, CoChange, Community } from './types.js'
+
+// The package is CommonJS (`module.exports = fn`) but its .d.ts says `export default`: under
+// NodeNext TypeScript types the default import as the module object while Node (and esbuild)
+// hand over the function itself. Accept both shapes so neither tsc nor a bundler breaks it.
+type Louvain = typeof louvainModule.default
+const louvainInterop = louvainModule as unknown as Louvain | { default: Louvain }
+const louvain: Louvain = typeof louvainInterop === 'function' ? louvainInterop : louvainInterop.default
+
+/** Symbol → its enclosing symbol: a class and its methods are one unit of code. */
+export const CONTAINMENT_WEIGHT = 4
+/** Each top-level symbol → its file's anchor node: siblings belong together unless history splits them. */
+export const SIBLING_WEIGHT = 1
+/** File anchor ↔ file anchor, once per imported file pair: a light pull between modules that use each other. */
+export const IMPORT_WEIGHT = 0.5
+/** A co-change pair at degree 100 with at least COCHANGE_FULL_SHARED shared revisions. */
+export const COCHANGE_WEIGHT = 2
+/** Shared revisions at which a co-change pair counts fully; fewer scale the weight down linearly. */
+export const COCHANGE_FULL_SHARED = 10
+/** Louvain's random walk order comes from this seed, never from Math.random. */
+export const LOUVAIN_SEED = 0x9e3779b9
+/** A label (folder or name stem) must cover at least this share of the members. */
+export const LABEL_SHARE = 0.6
+/** Shorter name stems ("a*", "is*") say nothing; the label falls through to the file. */
+export const MIN_STEM_LENGTH = 3
+
+export interface CommunityInput {
+  symbols: AnalyticsInput['symbols']
+  files: AnalyticsInput['files']
+  symbolCoChange: CoChange[]
+  /** File-level imports (paths at HEAD), when the parser provides them. */
+  imports?: Array<{ from: string; to: string }>
+}
+
+export interface CommunityResult {
+  communities: Community[]
+  /** symbol id → community id; symbols of folded communities are absent. */
+  memberOf: Map<string, string>
+}
+
+/** Weight of one co-change pair: coupling strength (degree) scaled by how much evidence backs it (shared). */
+export function coChangeWeight(pair: Pick<CoChange, 'shared' | 'degree'>): number {
+  return COCHANGE_WEIGHT * (Math.min(100, Math.max(0, pair.degree)) / 100) * Math.min(1, pair.shared / COCHANGE_FULL_SHARED)
+}
+
+export function detectCommunities(input: CommunityInput, config: AnalyticsConfig): CommunityResult {
+  // A repeated id (the first in sorted order wins) would be a second node with the same key.
+  const symbols = [...input.symbols].sort((x, y) => compare(x.id, y.id)).filter((s, i, all) => i === 0 || all[i - 1]!.id !== s.id)
+  const byId = new Map(symbols.map((s) => [s.id, s]))
+  const graph = buildGraph(input, symbols, byId)
+
+  const detailed = louvain.detailed(graph, { getEdgeWeight: 'weight', rng: mulberry32(LOUVAIN_SEED) })
+  // Modularity ≤ 0 means no split beats "everything together" (one tightly coupled component,
+  // typical of a small repository); Louvain then stops at an arbitrary tie such as one symbol per
+  // community. Whole connected components are the honest answer there.
+  const assignment = detailed.modularity > 0 ? detailed.communities : connectedComponents(graph)
+  const cohesionOf = cohesions(graph, assignment, new Set(byId.keys()))
+
+  const groups = new Map<number, string[]>()
+  for (const s of symbols) {
+    const c = assignment[s.id]!
+    const members = groups.get(c)
+    if (members) members.push(s.id)
+    else groups.set(c, [s.id])
+  }
+
+  const kept = [...groups.entries()]
+    .filter(([, members]) => members.length >= Math.max(1, config.minCommunitySize))
+    .map(([louvainId, members]) => ({
+      louvainId,
+      members,
+      label: baseLabel(members.map((id) => byId.get(id)!)),
+      cohesion: cohesionOf.get(louvainId) ?? 0,
+    }))
+    // members are sorted by id, so members[0] breaks a size-and-label tie the same way every run
+    .sort((x, y) => y.members.length - x.members.length || compare(x.label, y.label) || compare(x.members[0]!, y.members[0]!))
+
+  const used = new Set<string>()
+  const communities: Community[] = []
+  const memberOf = new Map<string, string>()
+  kept.forEach((c, i) => {
+    const id = `c${i + 1}`
+    let label = c.label
+    for (let n = 2; used.has(label); n++) label = `${c.label} (${n})`
+    used.add(label)
+    communities.push({ id, label, size: c.members.length, cohesion: c.cohesion })
+    for (const member of c.members) memberOf.set(member, id)
+  })
+  return { communities, memberOf: new Map([...memberOf].sort((x, y) => compare(x[0], y[0]))) }
+}
+
+type WeightedGraph = UndirectedGraph<Record<string, never>, { weight: number }>
+
+/** File anchors live in the same graph as symbols; NUL cannot occur in a path or a symbol id. */
+const ANCHOR_PREFIX = '\u0000file:'
+
+type SymbolRow = CommunityInput['symbols'][number]
+
+/**
+ * One node per symbol and per file with top-level symbols (its anchor), every edge once with the
+ * weights of parallel relations summed. Nodes and edges go in sorted, because insertion order is
+ * graphology's iteration order, which Louvain walks. Edges are keyed by node index pairs, not
+ * strings: at 20k symbols string keys cost more than Louvain itself.
+ */
+function buildGraph(input: CommunityInput, symbols: SymbolRow[], byId: Map<string, SymbolRow>): WeightedGraph {
+  // A parent missing from the input (filtered out upstream) makes the symbol top-level.
+  const parentOf = (s: SymbolRow): string | null => (s.parent !== null && s.parent !== s.id && byId.has(s.parent) ? s.parent : null)
+  const anchoredFiles = new Set(symbols.filter((s) => parentOf(s) === null).map((s) => s.path))
+  const names = [...symbols.map((s) => s.id), ...[...anchoredFiles].map((path) => ANCHOR_PREFIX + path)].sort(compare)
+  const index = new Map(names.map((name, i) => [name, i]))
+  const n = names.length
+  const pairKey = (a: string, b: string): number => {
+    const i = index.get(a)!
+    const j = index.get(b)!
+    return i < j ? i * n + j : j * n + i
+  }
+  const weights = new Map<number, number>()
+  const add = (a: string, b: string, w: number): void => {
+    if (a === b || !(w > 0)) return
+    const key = pairKey(a, b)
+    weights.set(key, (weights.get(key) ?? 0) + w)
+  }
+
+  for (const s of symbols) {
+    const parent = parentOf(s)
+    if (parent !== null) add(s.id, parent, CONTAINMENT_WEIGHT)
+    else add(s.id, ANCHOR_PREFIX + s.path, SIBLING_WEIGHT)
+  }
+
+  // Sorted so that float sums of repeated pairs cannot depend on the input order.
+  const pairs = input.symbolCoChange
+    .filter((p) => byId.has(p.a) && byId.has(p.b))
+    .sort((x, y) => compare(x.a, y.a) || compare(x.b, y.b) || x.shared - y.shared || x.degree - y.degree)
+  for (const pair of pairs) add(pair.a, pair.b, coChangeWeight(pair))
+
+  // One edge per imported file pair however many import statements: an import says "related",
+  // not "how much". Only present files with an anchor take part.
+  const present = new Set(input.files.map((f) => f.path))
+  const imported = new Set<number>()
+  for (const { from, to } of input.imports ?? []) {
+    if (from === to || !present.has(from) || !present.has(to) || !anchoredFiles.has(from) || !anchoredFiles.has(to)) continue
+    const key = pairKey(ANCHOR_PREFIX + from, ANCHOR_PREFIX + to)
+    if (imported.has(key)) continue
+    imported.add(key)
+    add(ANCHOR_PREFIX + from, ANCHOR_PREFIX + to, IMPORT_WEIGHT)
+  }
+
+  const graph: WeightedGraph = new UndirectedGraph()
+  for (const name of names) graph.addNode(name)
+  for (const key of Float64Array.from(weights.keys()).sort()) {
+    const i = Math.floor(key / n)
+    graph.addEdge(names[i]!, names[key - i * n]!, { weight: weights.get(key)! })
+  }
+  return graph
+}
+
+/** Node → component number, components numbered in node order. */
+function connectedComponents(graph: WeightedGraph): Record<string, number> {
+  const component: Record<string, number> = {}
+  let next = 0
+  graph.forEachNode((start) => {
+    if (component[start] !== undefined) return
+    const stack = [start]
+    component[start] = next
+    while (stack.length > 0) {
+      graph.forEachNeighbor(stack.pop()!, (neighbor) => {
+        if (component[neighbor] !== undefined) return
+        component[neighbor] = next
+        stack.push(neighbor)
+      })
+    }
+    next++
+  })
+  return component
+}
+
+/**
+ * Per Louvain community: internal weight / weight incident to its member symbols. An edge is
+ * internal when both ends are in the community; a file anchor counts as inside when Louvain put it
+ * there. One pass over the edges for all communities. Rounded to 0.001.
+ */
+function cohesions(graph: WeightedGraph, assignment: Record<string, number>, symbolIds: Set<string>): Map<number, number> {
+  const internal = new Map<number, number>()
+  const incident = new Map<number, number>()
+  graph.forEachEdge((_edge, attrs, source, target) => {
+    const cs = assignment[source]!
+    const ct = assignment[target]!
+    const ends = new Set<number>()
+    if (symbolIds.has(source)) ends.add(cs)
+    if (symbolIds.has(target)) ends.add(ct)
+    for (const c of ends) {
+      incident.set(c, (incident.get(c) ?? 0) + attrs.weight)
+      if (cs === c && ct === c) internal.set(c, (internal.get(c) ?? 0) + attrs.weight)
+    }
+  })
+  const result = new Map<number, number>()
+  for (const [c, total] of incident) result.set(c, total === 0 ? 0 : Math.round(((internal.get(c) ?? 0) / total) * 1000) / 1000)
+  return result
+}
+
+/** The dominant folder, else a common name stem, else the file holding most members. */
+function baseLabel(members: CommunityInput['symbols']): string {
+  const need = LABEL_SHARE * members.length
+
+  const folders = new Map<string, number>()
+  for (const m of members) {
+    const parts = m.path.split('/').slice(0, -1)
+    for (let i = 1; i <= parts.length; i++) {
+      const folder = parts.slice(0, i).join('/')
+      folders.set(folder, (folders.get(folder) ?? 0) + 1)
+    }
+  }
+  let folder: string | null = null
+  for (const [f, count] of folders) {
+    if (count < need) continue
+    if (folder === null || depth(f) > depth(folder) || (depth(f) === depth(folder) && f < folder)) folder = f
+  }
+  if (folder !== null) return folder
+
+  const stem = nameStem(members.map((m) => m.qualified_name), need)
+  if (stem !== null) return `${stem}*`
+
+  const perFile = new Map<string, number>()
+  for (const m of members) perFile.set(m.path, (perFile.get(m.path) ?? 0) + 1)
+  return [...perFile].sort((x, y) => y[1] - x[1] || compare(x[0], y[0]))[0]![0]
+}
+
+function depth(folder: string): number {
+  return folder.split('/').length
+}
+
+/**
+ * The longest run of leading words shared by at least `need` names (words split at camelCase,
+ * digits and punctuation, compared case-insensitively), spelled as in the first such name.
+ */
+function nameStem(names: string[], need: number): string | null {
+  const counts = new Map<string, { count: number; spelling: string }>()
+  for (const name of [...names].sort(compare)) {
+    const seen = new Set<string>()
+    for (const end of wordEnds(name)) {
+      const spelling = name.slice(0, end)
+      const key = spelling.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()
+      if (seen.has(key)) continue
+      seen.add(key)
+      const entry = counts.get(key)
+      if (entry) entry.count++
+      else counts.set(key, { count: 1, spelling })
+    }
+  }
+  let best: { key: string; spelling: string } | null = null
+  for (const [key, { count, spelling }] of counts) {
+    if (count < need || spelling.length < MIN_STEM_LENGTH) continue
+    const words = key.split(' ').length
+    if (best === null || words > best.key.split(' ').length || (words === best.key.split(' ').length && key < best.key)) best = { key, spelling }
+  }
+  return best?.spelling ?? null
+}
+
+/** End offsets of each word of a qualified name: `RouterBuilder.create_v2` → Router|Builder|create|v|2. */
+function wordEnds(name: string): number[] {
+  const ends: number[] = []
+  const re = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g
+  for (let m = re.exec(name); m !== null; m = re.exec(name)) ends.push(m.index + m[0].length)
+  return ends
+}
+
+/** Code-unit order, the same on every machine and locale (localeCompare is not). */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** A small, fast, seedable PRNG (Tommy Ettinger's mulberry32); quality is ample for a walk order. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
