@@ -197,6 +197,10 @@ describe('CLI contract (--json documents and human output)', () => {
       'Commit-REFERENCES->Issue',
       'PullRequest-CLOSES->Issue',
       'File-RENAMED_FROM->File',
+      'File-CO_CHANGED->File',
+      'Symbol-CO_CHANGED->Symbol',
+      'Symbol-MEMBER_OF->Community',
+      'File-OWNED_BY->Author',
     ])
   })
 
