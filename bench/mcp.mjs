@@ -87,6 +87,15 @@ for (let round = 0; round < 3; round++) {
     warm.area_history.push(await time('area_history', { path: s.path }))
   }
 }
+// history analytics (issue 4): the first call per file, on a warm server
+const analytics = { risk: [], related: [], ownership: [], hotspots: [], context_for_pr: [] }
+for (const s of sample) {
+  analytics.risk.push(await time('risk', { target: s.path }))
+  analytics.related.push(await time('related', { target: s.path }))
+  analytics.ownership.push(await time('ownership', { target: s.path }))
+}
+for (let i = 0; i < 10; i++) analytics.hotspots.push(await time('hotspots', { limit: 10 }))
+for (let i = 0; i + 3 <= sample.length; i += 3) analytics.context_for_pr.push(await time('context_for_pr', { files: sample.slice(i, i + 3).map((s) => s.path) }))
 await client.close()
 
 // plain git answering the same questions (one process per question, as an agent would run it)
@@ -112,6 +121,7 @@ const result = {
   tools_list_chars: listing.length,
   evidence_for_ms: { first_call_per_file: stats(cold.evidence_for), warm: stats(warm.evidence_for) },
   area_history_ms: { first_call_per_file: stats(cold.area_history), warm: stats(warm.area_history) },
+  analytics_ms: Object.fromEntries(Object.entries(analytics).map(([k, v]) => [k, stats(v)])),
   git_ms: { blame_L: stats(gitTimes.blame), log_L: stats(gitTimes.log_L), log_follow: stats(gitTimes.log_follow) },
 }
 result.ratios = {
@@ -128,6 +138,7 @@ else {
   console.log(`evidence_for, warm          ${f(result.evidence_for_ms.warm)}`)
   console.log(`area_history, first call    ${f(result.area_history_ms.first_call_per_file)}`)
   console.log(`area_history, warm          ${f(result.area_history_ms.warm)}`)
+  for (const [k, v] of Object.entries(result.analytics_ms)) console.log(`${k.padEnd(28)}${f(v)}`)
   console.log(`git blame -L                ${f(result.git_ms.blame_L)}`)
   console.log(`git log -L                  ${f(result.git_ms.log_L)}`)
   console.log(`git log --follow            ${f(result.git_ms.log_follow)}`)

@@ -110,13 +110,30 @@ export const ANALYTICS_QUERIES = {
            r.support AS support
     ORDER BY degree DESC, shared DESC, key LIMIT $limit`,
   filePairCommits: `
-    MATCH (c:Commit)-[:TOUCHED]->(:File {path: $a}), (c)-[:TOUCHED]->(:File {path: $b})
-    WHERE c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
-    RETURN c.sha AS sha ORDER BY c.committer_date DESC, c.sha LIMIT $limit`,
+    MATCH (c:Commit)-[:TOUCHED]->(:File {path: $a}), (c)-[:TOUCHED]->(g:File)
+    WHERE g.path IN $bs AND c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
+    RETURN g.path AS key, c.sha AS sha ORDER BY c.committer_date DESC, c.sha`,
   symbolPairCommits: `
-    MATCH (c:Commit)-[:CHANGED]->(:Symbol {id: $a}), (c)-[:CHANGED]->(:Symbol {id: $b})
-    WHERE c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
-    RETURN c.sha AS sha ORDER BY c.committer_date DESC, c.sha LIMIT $limit`,
+    MATCH (c:Commit)-[:CHANGED]->(:Symbol {id: $a}), (c)-[:CHANGED]->(t:Symbol)
+    WHERE t.id IN $bs AND c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
+    RETURN t.id AS key, c.sha AS sha ORDER BY c.committer_date DESC, c.sha`,
+  filesRiskFeatures: `
+    MATCH (f:File) WHERE f.path IN $paths
+    RETURN f.path AS key, f.revisions AS revisions, f.recent_revisions AS recent_revisions, f.hotspot_percentile AS percentile, f.cochange_partners AS partners`,
+  filesOwners: `
+    MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path IN $paths
+    RETURN f.path AS key, a.email AS email, a.name AS name, o.lines AS lines ORDER BY key, lines DESC, email`,
+  filesCoChanged: `
+    MATCH (f:File)-[r:CO_CHANGED]-(g:File) WHERE f.path IN $paths
+    RETURN f.path AS source, g.path AS key, r.shared AS shared, r.degree AS degree,
+           CASE WHEN f.path < g.path THEN r.confidence ELSE r.reverse_confidence END AS confidence
+    ORDER BY degree DESC, shared DESC, key`,
+  fileSymbolsRiskFeatures: `
+    MATCH (s:Symbol) WHERE s.path IN $paths
+    RETURN s.id AS key, s.revisions AS revisions, s.recent_revisions AS recent_revisions, s.hotspot_percentile AS percentile, s.cochange_partners AS partners`,
+  fileSymbolsOwners: `
+    MATCH (s:Symbol)-[b:BLAMED_ON]->(:Commit)-[:AUTHORED_BY]->(a:Author) WHERE s.path IN $paths
+    RETURN s.id AS key, a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY key, lines DESC, email`,
   communities: `
     MATCH (c:Community)
     RETURN c.id AS id, c.label AS label, c.size AS size, c.cohesion AS cohesion ORDER BY size DESC, id`,

@@ -240,11 +240,16 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     const g = await reader.graph()
     const key = target.kind === 'file' ? target.path : target.id
     const rows = await g.query<Omit<RelatedItem, 'examples' | 'path'> & { path?: string }>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : limit })
-    const related: RelatedItem[] = []
-    for (const r of rows) {
-      const shas = await g.query<{ sha: string }>(target.kind === 'file' ? Q.filePairCommits : Q.symbolPairCommits, { a: key, b: r.key, limit: options.examples ?? 3 })
-      related.push({ ...r, path: r.path ?? r.key, examples: shas.flatMap((s) => reader.commits().get(s.sha)?.commit ?? []) })
+    // the example commits of every partner in one query, newest first
+    const pairs = rows.length ? await g.query<{ key: string; sha: string }>(target.kind === 'file' ? Q.filePairCommits : Q.symbolPairCommits, { a: key, bs: rows.map((r) => r.key) }) : []
+    const examples = new Map<string, CommitRef[]>()
+    for (const p of pairs) {
+      const list = examples.get(p.key) ?? []
+      const commit = reader.commits().get(p.sha)?.commit
+      if (commit && list.length < (options.examples ?? 3)) list.push(commit)
+      examples.set(p.key, list)
     }
+    const related: RelatedItem[] = rows.map((r) => ({ ...r, path: r.path ?? r.key, examples: examples.get(r.key) ?? [] }))
     return { target, index: await reader.indexInfo(), related }
   } finally {
     if (!options.reader) await reader.close()

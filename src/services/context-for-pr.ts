@@ -6,7 +6,7 @@ import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { history } from './history.js'
 import { IndexReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
-import { riskOfTarget } from './risk.js'
+import { risksOfFiles } from './risk.js'
 import type { IndexInfo, PullRequestRef } from './types.js'
 
 export interface PrFile {
@@ -103,20 +103,25 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
     const limit = options.limit ?? 10
     const g = await reader.graph()
     const inChange = new Set(changed.flatMap((c) => [c.path, ...(c.old_path ? [c.old_path] : [])]))
+    // a renamed or deleted file is known to the index by its base-side path
+    const indexedPathOf = (c: ChangedFile) => (reader.file(c.path) ? c.path : c.old_path && reader.file(c.old_path) ? c.old_path : null)
+    const indexed = changed.map(indexedPathOf).filter((p): p is string => p !== null)
+    const risks = await risksOfFiles(reader, indexed)
+    const partners = indexed.length ? await g.query<{ source: string; key: string; shared: number; degree: number; confidence: number }>(Q.filesCoChanged, { paths: indexed }) : []
     const files: PrFile[] = []
     const missing = new Map<string, ContextForPrResult['missing_co_changes'][number]>()
     const owners = new Map<string, { name: string; email: string; lines: number; files: number }>()
     for (const c of changed) {
-      // a renamed or deleted file is known to the index by its base-side path
-      const indexedPath = reader.file(c.path) ? c.path : c.old_path && reader.file(c.old_path) ? c.old_path : null
+      const indexedPath = indexedPathOf(c)
       const entry: PrFile = { path: c.path, status: c.status, old_path: c.old_path, indexed: indexedPath !== null, risk: null, owners: [], symbols: [], last_prs: [] }
       files.push(entry)
       if (!indexedPath) continue
-      const r = await riskOfTarget(reader, { kind: 'file', path: indexedPath })
-      entry.risk = { level: r.level, score: r.score, reasons: r.reasons }
-      entry.owners = r.contributors.map(({ name, email, share }) => ({ name, email, share }))
-      const rows = await g.query<{ email: string; name: string; lines: number }>(Q.fileOwners, { path: indexedPath, prefix: '\0' })
-      for (const o of rows) {
+      const r = risks.files.get(indexedPath)
+      if (r) {
+        entry.risk = { level: r.level, score: r.score, reasons: r.reasons }
+        entry.owners = r.contributors.map(({ name, email, share }) => ({ name, email, share }))
+      }
+      for (const o of risks.owners.get(indexedPath) ?? []) {
         const x = owners.get(o.email) ?? { name: o.name, email: o.email, lines: 0, files: 0 }
         x.lines += o.lines
         x.files++
@@ -126,9 +131,7 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
       const ids = symbolIds(file)
       for (const [i, s] of file.symbols.entries()) {
         const touched = c.ranges === null || c.ranges.some(([a, b]) => (a === b ? s.startLine <= a + 1 && a < s.endLine : a < s.endLine && s.startLine - 1 < b))
-        if (!touched) continue
-        const sr = await riskOfTarget(reader, { kind: 'symbol', id: ids[i], qualified_name: s.qualifiedName, symbol_kind: s.kind, path: indexedPath, start_line: s.startLine, end_line: s.endLine })
-        entry.symbols.push({ qualified_name: s.qualifiedName, kind: s.kind, start_line: s.startLine, end_line: s.endLine, level: sr.level })
+        if (touched) entry.symbols.push({ qualified_name: s.qualifiedName, kind: s.kind, start_line: s.startLine, end_line: s.endLine, level: risks.symbols.get(ids[i])?.level ?? 'LOW' })
       }
       const past = await history({ reader, path: indexedPath, limit: 0 })
       const seen = new Set<number>()
@@ -140,9 +143,8 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
         }
         if (entry.last_prs.length >= 3) break
       }
-      const partners = await g.query<{ key: string; shared: number; degree: number; confidence: number }>(Q.fileCoChanged, { key: indexedPath, limit: 50 })
       for (const p of partners) {
-        if (inChange.has(p.key) || !reader.file(p.key)) continue
+        if (p.source !== indexedPath || inChange.has(p.key) || !reader.file(p.key)) continue
         const known = missing.get(p.key)
         if (!known || p.degree > known.degree) missing.set(p.key, { path: p.key, usually_with: c.path, degree: p.degree, shared: p.shared, confidence: p.confidence })
       }

@@ -32,30 +32,75 @@ export async function risk(options: { repo?: string; reader?: IndexReader; targe
   }
 }
 
+interface RiskRow {
+  revisions: number
+  recent_revisions: number
+  percentile: number
+  partners: number
+}
+
+type OwnerRow = { email: string; name: string; lines: number }
+
 /** The risk of one resolved file or symbol (context-for-pr scores many with one reader). */
 export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }> {
-  const config = analyticsConfig(reader)
   const g = await reader.graph()
   const key = target.kind === 'file' ? target.path : target.id
-  const [me] = await g.query<{ revisions: number; recent_revisions: number; percentile: number; partners: number }>(target.kind === 'file' ? Q.fileRiskFeatures : Q.symbolRiskFeatures, { key })
-  const owners = target.kind === 'file' ? await g.query<{ email: string; name: string; lines: number }>(Q.fileOwners, { path: target.path, prefix: '\0' }) : await g.query<{ email: string; name: string; lines: number }>(Q.symbolOwners, { id: target.id })
+  const [row] = await g.query<RiskRow>(target.kind === 'file' ? Q.fileRiskFeatures : Q.symbolRiskFeatures, { key })
+  const owners = target.kind === 'file' ? await g.query<OwnerRow>(Q.fileOwners, { path: target.path, prefix: '\0' }) : await g.query<OwnerRow>(Q.symbolOwners, { id: target.id })
+  const own = ownershipOf(owners.map((o) => [o.email, o.lines]))
+  const active = await lastActive(reader, own.owners.slice(0, 3).map((o) => o.email))
+  return assess(reader, row, owners, active, await asOf(reader))
+}
+
+export type AssessedRisk = Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }
+
+/**
+ * The risk of many files and of every symbol in them with a fixed number of queries, whatever
+ * their count (context-for-pr), plus each file's owner rows.
+ */
+export async function risksOfFiles(reader: IndexReader, paths: string[]): Promise<{ files: Map<string, AssessedRisk>; symbols: Map<string, AssessedRisk>; owners: Map<string, OwnerRow[]> }> {
+  const g = await reader.graph()
+  const [fileRows, fileOwners, symbolRows, symbolOwners] = await Promise.all([
+    g.query<RiskRow & { key: string }>(Q.filesRiskFeatures, { paths }),
+    g.query<OwnerRow & { key: string }>(Q.filesOwners, { paths }),
+    g.query<RiskRow & { key: string }>(Q.fileSymbolsRiskFeatures, { paths }),
+    g.query<OwnerRow & { key: string }>(Q.fileSymbolsOwners, { paths }),
+  ])
+  const group = (rows: Array<OwnerRow & { key: string }>) => {
+    const out = new Map<string, OwnerRow[]>()
+    for (const { key, ...o } of rows) out.set(key, [...(out.get(key) ?? []), o])
+    return out
+  }
+  const owners = group(fileOwners)
+  const ofSymbols = group(symbolOwners)
+  const emails = new Set<string>()
+  for (const list of [...owners.values(), ...ofSymbols.values()]) for (const o of ownershipOf(list.map((x) => [x.email, x.lines])).owners.slice(0, 3)) emails.add(o.email)
+  const active = await lastActive(reader, [...emails])
+  const now = await asOf(reader)
+  return {
+    files: new Map(fileRows.map((r) => [r.key, assess(reader, r, owners.get(r.key) ?? [], active, now)])),
+    symbols: new Map(symbolRows.map((r) => [r.key, assess(reader, r, ofSymbols.get(r.key) ?? [], active, now)])),
+    owners,
+  }
+}
+
+function assess(reader: IndexReader, row: RiskRow | undefined, owners: OwnerRow[], active: Map<string, string>, now: number): Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] } {
+  const config = analyticsConfig(reader)
   const own = ownershipOf(owners.map((o) => [o.email, o.lines]))
   const top = own.owners[0]
-  const active = await lastActive(reader, own.owners.slice(0, 3).map((o) => o.email))
-  const now = await asOf(reader)
   const ownerLast = top ? active.get(top.email) : undefined
   const inactiveDays = ownerLast ? Math.floor((now - Date.parse(ownerLast) / 1000) / DAY) : null
   const features: RiskFeatures = {
-    revisions: me?.revisions ?? 0,
-    recent_revisions: me?.recent_revisions ?? 0,
+    revisions: row?.revisions ?? 0,
+    recent_revisions: row?.recent_revisions ?? 0,
     recent_days: config.recentDays,
     bus_factor: own.bus_factor,
     dominant_share: top?.share ?? 0,
     owner: top?.email ?? null,
     owner_inactive_days: inactiveDays,
     ghost: top !== undefined && top.share >= DOMINANT_SHARE && inactiveDays !== null && inactiveDays > config.ghostDays,
-    hotspot_percentile: me?.percentile ?? 0,
-    cochange_breadth: me?.partners ?? 0,
+    hotspot_percentile: row?.percentile ?? 0,
+    cochange_breadth: row?.partners ?? 0,
   }
   const names = new Map(owners.map((o) => [o.email, o.name]))
   const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email) ?? null }))
