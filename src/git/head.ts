@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { git } from './run.js'
 
@@ -16,6 +16,8 @@ export class HeadReader {
   ) {}
 
   static async open(repo: string): Promise<HeadReader> {
+    const dirs = gitDirsOf(repo)
+    if (dirs) return new HeadReader(repo, dirs.gitDir, dirs.commonDir)
     const [gitDir, commonDir] = (await git(repo, ['rev-parse', '--absolute-git-dir', '--git-common-dir'])).trim().split('\n')
     return new HeadReader(repo, gitDir, path.resolve(repo, commonDir))
   }
@@ -46,5 +48,28 @@ export class HeadReader {
       // unreadable files: ask git below
     }
     return (await git(this.repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { okCodes: [1] })).trim() || null
+  }
+}
+
+/**
+ * The git directories of a work tree from its `.git` (a directory, or a file `gitdir: …` in a
+ * linked worktree or submodule, whose `commondir` names the shared one), read without git. null
+ * when git's environment overrides them or the layout is unusual: ask git then.
+ */
+export function gitDirsOf(workTree: string): { gitDir: string; commonDir: string } | null {
+  if (process.env.GIT_DIR || process.env.GIT_COMMON_DIR) return null
+  const dotGit = path.join(workTree, '.git')
+  try {
+    let gitDir = dotGit
+    if (!statSync(dotGit).isDirectory()) {
+      const m = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))
+      if (!m) return null
+      gitDir = path.resolve(workTree, m[1].trim())
+    }
+    const common = path.join(gitDir, 'commondir')
+    const commonDir = existsSync(common) ? path.resolve(gitDir, readFileSync(common, 'utf8').trim()) : gitDir
+    return existsSync(path.join(gitDir, 'HEAD')) ? { gitDir, commonDir } : null
+  } catch {
+    return null
   }
 }

