@@ -38,7 +38,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
     { name: 'gitwhy', version: options.version },
     {
       instructions:
-        'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, and what changed recently. Call evidence_for before editing or when code looks odd; answers cite SHAs and PR numbers.',
+        'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, what changed recently, and what is risky, owned by whom and coupled to what. Call evidence_for before editing or when code looks odd, and risk or context_for_pr before a non-trivial change; answers cite SHAs and PR numbers.',
     },
   )
   const pool = new IndexPool(defaultRootResolver(server, options.startDir))
