@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
@@ -104,12 +105,51 @@ export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], head
   return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership }
 }
 
-export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig): AnalyticsOutput {
+/** What Louvain sees, as one string: equal keys give equal communities (it is deterministic). */
+function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: AnalyticsConfig): string {
+  return createHash('sha1')
+    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo]))
+    .digest('hex')
+}
+
+/**
+ * Every analytic of the index. `previous` (an update) lends its communities when Louvain's input
+ * has not changed: the other results are cheap, Louvain is not.
+ */
+export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig, previous?: StoredAnalytics): AnalyticsOutput & { communityKey: string } {
   const { fileStats, symbolStats } = activityStats(input, config)
   const fileCo = fileCoChange(input, config)
   const symbolCo = symbolCoChange(input, config)
-  const { communities, memberOf } = detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo }, config)
-  return { fileStats, symbolStats, fileCoChange: fileCo, symbolCoChange: symbolCo, communities, memberOf }
+  const key = communityKey(input, symbolCo, config)
+  const { communities, memberOf } =
+    previous?.communityKey === key
+      ? { communities: previous.communities, memberOf: new Map(previous.memberOf.map((m) => [m.symbol, m.community])) }
+      : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo }, config)
+  return { fileStats, symbolStats, fileCoChange: fileCo, symbolCoChange: symbolCo, communities, memberOf, communityKey: key }
+}
+
+/**
+ * The analytics as stored in the graph, kept beside it in `analytics-out.json`: an update writes
+ * only the rows that differ from these.
+ */
+export interface StoredAnalytics {
+  files: Record<string, ActivityRow>
+  symbols: Record<string, ActivityRow>
+  fileCoChanged: CoChangeRow[]
+  symbolCoChanged: CoChangeRow[]
+  communities: GraphData['communities']
+  memberOf: GraphData['memberOf']
+  communityKey: string
+}
+
+export const ANALYTICS_OUT_FILE = 'analytics-out.json'
+
+export function saveStoredAnalytics(dir: string, stored: StoredAnalytics): void {
+  writeFileSync(path.join(dir, ANALYTICS_OUT_FILE), JSON.stringify(stored))
+}
+
+export function loadStoredAnalytics(dir: string): StoredAnalytics {
+  return JSON.parse(readFileSync(path.join(dir, ANALYTICS_OUT_FILE), 'utf8')) as StoredAnalytics
 }
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString())

@@ -20,10 +20,15 @@ export interface GraphDelta {
   /** New activity columns of File and Symbol nodes that are neither inserted nor in updateFiles. */
   activity?: { files: Array<{ path: string } & ActivityRow>; symbols: Array<{ id: string } & ActivityRow> }
   /**
-   * The analytics are recomputed as a whole: co-change edges and communities are dropped (the
-   * new ones come in `insert`), and the OWNED_BY edges of these files.
+   * The analytics that changed (the new rows come in `insert`): co-change edges that went away or
+   * changed, all communities when any changed, and the OWNED_BY edges of these files.
    */
-  replaceAnalytics?: { ownershipOf: string[] }
+  analytics?: {
+    removeFileCoChanges: Array<{ a: string; b: string }>
+    removeSymbolCoChanges: Array<{ a: string; b: string }>
+    replaceCommunities: boolean
+    ownershipOf: string[]
+  }
   /** Rows to insert. */
   insert: Partial<GraphData>
 }
@@ -125,10 +130,12 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
       await runBatched(conn, `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET ${ACTIVITY_SET('f')}`, delta.activity.files.map(activityParams))
       await runBatched(conn, `UNWIND $rows AS r MATCH (s:Symbol {id: r.id}) SET ${ACTIVITY_SET('s')}`, delta.activity.symbols.map(activityParams))
     }
-    if (delta.replaceAnalytics) {
-      await run(conn, 'MATCH ()-[r:CO_CHANGED]->() DELETE r', {})
-      await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
-      await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: delta.replaceAnalytics.ownershipOf })
+    const a = delta.analytics
+    if (a) {
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.a})-[e:CO_CHANGED]->(:File {path: r.b}) DELETE e', a.removeFileCoChanges.map((r) => ({ ...r })))
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.a})-[e:CO_CHANGED]->(:Symbol {id: r.b}) DELETE e', a.removeSymbolCoChanges.map((r) => ({ ...r })))
+      if (a.replaceCommunities) await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
+      if (a.ownershipOf.length > 0) await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: a.ownershipOf })
     }
     for (const def of TABLES) {
       const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined

@@ -6,8 +6,8 @@ import { countLines, listTree, readBlobs } from '../git/tree.js'
 import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
-import { NO_ACTIVITY, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
-import { activityRows, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, replaceSymbolHistories, ownershipFromBlame, readAnalyticsConfig, saveAnalyticsCache, type AnalyticsCache } from '../analytics/build.js'
+import { NO_ACTIVITY, type CoChangeRow, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
+import { activityRows, analyticsInput, analyticsRows, changesFromRows, computeAnalytics, loadAnalyticsCache, loadStoredAnalytics, replaceSymbolHistories, ownershipFromBlame, readAnalyticsConfig, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/build.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
@@ -204,7 +204,7 @@ async function mapAndSave(
     const ownership: AnalyticsCache['ownership'] = {}
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, (sha) => emails.get(sha))))
     const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
-    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols).rows)
+    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir).rows)
     saveAnalyticsCache(dir, cache)
   })
   await time('save', () => {
@@ -297,12 +297,61 @@ function headTime(cache: AnalyticsCache, head: string): number {
  * Compute the analytics and write their activity columns into the given File and Symbol rows;
  * returns the analytics tables' rows.
  */
-function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[]) {
-  const out = computeAnalytics(analyticsInput(cache, files, now), config)
+function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, previous?: StoredAnalytics) {
+  const out = computeAnalytics(analyticsInput(cache, files, now), config, previous)
   const activity = activityRows(out)
   for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
   for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
-  return { rows: analyticsRows(out, cache.ownership), activity }
+  const rows = analyticsRows(out, cache.ownership)
+  const stored: StoredAnalytics = {
+    files: Object.fromEntries(activity.files),
+    symbols: Object.fromEntries(activity.symbols),
+    fileCoChanged: rows.fileCoChanged,
+    symbolCoChanged: rows.symbolCoChanged,
+    communities: rows.communities,
+    memberOf: rows.memberOf,
+    communityKey: out.communityKey,
+  }
+  saveStoredAnalytics(dir, stored)
+  return { rows, stored }
+}
+
+/**
+ * What an update writes for the analytics: only what differs from the previous index. Symbols
+ * that were re-inserted lost their edges (DETACH DELETE), so theirs are written whatever changed.
+ */
+function analyticsDelta(
+  before: StoredAnalytics,
+  after: StoredAnalytics,
+  rows: ReturnType<typeof analyticsRows>,
+  u: { reinserted: Set<string>; rewritten: Set<string>; touchedPaths: Set<string> },
+): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+  const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
+  for (const [p, row] of Object.entries(after.files)) if (!u.rewritten.has(p) && !same(before.files[p], row)) activity.files.push({ path: p, ...row })
+  for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !same(before.symbols[id], row)) activity.symbols.push({ id, ...row })
+  const pairs = (list: CoChangeRow[]) => new Map(list.map((r) => [`${r.a}\0${r.b}`, r]))
+  const diffPairs = (old: CoChangeRow[], now: CoChangeRow[], keep: (r: CoChangeRow) => boolean) => {
+    const o = pairs(old)
+    const n = pairs(now)
+    const remove = [...o].filter(([k, r]) => !same(n.get(k), r)).map(([, r]) => ({ a: r.a, b: r.b }))
+    const insert = [...n].filter(([k, r]) => !same(o.get(k), r) || keep(r)).map(([, r]) => r)
+    return { remove, insert }
+  }
+  const files = diffPairs(before.fileCoChanged, after.fileCoChanged, () => false)
+  const symbols = diffPairs(before.symbolCoChanged, after.symbolCoChanged, (r) => u.reinserted.has(r.a) || u.reinserted.has(r.b))
+  const communitiesChanged = !same(before.communities, after.communities) || !same(before.memberOf, after.memberOf)
+  return {
+    analytics: {
+      fileCoChanged: files.insert,
+      symbolCoChanged: symbols.insert,
+      communities: communitiesChanged ? after.communities : [],
+      memberOf: communitiesChanged ? after.memberOf : after.memberOf.filter((m) => u.reinserted.has(m.symbol)),
+      ownedBy: rows.ownedBy.filter((r) => u.touchedPaths.has(r.path)),
+    },
+    activity,
+    analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, replaceCommunities: communitiesChanged, ownershipOf: [...u.touchedPaths] },
+  }
 }
 
 /** Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history edges. */
@@ -393,7 +442,7 @@ async function updateIndex(u: {
 
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
-  const { analytics, activity } = await time('update_analytics', () => {
+  const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
     const cache = loadAnalyticsCache(prevDir)
     const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
     const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
@@ -404,21 +453,20 @@ async function updateIndex(u: {
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))
     const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
     saveAnalyticsCache(dir, next)
-    const { rows, activity: computed } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols)
-    const reinserted = new Set(symbols.symbols.map((r) => r.id))
-    const updated = new Set(updateFiles.map((r) => r.path))
-    const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
-    for (const f of files) if (!updated.has(f.path) && !insertFiles.some((r) => r.path === f.path)) activity.files.push({ path: f.path, ...(computed.files.get(f.path) ?? NO_ACTIVITY) })
-    for (const f of files) for (const id of symbolIds(f)) if (!reinserted.has(id)) activity.symbols.push({ id, ...(computed.symbols.get(id) ?? NO_ACTIVITY) })
-    const ownedBy = rows.ownedBy.filter((r) => touchedPaths.has(r.path))
-    return { analytics: { ...rows, ownedBy }, activity }
+    const before = loadStoredAnalytics(prevDir)
+    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, before)
+    return analyticsDelta(before, stored, rows, {
+      reinserted: new Set(symbols.symbols.map((r) => r.id)),
+      rewritten: new Set([...updateFiles, ...insertFiles].map((r) => r.path)),
+      touchedPaths,
+    })
   })
 
   const delta: GraphDelta = {
     replaceSymbolsOf,
     updateFiles,
     activity,
-    replaceAnalytics: { ownershipOf: [...touchedPaths] },
+    analytics: analyticsChange,
     topoShift: fresh.length,
     renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
     insert: {
