@@ -184,24 +184,40 @@ export function fileRiskFeatures(input: AnalyticsInput, config: AnalyticsConfig,
   const out = new Map<string, RiskFeatures>()
   for (const path of input.files.map((f) => f.path).sort(byString)) {
     const s = stats.get(path)
-    const own = ownershipOf(input.ownership[path] ?? [])
-    const top = own.owners[0]
-    const last = top ? active.get(top.email) : undefined
-    const idle = last === undefined ? null : Math.floor((input.headTime - last) / DAY)
-    out.set(path, {
-      revisions: s?.revisions ?? 0,
-      recent_revisions: s?.recent_revisions ?? 0,
-      recent_days: config.recentDays,
-      bus_factor: own.bus_factor,
-      dominant_share: top?.share ?? 0,
-      owner: top?.email ?? null,
-      owner_inactive_days: idle,
-      ghost: own.dominant !== null && last !== undefined && input.headTime - last > config.ghostDays * DAY,
-      hotspot_percentile: percentile.get(path) ?? 0,
-      cochange_breadth: partners.get(path) ?? 0,
-    })
+    const owners = input.ownership[path] ?? []
+    const top = ownershipOf(owners).owners[0]
+    out.set(path, riskFeatures({ revisions: s?.revisions ?? 0, recent_revisions: s?.recent_revisions ?? 0, percentile: percentile.get(path) ?? 0, partners: partners.get(path) ?? 0, owners, ownerLastActive: top ? active.get(top.email) : undefined, headTime: input.headTime, config }))
   }
   return out
+}
+
+/** The features of one file or symbol from its activity and the lines each author owns (shared by the live risk and the backtest). */
+export function riskFeatures(f: {
+  revisions: number
+  recent_revisions: number
+  percentile: number
+  partners: number
+  owners: ReadonlyArray<readonly [string, number]>
+  /** The largest owner's newest commit, epoch seconds. */
+  ownerLastActive: number | undefined
+  headTime: number
+  config: Pick<AnalyticsConfig, 'recentDays' | 'ghostDays'>
+}): RiskFeatures {
+  const own = ownershipOf(f.owners)
+  const top = own.owners[0]
+  const last = f.ownerLastActive
+  return {
+    revisions: f.revisions,
+    recent_revisions: f.recent_revisions,
+    recent_days: f.config.recentDays,
+    bus_factor: own.bus_factor,
+    dominant_share: top?.share ?? 0,
+    owner: top?.email ?? null,
+    owner_inactive_days: last === undefined ? null : Math.floor((f.headTime - last) / DAY),
+    ghost: own.dominant !== null && last !== undefined && f.headTime - last > f.config.ghostDays * DAY,
+    hotspot_percentile: f.percentile,
+    cochange_breadth: f.partners,
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { UserError } from '../errors.js'
 import { loadAnalyticsCache, analyticsInput } from '../analytics/build.js'
-import { backtest as replay, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
-import { DOMINANT_SHARE, ownershipOf } from '../analytics/stats.js'
+import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
+import { ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { analyticsConfig, asOf, lastActive, resolveTarget, type Target } from './analytics.js'
 import { IndexReader } from './index-reader.js'
@@ -14,8 +14,6 @@ export interface RiskResult extends Risk {
   /** The people to ask: the largest owners of its lines at HEAD. */
   contributors: Array<{ name: string; email: string; share: number; last_active: string | null }>
 }
-
-const DAY = 86_400
 
 /**
  * LOW / MEDIUM / HIGH for a file or symbol from its bus factor, ghost status, hotspot percentile
@@ -85,23 +83,20 @@ export async function risksOfFiles(reader: IndexReader, paths: string[]): Promis
 }
 
 function assess(reader: IndexReader, row: RiskRow | undefined, owners: OwnerRow[], active: Map<string, string>, now: number): Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] } {
-  const config = analyticsConfig(reader)
-  const own = ownershipOf(owners.map((o) => [o.email, o.lines]))
+  const lines = owners.map((o) => [o.email, o.lines] as [string, number])
+  const own = ownershipOf(lines)
   const top = own.owners[0]
   const ownerLast = top ? active.get(top.email) : undefined
-  const inactiveDays = ownerLast ? Math.floor((now - Date.parse(ownerLast) / 1000) / DAY) : null
-  const features: RiskFeatures = {
+  const features = riskFeatures({
     revisions: row?.revisions ?? 0,
     recent_revisions: row?.recent_revisions ?? 0,
-    recent_days: config.recentDays,
-    bus_factor: own.bus_factor,
-    dominant_share: top?.share ?? 0,
-    owner: top?.email ?? null,
-    owner_inactive_days: inactiveDays,
-    ghost: top !== undefined && top.share >= DOMINANT_SHARE && inactiveDays !== null && inactiveDays > config.ghostDays,
-    hotspot_percentile: row?.percentile ?? 0,
-    cochange_breadth: row?.partners ?? 0,
-  }
+    percentile: row?.percentile ?? 0,
+    partners: row?.partners ?? 0,
+    owners: lines,
+    ownerLastActive: ownerLast ? Date.parse(ownerLast) / 1000 : undefined,
+    headTime: now,
+    config: analyticsConfig(reader),
+  })
   const names = new Map(owners.map((o) => [o.email, o.name]))
   const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email) ?? null }))
   return { ...riskOf(features), features, contributors }
