@@ -226,3 +226,54 @@ describe('history analytics', () => {
     expect(o.owners.map((x: any) => [x.email, x.share])).toEqual([['bob@example.test', 1]])
   })
 })
+
+describe('risk --backtest on a repository whose future fixes are planted', () => {
+  /**
+   * Twelve files; four of them are changed every week for the months before T, the rest twice.
+   * After T (the last two months), fixes land either in the busy four or in four quiet ones.
+   */
+  function plant(fixBusy: boolean): TestRepo {
+    const repo = createRepo()
+    for (let f = 0; f < 12; f++) repo.write(`src/m${f}.ts`, fn(`m${f}`, '0'))
+    repo.commit('Initial commit', { date: T0 })
+    let day = 1
+    for (let week = 0; week < 20; week++) {
+      for (let f = 0; f < 4; f++) repo.write(`src/m${f}.ts`, fn(`m${f}`, String(week + 1)))
+      repo.commit(`Work on the busy modules ${week}`, { date: T0 + (day += 7) * DAY })
+    }
+    for (let f = 4; f < 12; f++) {
+      repo.write(`src/m${f}.ts`, fn(`m${f}`, '1'))
+      repo.commit(`Touch m${f}`, { date: T0 + (day += 1) * DAY })
+    }
+    // T = HEAD − 2 × 30 days; the fixes come after it
+    const fixed = fixBusy ? [0, 1, 2, 3] : [8, 9, 10, 11]
+    for (const [i, f] of fixed.entries()) {
+      repo.write(`src/m${f}.ts`, fn(`m${f}`, `${100 + i}`))
+      repo.commit(`fix: m${f} off by one`, { date: T0 + (day + 10 + i) * DAY })
+    }
+    repo.commit('Release', { date: T0 + (day + 62) * DAY, allowEmpty: true })
+    return repo
+  }
+
+  test('fixes in the busy files: the score ranks them first (AUC 1); fixes in quiet files: below chance', async () => {
+    for (const [fixBusy, check] of [
+      [true, (auc: number) => expect(auc).toBe(1)],
+      [false, (auc: number) => expect(auc).toBeLessThan(0.5)],
+    ] as const) {
+      const repo = plant(fixBusy)
+      try {
+        const opts = { cwd: repo.dir, env: repo.env() }
+        await runJson(['analyze', '--repo', repo.dir], opts)
+        const { json } = await runJson(['risk', '--backtest', '--months', '2', '--repo', repo.dir], opts)
+        expect(json.files).toBe(12)
+        expect(json.positives).toBe(4)
+        check(json.auc)
+        if (fixBusy) expect(json.precision_at_10pct).toBe(1)
+        const human = await runCli(['risk', '--backtest', '--months', '2', '--repo', repo.dir], opts)
+        expect(human.stdout).toMatch(/ROC AUC \d\.\d{3}/)
+      } finally {
+        repo.cleanup()
+      }
+    }
+  })
+})
