@@ -5,6 +5,8 @@
  * a file split 60/40 between two authors. Then the same analytics after an incremental update must
  * equal those of a fresh full build.
  */
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type Identity, type TestRepo } from '../helpers/repo.js'
 import { runCli, runJson, type CliOptions } from '../cli/cli.js'
@@ -199,6 +201,28 @@ describe('history analytics', () => {
     const base = await runCli(['context-for-pr', '--base', 'nope', '--repo', repo.dir], opts)
     expect(base.code).toBe(1)
     expect(base.stderr).toMatch(/nope is not a commit/)
+  })
+
+  test('settings in .gitwhy/config.json: stricter co-change thresholds drop the pair; a bad setting is one clear error', async () => {
+    const file = join(repo.dir, '.gitwhy', 'config.json')
+    try {
+      writeFileSync(file, JSON.stringify({ analytics: { minShared: 7 } }))
+      const rebuilt = await cli('analyze')
+      expect(rebuilt.mode).toBe('full')
+      expect((await cli('related', 'src/a.ts')).related).toEqual([])
+      writeFileSync(file, JSON.stringify({ analytics: { minShared: 'many' } }))
+      const bad = await runCli(['analyze', '--repo', repo.dir], opts)
+      expect(bad.code).toBe(1)
+      expect(bad.stderr).toMatch(/analytics\.minShared must be a number[\s\S]*fix:/)
+      writeFileSync(file, JSON.stringify({ analytics: { minShare: 3 } }))
+      expect((await runCli(['analyze', '--repo', repo.dir], opts)).stderr).toMatch(/unknown analytics setting "minShare"[\s\S]*minShared/)
+      // the index from before the bad settings still answers
+      expect((await cli('related', 'src/a.ts')).related).toEqual([])
+    } finally {
+      rmSync(file, { force: true })
+      await cli('analyze')
+    }
+    expect((await cli('related', 'src/a.ts')).related.map((r: any) => r.key)).toEqual(['src/b.ts'])
   })
 
   test('an incremental update gives the same analytics as a fresh full build', async () => {
