@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
+import { resolveImport } from '../parse/imports.js'
+import { loadLanguageRegistry } from '../parse/registry.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import type { CommitCategory } from '../services/types.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
@@ -102,13 +104,29 @@ export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], head
     const ids = symbolIds(f)
     f.symbols.forEach((s, i) => symbols.push({ id: ids[i], path: f.path, qualified_name: s.qualifiedName, parent: s.parentIndex === null ? null : ids[s.parentIndex] }))
   }
-  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership }
+  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership, imports: resolveImports(files) }
+}
+
+/** The files' import specifiers resolved to indexed files (sorted, without duplicates). */
+export function resolveImports(files: IndexedFile[]): Array<{ from: string; to: string }> {
+  const registry = loadLanguageRegistry()
+  const known = new Set(files.map((f) => f.path))
+  const out = new Map<string, { from: string; to: string }>()
+  for (const f of files) {
+    const rule = f.language && f.imports ? registry.get(f.language)?.imports : null
+    if (!rule) continue
+    for (const spec of f.imports!) {
+      const to = resolveImport(rule.resolver, f.path, spec, known)
+      if (to) out.set(`${f.path}\0${to}`, { from: f.path, to })
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0))
 }
 
 /** What Louvain sees, as one string: equal keys give equal communities (it is deterministic). */
 function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: AnalyticsConfig): string {
   return createHash('sha1')
-    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo]))
+    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo, input.imports ?? []]))
     .digest('hex')
 }
 
@@ -124,7 +142,7 @@ export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig,
   const { communities, memberOf } =
     previous?.communityKey === key
       ? { communities: previous.communities, memberOf: new Map(previous.memberOf.map((m) => [m.symbol, m.community])) }
-      : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo }, config)
+      : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo, imports: input.imports }, config)
   return { fileStats, symbolStats, fileCoChange: fileCo, symbolCoChange: symbolCo, communities, memberOf, communityKey: key }
 }
 

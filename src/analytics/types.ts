@@ -34,6 +34,8 @@ export interface AnalyticsInput {
   symbols: Array<{ id: string; path: string; qualified_name: string; parent: string | null }>
   /** Per present file: lines owned at HEAD by each author email (from the blame map). */
   ownership: Record<string, Array<[email: string, lines: number]>>
+  /** File → file imports among present files, where the language makes them cheap to resolve. */
+  imports?: Array<{ from: string; to: string }>
 }
 
 export interface AnalyticsConfig {

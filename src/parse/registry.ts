@@ -39,7 +39,17 @@ export interface LanguageSpec {
   /** Absolute path of the tags query. */
   queryPath: string
   exported: ExportRule
+  /** How to find the files a file imports (for the communities' structure), when the language makes it cheap. */
+  imports: ImportRule | null
 }
+
+export interface ImportRule {
+  /** Each match's first group is an import specifier. */
+  patterns: RegExp[]
+  resolver: ImportResolver
+}
+
+export type ImportResolver = 'js' | 'python'
 
 interface RawExportRule {
   parentTypes?: string[]
@@ -57,6 +67,7 @@ interface RawLanguage {
   wasm: { package: string; file: string } | { path: string }
   query: string
   exported?: RawExportRule
+  imports?: { patterns: string[]; resolver: ImportResolver }
 }
 
 interface RawRegistry {
@@ -123,6 +134,7 @@ export function loadLanguageRegistry(
         privateModifier: regex(exported.privateModifier),
         privateName: regex(exported.privateName),
       },
+      imports: entry.imports ? { patterns: entry.imports.patterns.map((p) => new RegExp(p, 'gmu')), resolver: entry.imports.resolver } : null,
     })
   }
   return new LanguageRegistry(languages)

@@ -15,6 +15,7 @@ import { PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
 import { mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS, PROJECT_ROOT } from '../parse/index.js'
+import { importSpecifiers } from '../parse/imports.js'
 import type { SkipReason } from '../parse/types.js'
 import { recordIndex } from './registry.js'
 import { GRAPH_DB, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
@@ -271,8 +272,11 @@ async function indexFiles(
           continue
         }
         const language = extractor.languageOf(p)
-        const symbols = language ? extractor.extract(p, content.toString('utf8')) : []
-        files.push({ path: p, blob, lines: countLines(content), language, symbols })
+        const text = language ? content.toString('utf8') : ''
+        const symbols = language ? extractor.extract(p, text) : []
+        const rule = language ? registry.get(language)?.imports : null
+        const imports = rule ? importSpecifiers(rule, text) : []
+        files.push({ path: p, blob, lines: countLines(content), language, symbols, ...(imports.length ? { imports } : {}) })
       }
       if (++done % 200 === 0) progress('parse', done, total)
     })

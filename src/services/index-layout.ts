@@ -10,6 +10,8 @@ export interface IndexedFile {
   lines: number
   language: string | null
   symbols: ExtractedSymbol[]
+  /** Import specifiers the language's import rule found (see src/parse/imports.ts). */
+  imports?: string[]
 }
 
 /** The per-file cache, sharded by path (see history/shards.ts). */
