@@ -9,17 +9,18 @@ export function renderActivity(items: ActivityItem[]): string[] {
 
 export default class Hotspots extends BaseCommand {
   static summary = 'Files and symbols ranked by recent activity × total activity.'
-  static description = 'score = recent_revisions × ln(1 + revisions), as of the indexed HEAD; merges, bot and formatting-only commits are not counted. The recent window is 90 days unless .gitwhy/config.json says otherwise.'
+  static description = 'Source files (those a grammar parses) unless --all-files. score = recent_revisions × ln(1 + revisions), as of the indexed HEAD; merges, bot and formatting-only commits are not counted. The recent window is 90 days unless .gitwhy/config.json says otherwise.'
   static examples = ['<%= config.bin %> hotspots', '<%= config.bin %> hotspots --path src/server --limit 10', '<%= config.bin %> hotspots --level symbol --json']
   static flags = {
     path: Flags.string({ description: 'only files (and their symbols) under this file or directory' }),
     limit: Flags.integer({ description: 'maximum items per level (0 = no cap)', default: 20 }),
     level: Flags.string({ description: 'file, symbol or both', options: ['file', 'symbol', 'both'], default: 'both' }),
+    'all-files': Flags.boolean({ description: 'rank every file, not only source files (lockfiles, CI configs, manifests too)', default: false }),
   }
 
   async run(): Promise<HotspotsResult> {
     const { flags } = await this.parse(Hotspots)
-    const r = await hotspots({ repo: flags.repo, path: flags.path, limit: flags.limit, level: flags.level as 'file' | 'symbol' | 'both' })
+    const r = await hotspots({ repo: flags.repo, path: flags.path, limit: flags.limit, level: flags.level as 'file' | 'symbol' | 'both', allFiles: flags['all-files'] })
     if (!this.jsonEnabled()) {
       if (r.files.length) this.log(['files', ...renderActivity(r.files).map((l) => `  ${l}`)].join('\n'))
       if (r.symbols.length) this.log(['symbols', ...renderActivity(r.symbols).map((l) => `  ${l}`)].join('\n'))

@@ -69,7 +69,7 @@ export type QueryName = keyof typeof QUERIES
 /** History analytics (issue 4): read from the activity columns and the analytics tables. */
 export const ANALYTICS_QUERIES = {
   fileActivity: `
-    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix)
+    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix) AND ($allFiles OR f.language IS NOT NULL)
     RETURN f.path AS key, f.path AS path, f.hotspot AS score, f.hotspot_percentile AS percentile, f.revisions AS revisions,
            f.recent_revisions AS recent_revisions, f.churn AS churn, f.authors AS authors, f.last_change AS last_change
     ORDER BY score DESC, revisions DESC, churn DESC, key LIMIT $limit`,

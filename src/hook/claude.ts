@@ -549,9 +549,12 @@ export async function runClaudeHook(deadline = hookDeadlineMs()): Promise<never>
       process.stdout.write(out, quit)
       return await new Promise<never>(() => {})
     }
-  } catch {
+  } catch (error) {
     // silent by design: the agent's tool call goes on as if the hook were not there
+    // (GITWHY_HOOK_DEBUG=1 says why on stderr, which Claude Code does not show the model)
+    if (process.env.GITWHY_HOOK_DEBUG) process.stderr.write(`gitwhy hook: ${(error as Error)?.stack ?? String(error)}\n`)
   }
+  if (process.env.GITWHY_HOOK_DEBUG) process.stderr.write(`gitwhy hook: no answer after ${Math.round(performance.now())} ms\n`)
   return quit()
 }
 

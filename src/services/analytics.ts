@@ -151,7 +151,11 @@ export function resolveTarget(reader: IndexReader, input: string, { directories 
 
 export const HOTSPOT_FORMULA = 'score = recent_revisions × ln(1 + revisions); ties by revisions (merges, bots and formatting commits not counted)'
 
-export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both' }): Promise<HotspotsResult> {
+/**
+ * Hotspots, source files (those a grammar parses) unless `allFiles`: lockfiles, CI configs and
+ * package manifests change often but are rarely what an agent or a reviewer is looking for.
+ */
+export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both'; allFiles?: boolean }): Promise<HotspotsResult> {
   const reader = options.reader ?? (await IndexReader.open(options.repo))
   try {
     const limit = options.limit ?? 20
@@ -166,7 +170,7 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
     const g = await reader.graph()
     // a file path matches itself; a directory (ending in /) everything under it; none: everything
     const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit }
-    const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, params)
+    const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, { ...params, allFiles: options.allFiles === true })
     const symbols = level === 'file' ? [] : await g.query<ActivityItem>(Q.symbolActivity, params)
     return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
   } finally {

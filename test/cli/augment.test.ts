@@ -293,7 +293,8 @@ describe('gitwhy augment and gitwhy hook claude', () => {
 
   test('hook claude: once HEAD moves past the index, the answer says so', async () => {
     repo.write('src/other.ts', OTHER.replace('size', 'n')).commit('Rename parameter', at(1))
-    const r = await runHook(grep('createRouter'), hookOpts)
+    const r = await runHook(grep('createRouter'), { ...hookOpts, env: { ...hookOpts.env, GITWHY_HOOK_DEBUG: '1' } })
+    expect(r.stdout, `the hook stayed silent; stderr: ${r.stderr}`).not.toBe('')
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('HEAD has moved since')
   })
 })

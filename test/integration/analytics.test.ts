@@ -61,6 +61,11 @@ function build(repo: TestRepo): Record<string, string> {
     repo.write('src/c.ts', fn('fc', String(i)))
     sha[`c${i}`] = repo.commit(`Tune c ${i}`, { date: at(370 + i * 3) })
   }
+  // a CI config hammered even harder: a hotspot only with --all-files
+  for (let i = 1; i <= 10; i++) {
+    repo.write('.github/ci.yml', `retries: ${i}\n`)
+    repo.commit(`CI retries ${i}`, { date: at(375 + i * 2) + 3600 })
+  }
   sha.head = repo.commit('Release', { date: at(400), allowEmpty: true })
   return sha
 }
@@ -111,6 +116,9 @@ describe('history analytics', () => {
     expect(h.files[0].score).toBeCloseTo(8 * Math.log(10), 6)
     expect(h.symbols[0]).toMatchObject({ qualified_name: 'fc', path: 'src/c.ts' })
     expect(h.as_of.slice(0, 10)).toBe('2026-02-05')
+    expect(h.files.map((f: any) => f.path)).not.toContain('.github/ci.yml')
+    const all = await cli('hotspots', '--limit', '3', '--all-files', '--level', 'file')
+    expect(all.files[0]).toMatchObject({ path: '.github/ci.yml', recent_revisions: 10, revisions: 10 })
     const under = await cli('hotspots', '--path', 'src/a.ts', '--level', 'file')
     expect(under.files.map((f: any) => f.path)).toEqual(['src/a.ts'])
   })

@@ -16,6 +16,7 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
       inputSchema: {
         path: z.string().optional().describe('only under this file or directory'),
         level: z.enum(['file', 'symbol', 'both']).default('both').describe('files, symbols or both'),
+        all_files: z.boolean().default(false).describe('include non-source files (lockfiles, CI configs)'),
         limit: limitArg(10),
         repo: repoArg,
       },
@@ -31,7 +32,7 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
-        const r = await hotspots({ reader, path: args.path, level: args.level, limit: args.limit })
+        const r = await hotspots({ reader, path: args.path, level: args.level, limit: args.limit, allFiles: args.all_files })
         const text = [
           ...(r.files.length ? ['files:', ...r.files.map((i) => `- ${line(i)}`)] : []),
           ...(r.symbols.length ? ['symbols:', ...r.symbols.map((i) => `- ${line(i)}`)] : []),
