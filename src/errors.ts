@@ -17,6 +17,11 @@ export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError
 }
 
+/** A --limit / `limit` value: a whole number, 0 meaning no cap. */
+export function checkLimit(limit: number): void {
+  if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+}
+
 /** Levenshtein-ranked suggestions, used when a path or symbol is unknown. */
 export function nearest(query: string, candidates: Iterable<string>, max = 5): string[] {
   const q = query.toLowerCase()

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { isatty } from 'node:tty'
+import { gitDirsOf, headFromFiles } from '../git/git-dir.js'
 import type { PathIndex } from '../history/path-index.js'
 import type { AugmentIndex, AugmentQuery } from '../services/augment.js'
 
@@ -417,12 +418,8 @@ export function findRepoRoot(start: string): string | null {
   }
 }
 
-interface OpenIndex extends AugmentIndex {
-  root: string
-}
-
 /** The repository's active gitwhy index, read without git: null when there is none (or not a usable one). */
-export async function openIndex(root: string): Promise<OpenIndex | null> {
+async function openIndex(root: string): Promise<AugmentIndex | null> {
   const metaFile = path.join(root, '.gitwhy', 'meta.json')
   if (!existsSync(metaFile)) return null
   const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { schemaVersion?: number; indexDir?: string; head?: string }
@@ -436,38 +433,7 @@ export async function openIndex(root: string): Promise<OpenIndex | null> {
   const dir = path.join(root, '.gitwhy', meta.indexDir)
   if (INDEX_FILES.some((f) => !existsSync(path.join(dir, f)))) return null
   let paths: PathIndex | null = null
-  const head = meta.head
-  return { root, dir, meta: { head }, pathIndex: () => (paths ??= PathIndex.open(dir)), commits: () => loadCommitCatalog(dir) }
-}
-
-/**
- * HEAD's commit read from the .git directory (loose ref or packed-refs; worktrees included),
- * without running git. null when it cannot be read that way.
- */
-export function readHead(root: string): string | null {
-  try {
-    let gitDir = path.join(root, '.git')
-    if (statSync(gitDir).isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(gitDir, 'utf8'))
-      if (!m) return null
-      gitDir = path.resolve(root, m[1].trim())
-    }
-    const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim()
-    if (/^[0-9a-f]{40,64}$/.test(head)) return head
-    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1]
-    if (!ref) return null
-    const common = existsSync(path.join(gitDir, 'commondir')) ? path.resolve(gitDir, readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim()) : gitDir
-    for (const d of [gitDir, common]) {
-      const loose = path.join(d, ref)
-      if (existsSync(loose)) return readFileSync(loose, 'utf8').trim()
-    }
-    const packed = path.join(common, 'packed-refs')
-    if (!existsSync(packed)) return null
-    for (const line of readFileSync(packed, 'utf8').split('\n')) if (line.endsWith(` ${ref}`)) return line.slice(0, line.indexOf(' '))
-    return null
-  } catch {
-    return null
-  }
+  return { dir, meta: { head: meta.head }, pathIndex: () => (paths ??= PathIndex.open(dir)), commits: () => loadCommitCatalog(dir) }
 }
 
 /** The search as a query on a repository's index: paths and globs made repository-relative. */
@@ -520,7 +486,8 @@ export async function answerEvent(raw: string, options: { checkpoint?: () => voi
   options.checkpoint?.()
   const result = augmentIndex(index, query, { checkpoint: options.checkpoint, now: options.now })
   if (result.matches.length === 0) return null
-  const head = readHead(root)
+  const dirs = gitDirsOf(root)
+  const head = dirs ? headFromFiles(dirs) : null
   const note = head && head !== index.meta.head ? 'HEAD has moved since: line numbers may be off; `gitwhy analyze` refreshes it' : null
   const lines = renderAugment({ query: { pattern: intent.pattern }, ...result }, { head: index.meta.head, note })
   lines.push('(`gitwhy evidence PATH:START-END` and `gitwhy history PATH` give the full history.)')

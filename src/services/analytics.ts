@@ -1,9 +1,9 @@
-import { UserError } from '../errors.js'
+import { UserError, checkLimit } from '../errors.js'
 import { ownershipOf } from '../analytics/stats.js'
 import { DEFAULT_ANALYTICS_CONFIG, type AnalyticsConfig } from '../analytics/types.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { findSymbol } from './evidence.js'
-import { IndexReader } from './index-reader.js'
+import { IndexReader, withReader } from './index-reader.js'
 import type { CommitRef, IndexInfo } from './types.js'
 
 /**
@@ -123,10 +123,6 @@ export async function asOf(reader: IndexReader): Promise<number> {
   return entry ? entry.committed : Math.floor(Date.now() / 1000)
 }
 
-function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
-}
-
 const cap = <T>(items: T[], limit: number): T[] => (limit === 0 ? items : items.slice(0, limit))
 
 /**
@@ -156,8 +152,7 @@ export const HOTSPOT_FORMULA = 'score = recent_revisions × ln(1 + revisions); t
  * package manifests change often but are rarely what an agent or a reviewer is looking for.
  */
 export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both'; allFiles?: boolean }): Promise<HotspotsResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 20
     checkLimit(limit)
     let prefix = ''
@@ -173,9 +168,7 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
     const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, { ...params, allFiles: options.allFiles === true })
     const symbols = level === 'file' ? [] : await g.query<ActivityItem>(Q.symbolActivity, params)
     return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 export async function lastActive(reader: IndexReader, emails: string[]): Promise<Map<string, string>> {
@@ -185,8 +178,7 @@ export async function lastActive(reader: IndexReader, emails: string[]): Promise
 }
 
 export async function ownership(options: { repo?: string; reader?: IndexReader; target: string; limit?: number }): Promise<OwnershipResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 20
     checkLimit(limit)
     const target = resolveTarget(reader, options.target, { directories: true })
@@ -200,15 +192,12 @@ export async function ownership(options: { repo?: string; reader?: IndexReader; 
     const active = await lastActive(reader, o.owners.slice(0, limit || undefined).map((x) => x.email))
     const owners = cap(o.owners, limit).map((x) => ({ name: names.get(x.email) ?? x.email, email: x.email, lines: x.lines, share: x.share, last_active: active.get(x.email) ?? null }))
     return { target, index: await reader.indexInfo(), lines: rows.reduce((n, r) => n + r.lines, 0), owners, bus_factor: o.bus_factor }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 /** Files whose dominant owner (≥ 80 % of the lines) has not committed for more than `days` before the indexed HEAD. */
 export async function ghosts(options: { repo?: string; reader?: IndexReader; days?: number; path?: string; limit?: number }): Promise<GhostsResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const days = options.days ?? analyticsConfig(reader).ghostDays
     if (!Number.isFinite(days) || days < 0) throw new UserError(`--days must be a number ≥ 0, got ${days}`, 'pass e.g. --days 180', 'bad_option')
     const limit = options.limit ?? 50
@@ -228,15 +217,12 @@ export async function ghosts(options: { repo?: string; reader?: IndexReader; day
     }
     out.sort((a, b) => b.lines - a.lines || (a.path < b.path ? -1 : 1))
     return { index: await reader.indexInfo(), as_of: new Date(now * 1000).toISOString(), days, ghosts: cap(out, limit) }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 /** What usually changes with a file or symbol: co-change partners with the commits that show it. */
 export async function related(options: { repo?: string; reader?: IndexReader; target: string; limit?: number; examples?: number }): Promise<RelatedResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 10
     checkLimit(limit)
     const target = resolveTarget(reader, options.target)
@@ -255,9 +241,7 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     }
     const related: RelatedItem[] = rows.map((r) => ({ ...r, path: r.path ?? r.key, examples: examples.get(r.key) ?? [] }))
     return { target, index: await reader.indexInfo(), related }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 async function communitySummaries(reader: IndexReader): Promise<CommunitySummary[]> {
@@ -271,21 +255,17 @@ async function communitySummaries(reader: IndexReader): Promise<CommunitySummary
 }
 
 export async function communities(options: { repo?: string; reader?: IndexReader; limit?: number }): Promise<CommunitiesResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 20
     checkLimit(limit)
     const all = await communitySummaries(reader)
     return { index: await reader.indexInfo(), communities: cap(all, limit), total: all.length }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 /** One community by id (`c3`) or label, with its members, owners and activity. */
 export async function community(options: { repo?: string; reader?: IndexReader; name: string; limit?: number }): Promise<CommunityResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 50
     checkLimit(limit)
     const all = await communitySummaries(reader)
@@ -305,7 +285,5 @@ export async function community(options: { repo?: string; reader?: IndexReader; 
     ])
     const total = owners.reduce((n, o) => n + o.lines, 0)
     return { index: await reader.indexInfo(), community: found, members, owners: owners.map((o) => ({ ...o, share: total ? o.lines / total : 0 })) }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }

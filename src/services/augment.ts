@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { UserError } from '../errors.js'
+import { UserError, checkLimit } from '../errors.js'
 import { followHistories } from '../history/area.js'
 import type { CommitCatalog } from '../history/commit-catalog.js'
 import type { HistoryGraph } from '../history/graph.js'
@@ -81,7 +81,7 @@ const WINDOW_SECONDS = 90 * 24 * 3600
 /** The CLI / MCP entry: open the repository's index and answer. */
 export async function augment(options: AugmentOptions & { repo?: string; query: AugmentQuery }): Promise<AugmentResult> {
   const limit = options.limit ?? DEFAULT_AUGMENT_LIMIT
-  if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+  checkLimit(limit)
   if (options.query.pattern === '') throw new UserError('the pattern is empty', 'pass what you search for, e.g. `gitwhy augment createRouter`', 'bad_option')
   // loaded here rather than at the top: the hook imports this module and must not pay for git and
   // workspace code it never runs

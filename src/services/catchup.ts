@@ -1,6 +1,6 @@
-import { UserError } from '../errors.js'
+import { UserError, checkLimit } from '../errors.js'
 import type { CatalogEntry } from '../history/commit-catalog.js'
-import { IndexReader } from './index-reader.js'
+import { IndexReader, withReader } from './index-reader.js'
 import type { CommitCategory, CommitRef, IndexInfo } from './types.js'
 
 export interface CatchupOptions {
@@ -72,10 +72,9 @@ export function parseSince(input: string, now: Date = new Date()): Date {
  * (merges, bots, formatting sweeps) reduced to counts. Read from the commit catalog.
  */
 export async function catchup(options: CatchupOptions): Promise<CatchupResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 50
-    if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+    checkLimit(limit)
     const since = parseSince(options.since, options.now)
     const catalog = reader.commits()
     const window = catalog.since(Math.floor(since.getTime() / 1000))
@@ -110,9 +109,7 @@ export async function catchup(options: CatchupOptions): Promise<CatchupResult> {
     }
     const pullRequests = [...groups.values()].sort((a, b) => b.newest - a.newest || b.number - a.number).map(({ newest, ...g }) => g)
     return { since: since.toISOString(), index: await reader.indexInfo(), total: entries.length, by_category: byCategory, pull_requests: pullRequests, commits: loose, reduced, shown, truncated }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 function groupFor(groups: Map<number, CatchupPullRequest & { newest: number }>, pr: CatalogEntry['pull_requests'][number], e: CatalogEntry): CatchupPullRequest & { newest: number } {

@@ -4,7 +4,7 @@ import { assertSafeRef, git, gitBuffer } from '../git/run.js'
 import type { RiskLevel } from '../analytics/risk.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { history } from './history.js'
-import { IndexReader } from './index-reader.js'
+import { IndexReader, withReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
 import { risksOfFiles } from './risk.js'
 import type { IndexInfo, PullRequestRef } from './types.js'
@@ -84,8 +84,7 @@ async function changedFiles(repo: string, base: string, head: string): Promise<{
  * the index. Symbols are matched on the base side of the diff against the indexed HEAD.
  */
 export async function contextForPr(options: { repo?: string; reader?: IndexReader; base?: string; head?: string; files?: string[]; limit?: number }): Promise<ContextForPrResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     let base: string | null = null
     let head: string | null = null
     let mergeBase: string | null = null
@@ -160,7 +159,5 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
       owners_to_ask: [...owners.values()].sort((a, b) => b.lines - a.lines || (a.email < b.email ? -1 : 1)).slice(0, 5),
       summary: { files: files.length, high: levels.filter((l) => l === 'HIGH').length, medium: levels.filter((l) => l === 'MEDIUM').length, low: levels.filter((l) => l === 'LOW').length, new_files: files.filter((f) => !f.indexed).length },
     }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }

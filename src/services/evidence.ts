@@ -1,7 +1,7 @@
-import { UserError, nearest } from '../errors.js'
+import { UserError, checkLimit, nearest } from '../errors.js'
 import { mapHistory } from '../history/hunk-mapper.js'
 import { symbolIds, type IndexedFile } from './index-layout.js'
-import { IndexReader } from './index-reader.js'
+import { IndexReader, withReader } from './index-reader.js'
 import type { EvidenceResult, EvidenceTarget } from './types.js'
 
 export interface EvidenceOptions {
@@ -30,10 +30,9 @@ interface SymbolHit {
  * that changed them before (line history), with their PRs and issues.
  */
 export async function evidence(options: EvidenceOptions): Promise<EvidenceResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 50
-    if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+    checkLimit(limit)
     let rel: string
     let file: IndexedFile
     let start: number
@@ -76,9 +75,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
           ? { lines: 0, reason: `${cut}: every line is decided, but older changes to the range are not in the index` }
           : null
     return { target, index: await reader.indexInfo(), evidence: limit === 0 ? items : items.slice(0, limit), total: items.length, undecided }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 /** Blame and line history of one range: (sha → lines owned), earlier commits, lines beyond the cut. */

@@ -1,6 +1,6 @@
-import { UserError, nearest } from '../errors.js'
+import { UserError, checkLimit, nearest } from '../errors.js'
 import { areaHistory } from '../history/area.js'
-import { IndexReader } from './index-reader.js'
+import { IndexReader, withReader } from './index-reader.js'
 import type { HistoryResult } from './types.js'
 
 export interface HistoryOptions {
@@ -15,10 +15,9 @@ export interface HistoryOptions {
 
 /** Every commit that touched a file (through its renames) or anything under a directory. */
 export async function history(options: HistoryOptions): Promise<HistoryResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const limit = options.limit ?? 50
-    if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+    checkLimit(limit)
     const follow = options.followRenames ?? true
     let rel = reader.relativePath(options.path)
     const index = reader.pathIndex()
@@ -48,7 +47,5 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
       total: items.length,
       truncated,
     }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }

@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs'
 import path from 'node:path'
-import { HeadReader } from '../git/head.js'
 import { IndexReader } from './index-reader.js'
 import { lookupRepo } from './registry.js'
 import { gitwhyDir, resolveRepo } from './workspace.js'
@@ -15,7 +14,6 @@ interface RepoEntry {
   /** meta.json's identity when the reader was opened: a new analyze replaces the file. */
   stamp: string
   lease: Lease
-  heads: HeadReader
 }
 
 /**
@@ -60,11 +58,9 @@ export class IndexPool {
     if (!entry || entry.stamp !== stamp) {
       // opening first: an error (no index, schema mismatch) leaves the current entry in place
       const reader = IndexReader.openRoot(root)
-      const heads = entry?.heads ?? (await HeadReader.open(root))
-      reader.useHeadReader(heads)
       reader.pathsFromRoot = true
       const previous = entry?.lease
-      entry = { stamp, lease: { reader, users: 0, retired: false }, heads }
+      entry = { stamp, lease: { reader, users: 0, retired: false } }
       this.entries.set(root, entry)
       if (previous) {
         previous.retired = true

@@ -82,15 +82,9 @@ export class IndexReader {
     return value
   }
 
-  /** Read the working HEAD from the repository's files from now on (a long-lived reader). */
-  useHeadReader(heads: HeadReader): void {
-    this.heads = heads
-  }
-
   /** The index against the working HEAD (pass it when the caller has already read it). */
   async indexInfo(workingHead?: string | null): Promise<IndexInfo> {
-    this.heads ??= await HeadReader.open(this.repo)
-    const head = workingHead !== undefined ? workingHead : await this.heads.read()
+    const head = workingHead !== undefined ? workingHead : await (this.heads ??= await HeadReader.open(this.repo)).read()
     const known = this.infoByHead.get(head)
     if (known) return { ...known }
     const info = await this.computeIndexInfo(head)
@@ -176,3 +170,14 @@ export class IndexReader {
   }
 }
 
+
+/** Run `fn` with the caller's reader (the MCP server's), or with one opened and closed for this call (the CLI). */
+export async function withReader<T>(options: { repo?: string; reader?: IndexReader }, fn: (reader: IndexReader) => Promise<T>): Promise<T> {
+  if (options.reader) return fn(options.reader)
+  const reader = await IndexReader.open(options.repo)
+  try {
+    return await fn(reader)
+  } finally {
+    await reader.close()
+  }
+}

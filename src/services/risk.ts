@@ -4,7 +4,7 @@ import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Ris
 import { ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { analyticsConfig, asOf, lastActive, resolveTarget, type Target } from './analytics.js'
-import { IndexReader } from './index-reader.js'
+import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 
 export interface RiskResult extends Risk {
@@ -20,14 +20,11 @@ export interface RiskResult extends Risk {
  * and co-change breadth (src/analytics/risk.ts has the model; docs/analytics.md the reasoning).
  */
 export async function risk(options: { repo?: string; reader?: IndexReader; target: string }): Promise<RiskResult> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw new UserError('risk takes a file or a symbol', 'pass a file path or a symbol name (ownership and hotspots take directories)', 'bad_option')
     return { target, index: await reader.indexInfo(), ...(await riskOfTarget(reader, target)) }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }
 
 interface RiskRow {
@@ -114,14 +111,11 @@ export interface BacktestReport extends Omit<BacktestResult, 'ranked' | 'as_of'>
  * later received fix or revert commits (ROC AUC, precision at the top 10 %).
  */
 export async function riskBacktest(options: { repo?: string; reader?: IndexReader; months?: number }): Promise<BacktestReport> {
-  const reader = options.reader ?? (await IndexReader.open(options.repo))
-  try {
+  return withReader(options, async (reader) => {
     const months = options.months ?? 6
     if (!Number.isFinite(months) || months <= 0) throw new UserError(`--months must be a number > 0, got ${months}`, 'pass e.g. --months 6', 'bad_option')
     const input = analyticsInput(loadAnalyticsCache(reader.dir), reader.files(), await asOf(reader))
     const { ranked, as_of, ...result } = replay(input, { months, config: analyticsConfig(reader) })
     return { ...result, index: await reader.indexInfo(), as_of: new Date(as_of * 1000).toISOString(), top: ranked.slice(0, 10) }
-  } finally {
-    if (!options.reader) await reader.close()
-  }
+  })
 }

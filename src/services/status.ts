@@ -29,7 +29,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
   const repo = await resolveRepo(options.repo)
   const head = await currentHead(repo)
   if (!readMeta(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
-  const reader = await IndexReader.open(repo)
+  const reader = IndexReader.openRoot(repo)
   try {
     const info = await reader.indexInfo(head)
     const m = reader.meta

@@ -4,7 +4,8 @@ import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { INDEX_FILES } from './index-layout.js'
-import { gitDirsOf } from '../git/head.js'
+import { gitDirsOf } from '../git/git-dir.js'
+import { HeadReader } from '../git/head.js'
 import { git, gitBuffer, GitError } from '../git/run.js'
 
 /**
@@ -184,9 +185,10 @@ export async function excludeFromGit(repo: string): Promise<void> {
   appendFileSync(file, `${current && !current.endsWith('\n') ? '\n' : ''}/${GITWHY_DIR}/\n`)
 }
 
+/** The working HEAD (read from .git's files; git when they cannot tell), null before the first commit. */
 export async function currentHead(repo: string): Promise<string | null> {
   try {
-    return (await git(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { okCodes: [1] })).trim() || null
+    return await (await HeadReader.open(repo)).read()
   } catch (error) {
     if (error instanceof GitError) return null
     throw error
