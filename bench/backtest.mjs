@@ -13,7 +13,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { IndexReader } = await import(join(ROOT, 'dist/services/index-reader.js'))
 const { analyticsInput, loadAnalyticsCache } = await import(join(ROOT, 'dist/analytics/build.js'))
 const { backtest, DEFAULT_RISK_MODEL } = await import(join(ROOT, 'dist/analytics/risk.js'))
-const { analyticsConfig, asOf } = await import(join(ROOT, 'dist/services/analytics.js'))
+const { asOf } = await import(join(ROOT, 'dist/services/analytics.js'))
 
 const args = process.argv.slice(2)
 const mi = args.indexOf('--months')
@@ -27,7 +27,7 @@ if (repos.length === 0) {
 const inputs = []
 for (const repo of repos) {
   const reader = await IndexReader.open(repo)
-  inputs.push({ repo, input: analyticsInput(loadAnalyticsCache(reader.dir), reader.files(), await asOf(reader)), config: analyticsConfig(reader) })
+  inputs.push({ repo, input: analyticsInput(loadAnalyticsCache(reader.dir), reader.files(), await asOf(reader)), config: reader.meta.options.analytics })
   await reader.close()
 }
 

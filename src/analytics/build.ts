@@ -10,7 +10,7 @@ import type { CommitCategory } from '../services/types.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
 import { hotspots } from './risk.js'
-import { activityStats, type ChangeWithSymbolLines } from './stats.js'
+import { activityStats, headPathsByChange, type ChangeWithSymbolLines } from './stats.js'
 import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type Change, type CoChange } from './types.js'
 
 /**
@@ -135,8 +135,10 @@ function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: Analy
  * has not changed: the other results are cheap, Louvain is not.
  */
 export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig, previous?: StoredAnalytics): AnalyticsOutput & { communityKey: string } {
-  const { fileStats, symbolStats } = activityStats(input, config)
-  const fileCo = fileCoChange(input, config)
+  // the rename walk, once for both
+  const paths = headPathsByChange(input.changes, input.renames, input.files)
+  const { fileStats, symbolStats } = activityStats(input, config, paths)
+  const fileCo = fileCoChange(input, config, paths)
   const symbolCo = symbolCoChange(input, config)
   const key = communityKey(input, symbolCo, config)
   const { communities, memberOf } =

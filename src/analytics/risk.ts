@@ -3,7 +3,7 @@
  * check whether the score predicted where fixes landed. Pure; formulas in docs/analytics.md.
  */
 import { fileCoChange } from './cochange.js'
-import { activityStats, DAY, headFilesOf, headPathsByChange, lastActivity, ownershipOf } from './stats.js'
+import { activityStats, DAY, headFilesOf, headPathsByChange, isGhost, lastActivity, ownershipOf } from './stats.js'
 import type { ActivityStats, AnalyticsConfig, AnalyticsInput, Change, CoChange } from './types.js'
 
 const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
@@ -162,19 +162,12 @@ function topPercent(percentile: number): number {
   return Math.max(1, Math.ceil((1 - percentile) * 100 - 1e-9))
 }
 
-export interface RiskPrecomputed {
-  paths?: Array<Map<string, string>>
-  fileStats?: Map<string, ActivityStats>
-  fileCoChange?: CoChange[]
-  lastActive?: Map<string, number>
-}
-
-/** The risk features of every present file, by path (sorted); pass what analyze already computed. */
-export function fileRiskFeatures(input: AnalyticsInput, config: AnalyticsConfig, precomputed: RiskPrecomputed = {}): Map<string, RiskFeatures> {
-  const paths = precomputed.paths ?? headPathsByChange(input.changes, input.renames, input.files)
-  const stats = precomputed.fileStats ?? activityStats(input, config, paths).fileStats
-  const pairs = precomputed.fileCoChange ?? fileCoChange(input, config, paths)
-  const active = precomputed.lastActive ?? lastActivity(input)
+/** The risk features of every present file, by path (sorted). */
+export function fileRiskFeatures(input: AnalyticsInput, config: AnalyticsConfig): Map<string, RiskFeatures> {
+  const paths = headPathsByChange(input.changes, input.renames, input.files)
+  const stats = activityStats(input, config, paths).fileStats
+  const pairs = fileCoChange(input, config, paths)
+  const active = lastActivity(input)
   const percentile = new Map(hotspots(stats).map((h) => [h.key, h.percentile]))
   const partners = new Map<string, number>()
   for (const p of pairs) {
@@ -214,7 +207,7 @@ export function riskFeatures(f: {
     dominant_share: top?.share ?? 0,
     owner: top?.email ?? null,
     owner_inactive_days: last === undefined ? null : Math.floor((f.headTime - last) / DAY),
-    ghost: own.dominant !== null && last !== undefined && f.headTime - last > f.config.ghostDays * DAY,
+    ghost: isGhost(top?.share ?? 0, last, f.headTime, f.config.ghostDays),
     hotspot_percentile: f.percentile,
     cochange_breadth: f.partners,
   }

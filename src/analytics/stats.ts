@@ -213,6 +213,15 @@ export function lastActivity(input: Pick<AnalyticsInput, 'changes'>): Map<string
   return sortedMap(last)
 }
 
+/**
+ * The one ghost rule (ghosts, risk, the backtest): the largest owner holds ≥ DOMINANT_SHARE of the
+ * lines and their newest non-bot commit is more than ghostDays before headTime. An unknown last
+ * activity (a bot, an author beyond a shallow boundary) is never a ghost.
+ */
+export function isGhost(share: number, lastActive: number | undefined, headTime: number, ghostDays: number): boolean {
+  return share >= DOMINANT_SHARE && lastActive !== undefined && headTime - lastActive > ghostDays * DAY
+}
+
 export interface Ghost {
   path: string
   /** The dominant owner's email and share of the file's lines at HEAD. */
@@ -236,10 +245,8 @@ export function ghosts(input: AnalyticsInput, config: Pick<AnalyticsConfig, 'gho
     const own = ownershipOf(input.ownership[f.path] ?? [])
     if (!own.dominant) continue
     const last = active.get(own.dominant.email)
-    if (last === undefined) continue
-    const idle = input.headTime - last
-    if (idle <= config.ghostDays * DAY) continue
-    out.push({ path: f.path, owner: own.dominant.email, share: own.dominant.share, owner_last_active: last, inactive_days: Math.floor(idle / DAY) })
+    if (last === undefined || !isGhost(own.dominant.share, last, input.headTime, config.ghostDays)) continue
+    out.push({ path: f.path, owner: own.dominant.email, share: own.dominant.share, owner_last_active: last, inactive_days: Math.floor((input.headTime - last) / DAY) })
   }
   return out.sort((x, y) => y.inactive_days - x.inactive_days || (x.path < y.path ? -1 : x.path > y.path ? 1 : 0))
 }

@@ -64,7 +64,6 @@ export const QUERIES = {
     RETURN f.language AS language, count(f) AS files ORDER BY files DESC, language`,
 } as const
 
-export type QueryName = keyof typeof QUERIES
 
 /** History analytics (issue 4): read from the activity columns and the analytics tables. */
 export const ANALYTICS_QUERIES = {
@@ -93,7 +92,8 @@ export const ANALYTICS_QUERIES = {
     RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email`,
   authorsLastActive: `
     MATCH (c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE a.email IN $emails
-    RETURN a.email AS email, max(c.committer_date) AS last_active`,
+    RETURN a.email AS email, max(c.committer_date) AS last_active,
+           max(CASE WHEN c.category <> 'bot' THEN c.committer_date ELSE NULL END) AS last_work`,
   dominantOwners: `
     MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.present AND o.share >= $share
     RETURN f.path AS path, f.lines AS lines, a.email AS email, a.name AS name, o.share AS share`,
@@ -149,6 +149,4 @@ export const ANALYTICS_QUERIES = {
     MATCH (s:Symbol)-[:MEMBER_OF]->(:Community {id: $id})
     MATCH (s)-[b:BLAMED_ON]->(:Commit)-[:AUTHORED_BY]->(a:Author)
     RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email LIMIT $limit`,
-  symbolCommunity: `
-    MATCH (s:Symbol {id: $id})-[:MEMBER_OF]->(c:Community) RETURN c.id AS id, c.label AS label`,
 } as const

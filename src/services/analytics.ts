@@ -1,6 +1,5 @@
 import { UserError, checkLimit } from '../errors.js'
-import { ownershipOf } from '../analytics/stats.js'
-import { DEFAULT_ANALYTICS_CONFIG, type AnalyticsConfig } from '../analytics/types.js'
+import { DAY, DOMINANT_SHARE, isGhost, ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { findSymbol } from './evidence.js'
 import { IndexReader, withReader } from './index-reader.js'
@@ -111,11 +110,6 @@ export interface CommunityResult {
   owners: Array<{ name: string; email: string; lines: number; share: number }>
 }
 
-const DAY = 86_400
-
-export function analyticsConfig(reader: IndexReader): AnalyticsConfig {
-  return { ...DEFAULT_ANALYTICS_CONFIG, ...(reader.meta.options.analytics ?? {}) }
-}
 
 /** "Now" for the analytics: the indexed HEAD's committer date (epoch seconds). */
 export async function asOf(reader: IndexReader): Promise<number> {
@@ -171,11 +165,18 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
   })
 }
 
-export async function lastActive(reader: IndexReader, emails: string[]): Promise<Map<string, string>> {
+/**
+ * Each author's newest commit (`last`, shown as "last commit") and newest non-bot commit (`work`:
+ * what the ghost rule judges, null for a bot), ISO dates.
+ */
+export async function lastActive(reader: IndexReader, emails: string[]): Promise<Map<string, { last: string; work: string | null }>> {
   if (emails.length === 0) return new Map()
-  const rows = await (await reader.graph()).query<{ email: string; last_active: string }>(Q.authorsLastActive, { emails })
-  return new Map(rows.map((r) => [r.email, r.last_active]))
+  const rows = await (await reader.graph()).query<{ email: string; last_active: string; last_work: string | null }>(Q.authorsLastActive, { emails })
+  return new Map(rows.map((r) => [r.email, { last: r.last_active, work: r.last_work }]))
 }
+
+/** An ISO date as epoch seconds (undefined stays undefined). */
+export const epoch = (iso: string | null | undefined): number | undefined => (iso ? Date.parse(iso) / 1000 : undefined)
 
 export async function ownership(options: { repo?: string; reader?: IndexReader; target: string; limit?: number }): Promise<OwnershipResult> {
   return withReader(options, async (reader) => {
@@ -190,7 +191,7 @@ export async function ownership(options: { repo?: string; reader?: IndexReader; 
     const o = ownershipOf(rows.map((r) => [r.email, r.lines]))
     const names = new Map(rows.map((r) => [r.email, r.name]))
     const active = await lastActive(reader, o.owners.slice(0, limit || undefined).map((x) => x.email))
-    const owners = cap(o.owners, limit).map((x) => ({ name: names.get(x.email) ?? x.email, email: x.email, lines: x.lines, share: x.share, last_active: active.get(x.email) ?? null }))
+    const owners = cap(o.owners, limit).map((x) => ({ name: names.get(x.email) ?? x.email, email: x.email, lines: x.lines, share: x.share, last_active: active.get(x.email)?.last ?? null }))
     return { target, index: await reader.indexInfo(), lines: rows.reduce((n, r) => n + r.lines, 0), owners, bus_factor: o.bus_factor }
   })
 }
@@ -198,24 +199,25 @@ export async function ownership(options: { repo?: string; reader?: IndexReader; 
 /** Files whose dominant owner (≥ 80 % of the lines) has not committed for more than `days` before the indexed HEAD. */
 export async function ghosts(options: { repo?: string; reader?: IndexReader; days?: number; path?: string; limit?: number }): Promise<GhostsResult> {
   return withReader(options, async (reader) => {
-    const days = options.days ?? analyticsConfig(reader).ghostDays
+    const days = options.days ?? reader.meta.options.analytics.ghostDays
     if (!Number.isFinite(days) || days < 0) throw new UserError(`--days must be a number ≥ 0, got ${days}`, 'pass e.g. --days 180', 'bad_option')
     const limit = options.limit ?? 50
     checkLimit(limit)
     const prefix = options.path ? resolveTarget(reader, options.path, { directories: true }) : null
     if (prefix?.kind === 'symbol') throw new UserError(`${options.path} is a symbol`, 'pass a file or directory with --path', 'bad_option')
     const now = await asOf(reader)
-    const rows = await (await reader.graph()).query<{ path: string; lines: number; email: string; name: string; share: number }>(Q.dominantOwners, { share: 0.8 })
+    const rows = (await (await reader.graph()).query<{ path: string; lines: number; email: string; name: string; share: number }>(Q.dominantOwners, { share: DOMINANT_SHARE })).filter(
+      (r) => !prefix || (prefix.kind === 'file' ? r.path === prefix.path : r.path.startsWith(prefix.path)),
+    )
     const active = await lastActive(reader, [...new Set(rows.map((r) => r.email))])
     const out: Ghost[] = []
     for (const r of rows) {
-      if (prefix && !(prefix.kind === 'file' ? r.path === prefix.path : r.path.startsWith(prefix.path))) continue
-      const last = active.get(r.email)
-      if (!last) continue
-      const inactive = Math.floor((now - Date.parse(last) / 1000) / DAY)
-      if (inactive > days) out.push({ path: r.path, lines: r.lines, owner: { name: r.name, email: r.email, share: r.share, last_active: last }, inactive_days: inactive })
+      const work = active.get(r.email)?.work ?? null
+      if (!work || !isGhost(r.share, epoch(work), now, days)) continue
+      out.push({ path: r.path, lines: r.lines, owner: { name: r.name, email: r.email, share: r.share, last_active: work }, inactive_days: Math.floor((now - epoch(work)!) / DAY) })
     }
-    out.sort((a, b) => b.lines - a.lines || (a.path < b.path ? -1 : 1))
+    // longest inactive first, as docs/analytics.md says
+    out.sort((a, b) => b.inactive_days - a.inactive_days || (a.path < b.path ? -1 : 1))
     return { index: await reader.indexInfo(), as_of: new Date(now * 1000).toISOString(), days, ghosts: cap(out, limit) }
   })
 }

@@ -206,7 +206,6 @@ async function mapAndSave(
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, (sha) => emails.get(sha))))
     const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
     Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir).rows)
-    saveAnalyticsCache(dir, cache)
   })
   await time('save', () => {
     savePathIndex(dir, mapped.graph)
@@ -307,6 +306,7 @@ function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number,
   for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
   for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
   const rows = analyticsRows(out, cache.ownership)
+  saveAnalyticsCache(dir, cache)
   const stored: StoredAnalytics = {
     files: Object.fromEntries(activity.files),
     symbols: Object.fromEntries(activity.symbols),
@@ -328,11 +328,11 @@ function analyticsDelta(
   before: StoredAnalytics,
   after: StoredAnalytics,
   rows: ReturnType<typeof analyticsRows>,
-  u: { reinserted: Set<string>; rewritten: Set<string>; touchedPaths: Set<string> },
+  u: { reinserted: Set<string>; touchedPaths: Set<string> },
 ): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
-  for (const [p, row] of Object.entries(after.files)) if (!u.rewritten.has(p) && !same(before.files[p], row)) activity.files.push({ path: p, ...row })
+  for (const [p, row] of Object.entries(after.files)) if (!u.touchedPaths.has(p) && !same(before.files[p], row)) activity.files.push({ path: p, ...row })
   for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !same(before.symbols[id], row)) activity.symbols.push({ id, ...row })
   const pairs = (list: CoChangeRow[]) => new Map(list.map((r) => [`${r.a}\0${r.b}`, r]))
   const diffPairs = (old: CoChangeRow[], now: CoChangeRow[], keep: (r: CoChangeRow) => boolean) => {
@@ -456,12 +456,10 @@ async function updateIndex(u: {
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))
     const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
-    saveAnalyticsCache(dir, next)
     const before = loadStoredAnalytics(prevDir)
     const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, before)
     return analyticsDelta(before, stored, rows, {
       reinserted: new Set(symbols.symbols.map((r) => r.id)),
-      rewritten: new Set([...updateFiles, ...insertFiles].map((r) => r.path)),
       touchedPaths,
     })
   })

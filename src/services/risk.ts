@@ -3,7 +3,7 @@ import { loadAnalyticsCache, analyticsInput } from '../analytics/build.js'
 import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
 import { ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
-import { analyticsConfig, asOf, lastActive, resolveTarget, type Target } from './analytics.js'
+import { asOf, epoch, lastActive, resolveTarget, type Target } from './analytics.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 
@@ -79,7 +79,7 @@ export async function risksOfFiles(reader: IndexReader, paths: string[]): Promis
   }
 }
 
-function assess(reader: IndexReader, row: RiskRow | undefined, owners: OwnerRow[], active: Map<string, string>, now: number): Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] } {
+function assess(reader: IndexReader, row: RiskRow | undefined, owners: OwnerRow[], active: Awaited<ReturnType<typeof lastActive>>, now: number): Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] } {
   const lines = owners.map((o) => [o.email, o.lines] as [string, number])
   const own = ownershipOf(lines)
   const top = own.owners[0]
@@ -90,12 +90,12 @@ function assess(reader: IndexReader, row: RiskRow | undefined, owners: OwnerRow[
     percentile: row?.percentile ?? 0,
     partners: row?.partners ?? 0,
     owners: lines,
-    ownerLastActive: ownerLast ? Date.parse(ownerLast) / 1000 : undefined,
+    ownerLastActive: epoch(ownerLast?.work),
     headTime: now,
-    config: analyticsConfig(reader),
+    config: reader.meta.options.analytics,
   })
   const names = new Map(owners.map((o) => [o.email, o.name]))
-  const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email) ?? null }))
+  const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email)?.last ?? null }))
   return { ...riskOf(features), features, contributors }
 }
 
@@ -115,7 +115,7 @@ export async function riskBacktest(options: { repo?: string; reader?: IndexReade
     const months = options.months ?? 6
     if (!Number.isFinite(months) || months <= 0) throw new UserError(`--months must be a number > 0, got ${months}`, 'pass e.g. --months 6', 'bad_option')
     const input = analyticsInput(loadAnalyticsCache(reader.dir), reader.files(), await asOf(reader))
-    const { ranked, as_of, ...result } = replay(input, { months, config: analyticsConfig(reader) })
+    const { ranked, as_of, ...result } = replay(input, { months, config: reader.meta.options.analytics })
     return { ...result, index: await reader.indexInfo(), as_of: new Date(as_of * 1000).toISOString(), top: ranked.slice(0, 10) }
   })
 }
