@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { IndexReader } = await import(join(ROOT, 'dist/services/index-reader.js'))
-const { analyticsInput, loadAnalyticsCache } = await import(join(ROOT, 'dist/analytics/build.js'))
+const { analyticsInput, loadAnalyticsCache } = await import(join(ROOT, 'dist/analytics/cache.js'))
 const { backtest, DEFAULT_RISK_MODEL } = await import(join(ROOT, 'dist/analytics/risk.js'))
 const { asOf } = await import(join(ROOT, 'dist/services/analytics.js'))
 

@@ -5,6 +5,10 @@ import { build } from 'esbuild'
 
 await build({
   entryPoints: { mcp: 'dist/mcp/main.js' },
+  // the database is opened on first use: splitting keeps the native Kuzu addon (~20 ms to load)
+  // in a chunk imported then, not at start-up
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   outdir: 'dist/bundle',
   outExtension: { '.js': '.mjs' },
   bundle: true,

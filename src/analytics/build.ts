@@ -3,125 +3,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
-import { resolveImport } from '../parse/imports.js'
-import { loadLanguageRegistry } from '../parse/registry.js'
-import { symbolIds, type IndexedFile } from '../services/index-layout.js'
-import type { CommitCategory } from '../services/types.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
 import { hotspots } from './risk.js'
-import { activityStats, headPathsByChange, type ChangeWithSymbolLines } from './stats.js'
-import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type Change, type CoChange } from './types.js'
-
-/**
- * The analytics part of an index. What they are computed from (every commit's changeset, the
- * renames, each file's line ownership at HEAD) is kept beside the graph in `analytics.json`, so an
- * update recomputes them exactly as a full build would, without re-reading the history.
- */
-export const ANALYTICS_FILE = 'analytics.json'
-
-export interface AnalyticsCache {
-  changes: ChangeWithSymbolLines[]
-  renames: AnalyticsInput['renames']
-  ownership: AnalyticsInput['ownership']
-}
-
-export function saveAnalyticsCache(dir: string, cache: AnalyticsCache): void {
-  writeFileSync(path.join(dir, ANALYTICS_FILE), JSON.stringify(cache))
-}
-
-export function loadAnalyticsCache(dir: string): AnalyticsCache {
-  return JSON.parse(readFileSync(path.join(dir, ANALYTICS_FILE), 'utf8')) as AnalyticsCache
-}
-
-/** Every commit's changeset from the graph's rows, newest first (the rows' order). */
-export function changesFromRows(rows: Pick<GraphData, 'commits' | 'touched' | 'changed'>): ChangeWithSymbolLines[] {
-  const files = new Map<string, Change['files']>()
-  for (const t of rows.touched) {
-    let list = files.get(t.sha)
-    if (!list) files.set(t.sha, (list = []))
-    list.push({ path: t.path, additions: t.additions, deletions: t.deletions })
-  }
-  const symbols = new Map<string, string[]>()
-  const symbolLines = new Map<string, Record<string, number>>()
-  for (const c of rows.changed) addSymbol(symbols, symbolLines, c)
-  return rows.commits.map((c) => ({
-    sha: c.sha,
-    time: Math.floor(Date.parse(c.committer_date) / 1000),
-    author: c.author_email,
-    category: c.category as CommitCategory,
-    subject: c.subject,
-    files: files.get(c.sha) ?? [],
-    symbols: symbols.get(c.sha) ?? [],
-    symbolLines: symbolLines.get(c.sha) ?? {},
-  }))
-}
-
-function addSymbol(symbols: Map<string, string[]>, lines: Map<string, Record<string, number>>, c: GraphData['changed'][number]): void {
-  let list = symbols.get(c.sha)
-  if (!list) symbols.set(c.sha, (list = []))
-  list.push(c.symbol)
-  let counts = lines.get(c.sha)
-  if (!counts) lines.set(c.sha, (counts = {}))
-  counts[c.symbol] = c.added + c.removed
-}
-
-/**
- * The cached changes with the symbol line histories of some files replaced (an update re-walks
- * the files its commits touched): `gone` symbols are dropped everywhere, `changed` rows added.
- */
-export function replaceSymbolHistories(changes: ChangeWithSymbolLines[], gone: ReadonlySet<string>, changed: GraphData['changed']): ChangeWithSymbolLines[] {
-  const out = changes.map((c) => {
-    const symbolLines: Record<string, number> = {}
-    for (const [id, n] of Object.entries(c.symbolLines ?? {})) if (!gone.has(id)) symbolLines[id] = n
-    return { ...c, symbols: c.symbols.filter((id) => !gone.has(id)), symbolLines }
-  })
-  const bySha = new Map(out.map((c) => [c.sha, c]))
-  for (const ch of changed) {
-    const c = bySha.get(ch.sha)
-    if (!c) continue
-    c.symbols.push(ch.symbol)
-    c.symbolLines![ch.symbol] = ch.added + ch.removed
-  }
-  return out
-}
-
-/** Lines owned at HEAD per author, from one file's blame (commit index per line; ~index past the cut). */
-export function ownershipFromBlame(blame: ArrayLike<number>, lines: number, shas: readonly string[], emailOf: (sha: string) => string | undefined): Array<[string, number]> {
-  const counts = new Map<string, number>()
-  for (let l = 0; l < Math.min(lines, blame.length); l++) {
-    const v = blame[l]
-    const c = v < 0 ? ~v : v
-    const email = c >= 0 && c < shas.length ? emailOf(shas[c]) : undefined
-    if (email !== undefined) counts.set(email, (counts.get(email) ?? 0) + 1)
-  }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-}
-
-export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], headTime: number): AnalyticsInput {
-  const symbols: AnalyticsInput['symbols'] = []
-  for (const f of files) {
-    const ids = symbolIds(f)
-    f.symbols.forEach((s, i) => symbols.push({ id: ids[i], path: f.path, qualified_name: s.qualifiedName, parent: s.parentIndex === null ? null : ids[s.parentIndex] }))
-  }
-  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership, imports: resolveImports(files) }
-}
-
-/** The files' import specifiers resolved to indexed files (sorted, without duplicates). */
-export function resolveImports(files: IndexedFile[]): Array<{ from: string; to: string }> {
-  const registry = loadLanguageRegistry()
-  const known = new Set(files.map((f) => f.path))
-  const out = new Map<string, { from: string; to: string }>()
-  for (const f of files) {
-    const rule = f.language && f.imports ? registry.get(f.language)?.imports : null
-    if (!rule) continue
-    for (const spec of f.imports!) {
-      const to = resolveImport(rule.resolver, f.path, spec, known)
-      if (to) out.set(`${f.path}\0${to}`, { from: f.path, to })
-    }
-  }
-  return [...out.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0))
-}
+import { activityStats, headPathsByChange } from './stats.js'
+import type { AnalyticsCache } from './cache.js'
+import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
 
 /** What Louvain sees, as one string: equal keys give equal communities (it is deterministic). */
 function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: AnalyticsConfig): string {

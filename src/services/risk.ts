@@ -1,5 +1,5 @@
 import { UserError } from '../errors.js'
-import { loadAnalyticsCache, analyticsInput } from '../analytics/build.js'
+import { loadAnalyticsCache, analyticsInput } from '../analytics/cache.js'
 import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
 import { ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
