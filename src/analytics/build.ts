@@ -7,7 +7,6 @@ import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
 import { hotspots } from './risk.js'
 import { activityStats, headPathsByChange } from './stats.js'
-import type { AnalyticsCache } from './cache.js'
 import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
 
 /** What Louvain sees, as one string: equal keys give equal communities (it is deterministic). */

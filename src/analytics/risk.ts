@@ -4,7 +4,7 @@
  */
 import { fileCoChange } from './cochange.js'
 import { activityStats, DAY, headFilesOf, headPathsByChange, isGhost, lastActivity, ownershipOf } from './stats.js'
-import type { ActivityStats, AnalyticsConfig, AnalyticsInput, Change, CoChange } from './types.js'
+import type { ActivityStats, AnalyticsConfig, AnalyticsInput, Change } from './types.js'
 
 const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
 

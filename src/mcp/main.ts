@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { UserError, isUserError } from '../errors.js'
+import { packageVersion } from '../setup/launcher.js'
 import { createServer } from './server.js'
 import { isLoopback, serveHttp, serveStdio } from './transports.js'
 
@@ -22,12 +20,6 @@ export const MCP_FLAGS = {
   token: { type: 'string', description: 'bearer token HTTP clients must send (env GITWHY_MCP_TOKEN)' },
   repo: { type: 'string', description: 'default repository (else GITWHY_REPO, the working directory, the client\'s roots, the only indexed one)' },
 } as const
-
-function packageVersion(): string {
-  // dist/mcp/main.js and dist/bundle/mcp.mjs are both two levels below the package root
-  const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json')
-  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
-}
 
 /** Serve until the client goes away (stdio) or a signal arrives (HTTP). */
 export async function runMcp(options: McpOptions): Promise<void> {

@@ -26,10 +26,18 @@ export interface ServerContext {
   answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<{ text: string; data: object }>): Promise<CallToolResult>
 }
 
-export function toolError(error: unknown): CallToolResult {
-  if (isUserError(error)) return { isError: true, content: [{ type: 'text', text: `${error.message}\nTo fix: ${error.remedy}` }] }
+/**
+ * What a failure tells the model, for tools and resources alike: a UserError's message and fix,
+ * or (a bug, logged on stderr) that other calls still work.
+ */
+export function failureText(error: unknown): string {
+  if (isUserError(error)) return `${error.message}\nTo fix: ${error.remedy}`
   process.stderr.write(`gitwhy mcp: internal error: ${(error as Error)?.stack ?? String(error)}\n`)
-  return { isError: true, content: [{ type: 'text', text: `gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.` }] }
+  return `gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.`
+}
+
+export function toolError(error: unknown): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: failureText(error) }] }
 }
 
 /** The gitwhy MCP server: tools, resources and prompts over the index pool. Transports only connect it. */

@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
@@ -15,10 +15,11 @@ import { buildGraph } from '../history/graph.js'
 import { PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
 import { mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
-import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS, PROJECT_ROOT } from '../parse/index.js'
+import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import { importSpecifiers } from '../parse/imports.js'
 import type { SkipReason } from '../parse/types.js'
 import { recordIndex } from './registry.js'
+import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import {
   acquireLock,
@@ -57,7 +58,7 @@ export interface AnalyzeSummary {
   timings: Record<string, number>
 }
 
-const VERSION = (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+const VERSION = packageVersion()
 
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const repo = await resolveRepo(options.repo)

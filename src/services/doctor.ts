@@ -1,6 +1,5 @@
-import path from 'node:path'
 import { isUserError } from '../errors.js'
-import { PROJECT_ROOT } from '../parse/registry.js'
+import { launcher } from '../setup/launcher.js'
 import { IndexReader } from './index-reader.js'
 import { registrations } from './setup.js'
 import { readMeta, resolveRepo } from './workspace.js'
@@ -61,7 +60,7 @@ async function indexChecks(repo: string): Promise<Check[]> {
   }
   let reader: IndexReader
   try {
-    reader = await IndexReader.open(repo)
+    reader = IndexReader.openRoot(repo)
   } catch (error) {
     out.push(check('index', 'fail', (error as Error).message, isUserError(error) ? error.remedy : `run \`gitwhy analyze ${repo} --force\``))
     return out
@@ -116,11 +115,11 @@ async function serverChecks(repo: string | null): Promise<Check[]> {
     out.push(check('tools', 'fail', `the MCP server could not be created: ${(error as Error).message}`, 'reinstall gitwhy (`npm ci && npm run build`)'))
   }
   // the built server over a real stdio pipe, as a client starts it
-  const bin = path.join(PROJECT_ROOT, 'bin', 'run.js')
+  const l = launcher()
   try {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
     const started = performance.now()
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp'], cwd: repo ?? process.cwd(), stderr: 'pipe' })
+    const transport = new StdioClientTransport({ ...l, cwd: repo ?? process.cwd(), stderr: 'pipe' })
     const client = new Client({ name: 'gitwhy-doctor', version: '1' })
     await withTimeout(client.connect(transport), 10_000, 'no answer to initialize within 10 s')
     const ms = Math.round(performance.now() - started)
@@ -130,7 +129,7 @@ async function serverChecks(repo: string | null): Promise<Check[]> {
     out.push(
       failed
         ? check('stdio', 'warn', `\`gitwhy mcp\` answered initialize in ${ms} ms${failed}`, 'see the index check above')
-        : check('stdio', 'ok', `\`${process.execPath} ${bin} mcp\` answered initialize in ${ms} ms${answer ? ' and ping' : ''}`),
+        : check('stdio', 'ok', `\`${[l.command, ...l.args].join(' ')}\` answered initialize in ${ms} ms${answer ? ' and ping' : ''}`),
     )
   } catch (error) {
     out.push(check('stdio', 'fail', `\`gitwhy mcp\` did not complete a stdio handshake: ${(error as Error).message}`, 'run `npm run build` in the gitwhy checkout, then `gitwhy doctor` again'))

@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, closeSync, existsSync, lstatSync, mkdirSync,
 import path from 'node:path'
 import { isUserError } from '../errors.js'
 import { git } from '../git/run.js'
-import { PROJECT_ROOT } from '../parse/registry.js'
+import { RUN_JS } from '../setup/launcher.js'
 import { gitwhyDir, isAlive, readMeta, resolveRepo } from './workspace.js'
 
 /**
@@ -66,7 +66,7 @@ export interface HookCommand {
 }
 
 export function defaultHookCommand(): HookCommand {
-  return { node: process.execPath, runJs: path.join(PROJECT_ROOT, 'bin', 'run.js') }
+  return { node: process.execPath, runJs: RUN_JS }
 }
 
 // ---------------------------------------------------------------- the block (pure text)
@@ -82,6 +82,11 @@ export function shQuote(s: string): string {
  * any caller reading git's output never wait for it), and does nothing when node or gitwhy is gone
  * or `GITWHY_HOOKS=0`. post-checkout runs only for branch checkouts (its third argument is 1).
  */
+/** The line that starts the runner, detached (the block's core, and the fix when a hook cannot be edited). */
+function invocation(name: HookName, cmd: HookCommand): string {
+  return `${shQuote(cmd.node)} ${shQuote(cmd.runJs)} hooks run --hook ${name} </dev/null >/dev/null 2>&1 &`
+}
+
 export function renderBlock(name: HookName, created: boolean, cmd: HookCommand): string {
   const node = shQuote(cmd.node)
   const runJs = shQuote(cmd.runJs)
@@ -94,7 +99,7 @@ export function renderBlock(name: HookName, created: boolean, cmd: HookCommand):
     created ? CREATED_NOTE : APPENDED_NOTE,
     'gitwhy_rc=$?',
     `if ${branchOnly}[ "\${GITWHY_HOOKS-}" != 0 ] && [ -x ${node} ] && [ -f ${runJs} ]${notRebasing}; then`,
-    `  ${node} ${runJs} hooks run --hook ${name} </dev/null >/dev/null 2>&1 &`,
+    `  ${invocation(name, cmd)}`,
     'fi',
     '(exit $gitwhy_rc)',
     BLOCK_END,
@@ -212,7 +217,7 @@ function inspect(file: string, name: HookName, cmd: HookCommand): Inspected {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' }
     throw error
   }
-  const invoke = `${shQuote(cmd.node)} ${shQuote(cmd.runJs)} hooks run --hook ${name} </dev/null >/dev/null 2>&1 &`
+  const invoke = invocation(name, cmd)
   if (st.isSymbolicLink()) {
     return {
       kind: 'refused',

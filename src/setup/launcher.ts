@@ -3,8 +3,17 @@
  * absolute path of this package's `bin/run.js`. No PATH lookup is involved, so the command works
  * from GUI clients that do not inherit the shell's PATH (nvm, fnm, volta installs).
  */
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../parse/registry.js'
+
+/** This package's CLI entry point, absolute. */
+export const RUN_JS = path.join(PROJECT_ROOT, 'bin', 'run.js')
+
+/** This package's version, from its package.json. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version
+}
 
 export interface Launcher {
   command: string
@@ -13,7 +22,7 @@ export interface Launcher {
 
 /** `gitwhy <subcommand...>` as an absolute node + script pair (default: the MCP server). */
 export function launcher(...subcommand: string[]): Launcher {
-  return { command: process.execPath, args: [path.join(PROJECT_ROOT, 'bin', 'run.js'), ...(subcommand.length ? subcommand : ['mcp'])] }
+  return { command: process.execPath, args: [RUN_JS, ...(subcommand.length ? subcommand : ['mcp'])] }
 }
 
 /**
@@ -28,8 +37,7 @@ export function shellQuote(word: string, platform: NodeJS.Platform = process.pla
 
 /** The command line of the Claude Code hook: `"<node>" "<run.js>" hook claude`. */
 export function hookCommandLine(platform: NodeJS.Platform = process.platform): string {
-  const l = launcher('hook', 'claude')
-  return [l.command, ...l.args.slice(0, 1)].map((w) => shellQuote(w, platform)).join(' ') + ' hook claude'
+  return [process.execPath, RUN_JS].map((w) => shellQuote(w, platform)).join(' ') + ' hook claude'
 }
 
 /** A hook command that runs gitwhy's Claude hook, whichever install it points at. */

@@ -5,7 +5,7 @@ import { formatSchema } from '../../graph/schema.js'
 import type { IndexReader } from '../../services/index-reader.js'
 import { communities, community } from '../../services/analytics.js'
 import { commitDetail, issueDetail, pullRequestDetail, repoOverview } from '../../services/lookup.js'
-import type { ServerContext } from '../server.js'
+import { failureText, type ServerContext } from '../server.js'
 
 /** Resources answer for the default repository (tools take `repo` for the others). */
 export function registerResources(server: McpServer, ctx: ServerContext): void {
@@ -59,8 +59,7 @@ async function readJson(ctx: ServerContext, uri: URL, fn: (reader: IndexReader) 
     const data = await ctx.pool.use(undefined, fn)
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(data, null, 1) }] }
   } catch (error) {
-    // resource reads have no isError result: a user-fixable failure is a protocol error that says how to fix it
-    if (isUserError(error)) throw new McpError(ErrorCode.InvalidParams, `${error.message}. To fix: ${error.remedy}`)
-    throw error
+    // resource reads have no isError result: a failure is a protocol error that says how to fix it
+    throw new McpError(isUserError(error) ? ErrorCode.InvalidParams : ErrorCode.InternalError, failureText(error))
   }
 }

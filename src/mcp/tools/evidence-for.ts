@@ -41,7 +41,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
       ctx.answer(args.repo, async (reader) => {
         if (!args.path && !args.qualified_name) throw new UserError('nothing to explain', 'pass path (with optional line_start/line_end) or qualified_name', 'bad_arguments')
         const symbol = args.qualified_name ? (args.path ? `${args.path}:${args.qualified_name}` : args.qualified_name) : undefined
-        const lineEnd = args.line_end ?? (args.line_start !== undefined && args.line_end === undefined ? args.line_start : undefined)
+        const lineEnd = args.line_end ?? args.line_start
         const r = await evidence({ reader, symbol, path: symbol ? undefined : args.path, lineStart: args.line_start, lineEnd, limit: args.limit })
         const t = r.target
         const text = [
