@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { GraphData } from '../graph/types.js'
+import { blameOwners } from '../history/hunk-mapper.js'
 import { resolveImport } from '../parse/imports.js'
 import { loadLanguageRegistry } from '../parse/registry.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
@@ -84,11 +85,9 @@ export function replaceSymbolHistories(changes: ChangeWithSymbolLines[], gone: R
 /** Lines owned at HEAD per author, from one file's blame (commit index per line; ~index past the cut). */
 export function ownershipFromBlame(blame: ArrayLike<number>, lines: number, shas: readonly string[], emailOf: (sha: string) => string | undefined): Array<[string, number]> {
   const counts = new Map<string, number>()
-  for (let l = 0; l < Math.min(lines, blame.length); l++) {
-    const v = blame[l]
-    const c = v < 0 ? ~v : v
-    const email = c >= 0 && c < shas.length ? emailOf(shas[c]) : undefined
-    if (email !== undefined) counts.set(email, (counts.get(email) ?? 0) + 1)
+  for (const [c, n] of blameOwners(blame, 0, lines, shas.length).owners) {
+    const email = emailOf(shas[c])
+    if (email !== undefined) counts.set(email, (counts.get(email) ?? 0) + n)
   }
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
 }

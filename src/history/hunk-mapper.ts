@@ -436,3 +436,20 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
   }
   return { blame, rangeHistory, rangeTruncated }
 }
+
+/**
+ * Who owns lines [start, end) of a blame array (mapHistory's per-line commit index; `~index` for a
+ * line whose origin lies past the indexed history, attributed to that boundary commit as git blame
+ * does): lines per commit index, in order of first appearance, and how many lines are past the cut.
+ */
+export function blameOwners(blame: ArrayLike<number>, start: number, end: number, commits: number): { owners: Map<number, number>; undecided: number } {
+  const owners = new Map<number, number>()
+  let undecided = 0
+  for (let l = Math.max(0, start); l < Math.min(end, blame.length); l++) {
+    const v = blame[l]
+    if (v < 0) undecided++
+    const c = v < 0 ? ~v : v
+    if (c >= 0 && c < commits) owners.set(c, (owners.get(c) ?? 0) + 1)
+  }
+  return { owners, undecided }
+}

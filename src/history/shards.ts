@@ -86,6 +86,23 @@ export class ShardReader<T> {
     return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined
   }
 
+  /**
+   * Every record of the shards whose raw text `prefilter` matches, read without keeping them:
+   * a search parses only the few shards that can hold a match.
+   */
+  *scan(prefilter: RegExp | null): Generator<T> {
+    const folder = path.join(this.dir, this.name)
+    for (const name of existsSync(folder) ? readdirSync(folder) : []) {
+      if (!name.endsWith('.json')) continue
+      const text = readFileSync(path.join(folder, name), 'utf8')
+      if (prefilter) {
+        prefilter.lastIndex = 0
+        if (!prefilter.test(text)) continue
+      }
+      yield* Object.values(JSON.parse(text) as Record<string, T>)
+    }
+  }
+
   /** Every record (reads every shard once). */
   entries(): Record<string, T> {
     if (!this.all) {

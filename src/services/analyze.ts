@@ -14,7 +14,7 @@ import { commitTables } from '../history/commits.js'
 import { buildGraph } from '../history/graph.js'
 import { PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
-import { mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
+import { blameOwners, mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import { importSpecifiers } from '../parse/imports.js'
 import type { SkipReason } from '../parse/types.js'
@@ -372,13 +372,7 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
       rows.symbols.push(row)
       rows.defines.push({ path: f.path, symbol: id })
       if (s.parentIndex !== null) rows.contains.push({ parent: ids[s.parentIndex], child: id })
-      const owners = new Map<number, number>()
-      for (let line = s.startLine - 1; line < Math.min(s.endLine, blame.length); line++) {
-        const v = blame[line]
-        const c = v < 0 ? ~v : v
-        owners.set(c, (owners.get(c) ?? 0) + 1)
-      }
-      for (const [c, lines] of owners) if (c >= 0 && c < shas.length) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
+      for (const [c, lines] of blameOwners(blame, s.startLine - 1, s.endLine, shas.length).owners) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
       for (const ch of result.rangeHistory[fi][si]) rows.changed.push({ sha: shas[ch.commit], symbol: id, added: ch.added, removed: ch.removed })
     })
   })

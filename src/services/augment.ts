@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import path from 'node:path'
 import { UserError, checkLimit } from '../errors.js'
 import { followHistories } from '../history/area.js'
 import type { CommitCatalog } from '../history/commit-catalog.js'
@@ -7,7 +5,7 @@ import type { HistoryGraph } from '../history/graph.js'
 import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
 import type { PathIndex } from '../history/path-index.js'
 import { isTestPath } from '../parse/classify.js'
-import { FILES, type IndexedFile } from './index-layout.js'
+import { indexedFiles, type IndexedFile } from './index-layout.js'
 import type { CommitRef, IndexInfo, PullRequestRef } from './types.js'
 
 /**
@@ -193,7 +191,7 @@ export function findCandidates(dir: string, query: AugmentQuery): Candidate[] {
   const matcher = compileQuery(query)
   const inScope = scopeFilter(query)
   const out: Candidate[] = []
-  for (const file of scanFiles(dir, matcher.prefilter)) {
+  for (const file of indexedFiles(dir).scan(matcher.prefilter)) {
     if (!inScope(file.path)) continue
     const penalty = pathPenalty(file)
     const fileScore = matcher.file(file.path)
@@ -374,23 +372,6 @@ function scopeFilter(query: AugmentQuery): (p: string) => boolean {
     (roots.length === 0 || roots.some((w) => p === w || p.startsWith(w + '/'))) &&
     (include.length === 0 || include.some((r) => r.test(p))) &&
     !exclude.some((r) => r.test(p))
-}
-
-/**
- * The per-file cache's records, reading each shard's raw text first and parsing only the shards
- * the prefilter matches (on trpc most of a 2 MB cache is never parsed for a name search).
- */
-function* scanFiles(dir: string, prefilter: RegExp | null): Generator<IndexedFile> {
-  const folder = path.join(dir, FILES)
-  for (const name of readdirSync(folder)) {
-    if (!name.endsWith('.json')) continue
-    const text = readFileSync(path.join(folder, name), 'utf8')
-    if (prefilter) {
-      prefilter.lastIndex = 0
-      if (!prefilter.test(text)) continue
-    }
-    yield* Object.values(JSON.parse(text) as Record<string, IndexedFile>)
-  }
 }
 
 // ---------------------------------------------------------------- rendering

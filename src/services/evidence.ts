@@ -1,5 +1,5 @@
 import { UserError, checkLimit, nearest } from '../errors.js'
-import { mapHistory } from '../history/hunk-mapper.js'
+import { blameOwners, mapHistory } from '../history/hunk-mapper.js'
 import { symbolIds, type IndexedFile } from './index-layout.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { EvidenceResult, EvidenceTarget } from './types.js'
@@ -82,16 +82,8 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
 function walkRange(reader: IndexReader, rel: string, lines: number, start: number, end: number) {
   const graph = reader.pathIndex().graphFor(rel)
   const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }])
-  const blame = new Map<string, number>()
-  let undecidedLines = 0
-  const owners = result.blame[0]
-  for (let l = start - 1; l < end; l++) {
-    const v = owners[l]
-    const c = v < 0 ? ~v : v
-    if (v < 0) undecidedLines++
-    if (c < 0 || c >= graph.shas.length) continue
-    blame.set(graph.shas[c], (blame.get(graph.shas[c]) ?? 0) + 1)
-  }
+  const { owners, undecided: undecidedLines } = blameOwners(result.blame[0], start - 1, end, graph.shas.length)
+  const blame = new Map([...owners].map(([c, lines]) => [graph.shas[c], lines]))
   const changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
   return { blame, changed, undecidedLines, truncated: result.rangeTruncated[0][0] }
 }
