@@ -11,9 +11,9 @@ import { chmodSync, copyFileSync, constants as fsConstants, existsSync, mkdirSyn
 import os from 'node:os'
 import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
-import { JsonShapeError, JsoncSyntaxError, appendValue, kindName, nodeAt, parseJsonc, removeValue, replaceValue, setValue, toValue, type JsonNode, type JsonValue } from '../setup/jsonc.js'
+import { JsonShapeError, JsoncSyntaxError, appendValue, buildNested, kindName, nodeAt, parseJsonc, removeValue, replaceValue, setValue, toValue, type JsonNode, type JsonValue } from '../setup/jsonc.js'
 import { hookCommandLine, isGitwhyHookCommand, launcher, splitHookCommand, type Launcher } from '../setup/launcher.js'
-import { TomlFormError, TomlSyntaxError, findTable, readTable, removeTable, renderTable, setTable } from '../setup/toml-table.js'
+import { TomlFormError, TomlSyntaxError, contentEnd, findTable, readTable, removeTable, renderTable, setTable } from '../setup/toml-table.js'
 
 export { launcher, hookCommandLine, type Launcher } from '../setup/launcher.js'
 
@@ -291,7 +291,6 @@ function tomlFail(file: string, error: unknown): PlanError {
   return error as PlanError
 }
 
-const nested = (keys: string[], value: JsonValue): JsonValue => keys.reduceRight<JsonValue>((v, k) => ({ [k]: v }), value)
 const pretty = (v: JsonValue) => JSON.stringify(v, null, 2)
 
 function planServerRegister(spec: ClientSpec, file: string, l: Launcher): FilePlan {
@@ -317,11 +316,11 @@ function planServerRegister(spec: ClientSpec, file: string, l: Launcher): FilePl
     const existing = nodeAt(doc.root, entryPath)
     if (!existing) {
       const after = setValue(before ?? '', entryPath, desired)
-      return { file, status: 'added', before, after, snippet: pretty(nested(entryPath, desired)), change: `add ${label} to` }
+      return { file, status: 'added', before, after, snippet: pretty(buildNested(entryPath, desired)), change: `add ${label} to` }
     }
     if (existing.kind !== 'object') {
       const after = setValue(before ?? '', entryPath, desired)
-      return { file, status: 'updated', before, after, snippet: pretty(nested(entryPath, desired)), change: `replace ${label} (${kindName(existing)}) in` }
+      return { file, status: 'updated', before, after, snippet: pretty(buildNested(entryPath, desired)), change: `replace ${label} (${kindName(existing)}) in` }
     }
     const current = toValue(existing) as { [k: string]: JsonValue }
     const differing = spec.owned.filter((k) => !deepEqual(current[k], desired[k]))
@@ -330,7 +329,7 @@ function planServerRegister(spec: ClientSpec, file: string, l: Launcher): FilePl
     for (const k of differing) after = setValue(after, [...entryPath, k], desired[k])
     const result = { ...current }
     for (const k of differing) result[k] = desired[k]
-    return { file, status: 'updated', before, after, snippet: pretty(nested(entryPath, result)), change: `update ${label} (${differing.join(', ')}) in` }
+    return { file, status: 'updated', before, after, snippet: pretty(buildNested(entryPath, result)), change: `update ${label} (${differing.join(', ')}) in` }
   } catch (error) {
     if (error instanceof JsonShapeError) throw shapeFail(file, error)
     throw error
@@ -346,7 +345,7 @@ function planServerRemove(spec: ClientSpec, file: string): FilePlan {
       const { table, subtables } = findTable(before, key)
       const r = removeTable(before, key)
       if (!r.removed) return { file, status: 'absent', message: 'no gitwhy entry', before, after: null }
-      const removed = [table, ...subtables].filter((t) => t !== null).map((t) => before.slice(t!.start, t!.entries.length ? t!.entries[t!.entries.length - 1].end : t!.headerEnd).trimEnd())
+      const removed = [table, ...subtables].filter((t) => t !== null).map((t) => before.slice(t!.start, contentEnd(t!)).trimEnd())
       return { file, status: 'removed', before, after: r.text, snippet: removed.join('\n\n'), change: `remove [${key.join('.')}] from` }
     } catch (error) {
       throw tomlFail(file, error)
@@ -356,7 +355,7 @@ function planServerRemove(spec: ClientSpec, file: string): FilePlan {
   const entryPath = [...spec.container, SERVER_NAME]
   const existing = nodeAt(doc.root, entryPath)
   if (!existing) return { file, status: 'absent', message: 'no gitwhy entry', before, after: null }
-  return { file, status: 'removed', before, after: removeValue(before, entryPath), snippet: pretty(nested(entryPath, toValue(existing))), change: `remove ${entryPath.join('.')} from` }
+  return { file, status: 'removed', before, after: removeValue(before, entryPath), snippet: pretty(buildNested(entryPath, toValue(existing))), change: `remove ${entryPath.join('.')} from` }
 }
 
 function planHookRegister(file: string, command: string): FilePlan {
@@ -366,11 +365,6 @@ function planHookRegister(file: string, command: string): FilePlan {
   const group = hookGroup(command)
   const snippet = pretty({ hooks: { [HOOK_EVENT]: [group] } })
   try {
-    const list = nodeAt(doc.root, listPath)
-    const hooksNode = nodeAt(doc.root, ['hooks'])
-    if (doc.root && doc.root.kind !== 'object') throw new JsonShapeError([], kindName(doc.root), 'an object')
-    if (hooksNode && hooksNode.kind !== 'object') throw new JsonShapeError(['hooks'], kindName(hooksNode), 'an object')
-    if (list && list.kind !== 'array') throw new JsonShapeError(listPath, kindName(list), 'an array')
     const found = findHooks(doc.root)
     if (found.length === 0) {
       return { file, status: 'added', before, after: appendValue(before ?? '', listPath, group), snippet, change: `add the gitwhy hook to hooks.${HOOK_EVENT} in` }

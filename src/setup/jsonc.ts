@@ -361,7 +361,8 @@ function checkObjectsAlong(root: JsonNode | null, path: JsonPath): void {
   }
 }
 
-function buildNested(path: JsonPath, value: JsonValue): JsonValue {
+/** `value` under the keys of `path`, as a new JSON value. */
+export function buildNested(path: JsonPath, value: JsonValue): JsonValue {
   let v = value
   for (let i = path.length - 1; i >= 0; i--) v = { [String(path[i])]: v }
   return v

@@ -365,7 +365,8 @@ export function readTable(text: string, tableKey: TomlKey, like: Record<string, 
 }
 
 /** After the table's last entry (or its header line when it has none). */
-function contentEnd(t: TomlTable): number {
+/** Where a table's text ends: its last entry, or its header. */
+export function contentEnd(t: TomlTable): number {
   return t.entries.length ? t.entries[t.entries.length - 1].end : t.headerEnd
 }
 
