@@ -148,5 +148,5 @@ export const ANALYTICS_QUERIES = {
   communityOwners: `
     MATCH (s:Symbol)-[:MEMBER_OF]->(:Community {id: $id})
     MATCH (s)-[b:BLAMED_ON]->(:Commit)-[:AUTHORED_BY]->(a:Author)
-    RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email LIMIT $limit`,
+    RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email`,
 } as const

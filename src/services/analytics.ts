@@ -283,9 +283,10 @@ export async function community(options: { repo?: string; reader?: IndexReader; 
     const g = await reader.graph()
     const [members, owners] = await Promise.all([
       g.query<CommunityResult['members'][number]>(Q.communityMembers, { id: found.id, limit: limit === 0 ? 1_000_000 : limit }),
-      g.query<{ email: string; name: string; lines: number }>(Q.communityOwners, { id: found.id, limit: 10 }),
+      g.query<{ email: string; name: string; lines: number }>(Q.communityOwners, { id: found.id }),
     ])
+    // shares of all the community's lines; the ten largest owners are listed
     const total = owners.reduce((n, o) => n + o.lines, 0)
-    return { index: await reader.indexInfo(), community: found, members, owners: owners.map((o) => ({ ...o, share: total ? o.lines / total : 0 })) }
+    return { index: await reader.indexInfo(), community: found, members, owners: owners.slice(0, 10).map((o) => ({ ...o, share: total ? o.lines / total : 0 })) }
   })
 }
