@@ -4,7 +4,7 @@
  * database opened read-only so Kuzu itself refuses a write that slips past the guard.
  */
 import { UserError } from '../errors.js'
-import type { GraphStore, JsonValue } from './store.js'
+import { QueryParamError, type GraphStore, type JsonValue } from './store.js'
 
 /** Clauses and commands that write data, change the schema or touch files, refused anywhere. */
 const REFUSED_KEYWORDS = new Set([
@@ -128,20 +128,41 @@ export function assertReadOnlyCypher(statement: string): void {
 
 export interface CypherOptions {
   params?: Record<string, unknown>
+  /** Rows returned at most (0 = no cap); the answer says when there were more. */
+  maxRows?: number
+  /** Seconds before Kuzu interrupts the query. */
+  timeoutSeconds?: number
+}
+
+export const CYPHER_DEFAULTS = { maxRows: 1000, timeoutSeconds: 30 } as const
+
+export interface CypherResult {
+  rows: Record<string, JsonValue>[]
+  /** True when the query had more rows than maxRows. */
+  truncated: boolean
 }
 
 /**
- * Run a user's query on a store opened read-only. Query errors (syntax, unknown table, bad
- * parameter) are the user's to fix, so they come back as UserError('cypher_error').
+ * Run a user's query on a store opened read-only, with a row cap and a timeout so that one query
+ * cannot wedge a server or exhaust its memory. Query errors (syntax, unknown table, bad parameter,
+ * timeout) are the user's to fix, so they come back as UserError.
  */
-export async function runCypher(store: GraphStore, statement: string, params?: Record<string, unknown>): Promise<Record<string, JsonValue>[]> {
+export async function runCypher(store: GraphStore, statement: string, options: CypherOptions = {}): Promise<CypherResult> {
   if (!store.readOnly) throw new Error('runCypher needs a store opened with { readOnly: true }')
   assertReadOnlyCypher(statement)
+  const maxRows = options.maxRows ?? CYPHER_DEFAULTS.maxRows
+  const timeoutSeconds = options.timeoutSeconds ?? CYPHER_DEFAULTS.timeoutSeconds
+  if (!Number.isInteger(maxRows) || maxRows < 0) throw new UserError(`the row cap must be a whole number ≥ 0, got ${maxRows}`, 'pass 0 for no cap', 'bad_option')
+  if (!(timeoutSeconds > 0 && timeoutSeconds <= 3600)) throw new UserError(`the timeout must be between 0 and 3600 seconds, got ${timeoutSeconds}`, 'pass a number of seconds such as 30', 'bad_option')
   try {
-    return await store.query<Record<string, JsonValue>>(statement, params ?? {})
+    return await store.queryRows(statement, options.params ?? {}, { maxRows: maxRows === 0 ? undefined : maxRows, timeoutMs: Math.ceil(timeoutSeconds * 1000) })
   } catch (error) {
+    if (error instanceof QueryParamError) throw new UserError(error.message, 'pass one value type per list, and no empty lists or maps (leave that condition out instead)', 'bad_param')
     const message = error instanceof Error ? error.message : String(error)
     if (/read-only/i.test(message)) refuse('a write (the database is opened read-only)')
+    if (/interrupted/i.test(message)) {
+      throw new UserError(`Cypher query stopped after ${timeoutSeconds} s`, 'narrow it (a WHERE on an indexed key, a LIMIT, fewer MATCH cross products) or allow more time with --timeout / timeout_seconds', 'cypher_timeout')
+    }
     throw new UserError(`Cypher query failed: ${message}`, 'check the query against `gitwhy schema`; pass values with --param name=value', 'cypher_error')
   }
 }

@@ -26,3 +26,6 @@ export const evidenceItem = z.object({
 export const repoArg = z.string().optional().describe('indexed repo name or path (list_repos); default: current')
 
 export const limitArg = (fallback: number) => z.number().int().min(0).max(1000).default(fallback).describe(`max items, 0 = all`)
+
+/** The service limit for a page: the items before `offset` are fetched too, then skipped (0 stays "all"). */
+export const pagedLimit = (args: { limit: number; offset?: number }) => (args.limit === 0 ? 0 : args.limit + (args.offset ?? 0))

@@ -8,6 +8,7 @@ import type { IndexReader } from '../services/index-reader.js'
 import { IndexPool } from '../services/index-pool.js'
 import { listRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
+import { fitAnswer, type ToolAnswer } from './budget.js'
 import { registerPrompts } from './prompts/index.js'
 import { registerResources } from './resources/index.js'
 import { registerTools } from './tools/index.js'
@@ -22,8 +23,11 @@ export interface ServerOptions {
 export interface ServerContext {
   pool: IndexPool
   version: string
-  /** Run a tool against a repository's current index; a UserError becomes an isError result saying how to recover. */
-  answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<{ text: string; data: object }>): Promise<CallToolResult>
+  /**
+   * Run a tool against a repository's current index; a UserError becomes an isError result saying
+   * how to recover. The answer is fitted into the size budget, a list answer from `offset` on.
+   */
+  answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<ToolAnswer>, offset?: number): Promise<CallToolResult>
 }
 
 /**
@@ -53,9 +57,9 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   const context: ServerContext = {
     pool,
     version: options.version,
-    async answer(repo, fn) {
+    async answer(repo, fn, offset) {
       try {
-        const { text, data } = await pool.use(repo, fn)
+        const { text, data } = fitAnswer(await pool.use(repo, fn), offset)
         return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> }
       } catch (error) {
         return toolError(error)

@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js'
 import { UserError, checkLimit } from '../errors.js'
 import { followHistories } from '../history/area.js'
 import type { CommitCatalog } from '../history/commit-catalog.js'
@@ -276,36 +277,95 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
 }
 
+/** A compiled user pattern: where its first match starts in a text (-1: none). */
+interface Pattern {
+  find(text: string): number
+  /** Whether the whole text matches. */
+  whole(text: string): boolean
+  /** A pre-test for raw shard text, when one is sound and cheap (null: read every shard). */
+  prefilter: RegExp | null
+}
+
+/**
+ * A pattern that can backtrack (nested or repeated quantifiers, backreferences, lookarounds)
+ * could run for minutes in JS's engine on a long name or a shard's text: `(a+)+$`. Such patterns
+ * run in RE2 (re2js: linear time, the syntax rg itself uses); simple ones, the usual search for a
+ * name, keep JS's faster engine.
+ */
+export function compilePattern(pattern: string, options: { ignoreCase?: boolean; fixed?: boolean; word?: boolean } = {}): Pattern {
+  const re = toRegExp(pattern, options)
+  if (!canBacktrack(re.source)) {
+    const full = new RegExp(`^(?:${re.source})$`, re.flags)
+    // the raw text of a shard holds every name and path verbatim, so an unanchored pattern that
+    // matches one of them matches the text; anchors, lookarounds and escapes JSON rewrites do not carry over
+    const prefilter = /[\^$"]|\\\\|\\B|\(\?[=!<]/.test(re.source) ? null : re
+    return { find: (text) => text.search(re), whole: (text) => full.test(text), prefilter }
+  }
+  const flags = re.flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0
+  let linear: RE2JS
+  let full: RE2JS
+  try {
+    linear = RE2JS.compile(re.source, flags)
+    full = RE2JS.compile(`^(?:${re.source})$`, flags)
+  } catch {
+    // what RE2 cannot read (a backreference, a lookaround) is taken literally, as elsewhere
+    linear = RE2JS.compile(RE2JS.quote(pattern), flags)
+    full = RE2JS.compile(`^${RE2JS.quote(pattern)}$`, flags)
+  }
+  return {
+    find: (text) => {
+      const m = linear.matcher(text)
+      return m.find() ? m.start() : -1
+    },
+    whole: (text) => full.test(text),
+    prefilter: null,
+  }
+}
+
+/** Whether JS's backtracking engine could take more than linear time: more than one unbounded or any quantified group, backreferences, lookarounds. */
+function canBacktrack(source: string): boolean {
+  if (/\\[1-9]|\\k<|\(\?<?[=!]/.test(source)) return true
+  let unbounded = 0
+  let inClass = false
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]
+    if (c === '\\') {
+      i++
+      continue
+    }
+    if (inClass) {
+      if (c === ']') inClass = false
+      continue
+    }
+    if (c === '[') inClass = true
+    else if ((c === '*' || c === '+' || c === '{' || c === '?') && source[i - 1] === ')') return true
+    else if (c === '*' || c === '+' || (c === '{' && /^\{\d+,\}/.test(source.slice(i)))) unbounded++
+  }
+  return unbounded > 1
+}
+
 function compileQuery(query: AugmentQuery): QueryMatcher {
   if (query.mode === 'glob') {
     const g = globToRegExp(query.pattern, query.ignoreCase)
     return { file: (p) => (g.test(p) ? 50 : 0), symbol: () => 0, prefilter: globPrefilter(query.pattern, query.ignoreCase) }
   }
-  const re = toRegExp(query.pattern, query)
-  const full = new RegExp(`^(?:${re.source})$`, re.flags)
-  const test = (r: RegExp, s: string) => {
-    r.lastIndex = 0
-    return r.test(s)
-  }
+  const re = compilePattern(query.pattern, query)
   const file = (p: string): number => {
     const base = p.slice(p.lastIndexOf('/') + 1)
     const stem = base.includes('.') ? base.slice(0, base.indexOf('.')) : base
-    if (test(full, stem) || test(full, base)) return 90
-    if (test(re, base)) return 65
-    return test(re, p) ? 40 : 0
+    if (re.whole(stem) || re.whole(base)) return 90
+    if (re.find(base) >= 0) return 65
+    return re.find(p) >= 0 ? 40 : 0
   }
   const symbol = (name: string, qualifiedName: string): number => {
-    if (test(full, name)) return 100
-    const m = re.exec(name)
-    if (m) return m.index === 0 ? 80 : 70
+    if (re.whole(name)) return 100
+    const at = re.find(name)
+    if (at >= 0) return at === 0 ? 80 : 70
     // `Class.method`-style patterns; a match inside one segment is the enclosing symbol's match
-    if (qualifiedName !== name && test(re, qualifiedName) && !qualifiedName.split('.').some((seg) => test(re, seg))) return 60
+    if (qualifiedName !== name && re.find(qualifiedName) >= 0 && !qualifiedName.split('.').some((seg) => re.find(seg) >= 0)) return 60
     return 0
   }
-  // the raw text of a shard holds every name and path verbatim, so an unanchored pattern that
-  // matches one of them matches the text; anchors, lookarounds and escapes JSON rewrites do not carry over
-  const prefilter = /[\^$"]|\\\\|\\B|\(\?[=!<]/.test(re.source) ? null : re
-  return { file, symbol, prefilter }
+  return { file, symbol, prefilter: re.prefilter }
 }
 
 /** A glob as an anchored RegExp over repository paths; a glob without `/` matches the file name at any depth. */

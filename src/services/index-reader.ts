@@ -15,7 +15,7 @@ const MEMO_SIZE = 256
 
 /** Read access to one repository's active index; every part is loaded on first use. */
 export class IndexReader {
-  private store: GraphStore | null = null
+  private store: Promise<GraphStore> | null = null
   private fileStore: ShardReader<IndexedFile> | null = null
   private paths: PathIndex | null = null
   private catalog: CommitCatalog | null = null
@@ -39,9 +39,19 @@ export class IndexReader {
     return new IndexReader(root, meta, dir)
   }
 
-  async graph(): Promise<GraphStore> {
-    // loaded on demand: answering evidence and history needs no database
-    if (!this.store) this.store = await (await import('../graph/store.js')).GraphStore.open(path.join(this.dir, GRAPH_DB), { readOnly: true })
+  /**
+   * The index's database, opened on first use (answering evidence and history needs none) and
+   * once: concurrent first callers share the same opening, and a failed open is retried by the
+   * next caller.
+   */
+  graph(): Promise<GraphStore> {
+    if (!this.store) {
+      const opening = import('../graph/store.js').then(({ GraphStore }) => GraphStore.open(path.join(this.dir, GRAPH_DB), { readOnly: true }))
+      this.store = opening
+      opening.catch(() => {
+        if (this.store === opening) this.store = null
+      })
+    }
     return this.store
   }
 
@@ -165,8 +175,10 @@ export class IndexReader {
   }
 
   async close(): Promise<void> {
-    await this.store?.close()
+    const opening = this.store
     this.store = null
+    const store = await opening?.catch(() => null)
+    await store?.close()
   }
 }
 

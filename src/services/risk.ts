@@ -54,6 +54,7 @@ export type AssessedRisk = Risk & { features: RiskFeatures; contributors: RiskRe
  * their count (context-for-pr), plus each file's owner rows.
  */
 export async function risksOfFiles(reader: IndexReader, paths: string[]): Promise<{ files: Map<string, AssessedRisk>; symbols: Map<string, AssessedRisk>; owners: Map<string, OwnerRow[]> }> {
+  if (paths.length === 0) return { files: new Map(), symbols: new Map(), owners: new Map() }
   const g = await reader.graph()
   const [fileRows, fileOwners, symbolRows, symbolOwners] = await Promise.all([
     g.query<RiskRow & { key: string }>(Q.filesRiskFeatures, { paths }),

@@ -195,9 +195,9 @@ describe('bad arguments on an indexed repository', () => {
       expect(err.message).toMatch(/read-only/)
     }
     const { json } = await runJson(args('cypher', "MATCH (c:Commit) WHERE c.subject <> 'CREATE (x); DETACH DELETE' RETURN count(*) AS n"), opts)
-    expect(json).toEqual({ rows: [{ n: 2 }] })
+    expect(json).toEqual({ rows: [{ n: 2 }], truncated: false, max_rows: 1000 })
     // the index is untouched
-    expect((await runJson(args('cypher', 'MATCH (c:Commit) RETURN count(*) AS n'), opts)).json).toEqual({ rows: [{ n: 2 }] })
+    expect((await runJson(args('cypher', 'MATCH (c:Commit) RETURN count(*) AS n'), opts)).json).toEqual({ rows: [{ n: 2 }], truncated: false, max_rows: 1000 })
   })
 
   test('a bad query or --param → exit 1 with a remedy, not a bug', async () => {
@@ -214,7 +214,7 @@ describe('bad arguments on an indexed repository', () => {
     await expectUserError(args('evidence', '--symbol', `--output=${out}`), 'unknown_symbol', opts)
     // a "-" value bound as a Cypher parameter is data
     const { json } = await runJson(args('cypher', 'MATCH (c:Commit) WHERE c.sha = $s RETURN c.sha AS sha', '--param', `s=--output=${out}`), opts)
-    expect(json).toEqual({ rows: [] })
+    expect(json).toEqual({ rows: [], truncated: false, max_rows: 1000 })
     // analyze with a "-" path: a path that does not exist, not a git option
     const a = await runCli(['analyze', '--json', '--', `--output=${out}`], opts)
     expect(a.code, a.stderr).toBe(1)

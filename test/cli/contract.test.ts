@@ -206,11 +206,11 @@ describe('CLI contract (--json documents and human output)', () => {
 
   test('cypher --json: rows, count(*) is a JSON number', async () => {
     const { json } = await cli('cypher', 'MATCH (c:Commit) RETURN count(*) AS n')
-    expect(json).toEqual({ rows: [{ n: 5 }] })
+    expect(json).toEqual({ rows: [{ n: 5 }], truncated: false, max_rows: 1000 })
     expect(typeof json.rows[0].n).toBe('number')
 
     const dates = (await cli('cypher', 'MATCH (c:Commit) WHERE c.sha = $sha RETURN c.author_date AS d, c.parent_count AS p', '--param', `sha=${sha.merge}`)).json
-    expect(dates).toEqual({ rows: [{ d: '2024-01-01T04:00:00.000Z', p: 2 }] })
+    expect(dates).toEqual({ rows: [{ d: '2024-01-01T04:00:00.000Z', p: 2 }], truncated: false, max_rows: 1000 })
   })
 
   test('cypher --param: text and JSON values are bound as parameters', async () => {
@@ -230,11 +230,11 @@ describe('CLI contract (--json documents and human output)', () => {
         cli('cypher', 'MATCH (c:Commit) WHERE c.subject = $s RETURN count(*) AS n', '--param', `s=x' OR 1=1 //`),
       ])
     ).map((r) => r.json)
-    expect(text).toEqual({ rows: [{ sha: sha.squash }] })
+    expect(text).toEqual({ rows: [{ sha: sha.squash }], truncated: false, max_rows: 1000 })
     // a JSON value is bound with its JSON type
-    expect(num).toEqual({ rows: [{ sha: sha.merge }] })
-    expect(two).toEqual({ rows: [{ sha: sha.feature }] })
-    expect(quoted).toEqual({ rows: [{ n: 0 }] })
+    expect(num).toEqual({ rows: [{ sha: sha.merge }], truncated: false, max_rows: 1000 })
+    expect(two).toEqual({ rows: [{ sha: sha.feature }], truncated: false, max_rows: 1000 })
+    expect(quoted).toEqual({ rows: [{ n: 0 }], truncated: false, max_rows: 1000 })
   })
 
   test('human output: non-empty stdout, progress on stderr only, no JSON documents', async () => {

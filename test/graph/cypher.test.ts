@@ -87,8 +87,30 @@ describe('runCypher', () => {
   })
 
   it('returns JSON-safe rows with parameters bound', async () => {
-    const rows = await runCypher(store, 'MATCH (c:Commit)-[:PART_OF]->(p:PullRequest {number: $pr}) RETURN c.short AS short, p.title AS title, count(*) AS n', { pr: 42 })
+    const { rows } = await runCypher(store, 'MATCH (c:Commit)-[:PART_OF]->(p:PullRequest {number: $pr}) RETURN c.short AS short, p.title AS title, count(*) AS n', { params: { pr: 42 } })
     expect(rows).toEqual([{ short: '0000002', title: 'Fix "it", again\nreally', n: 1 }])
+  })
+
+  it('stops at the row cap and says so; 0 is no cap', async () => {
+    expect(await runCypher(store, 'UNWIND range(1, 50) AS x RETURN x', { maxRows: 10 })).toEqual({ rows: Array.from({ length: 10 }, (_, i) => ({ x: i + 1 })), truncated: true })
+    expect(await runCypher(store, 'UNWIND range(1, 10) AS x RETURN x', { maxRows: 10 })).toMatchObject({ truncated: false })
+    expect((await runCypher(store, 'UNWIND range(1, 5000) AS x RETURN x', { maxRows: 0 })).rows).toHaveLength(5000)
+    await expect(runCypher(store, 'RETURN 1', { maxRows: -1 })).rejects.toMatchObject({ code: 'bad_option' })
+  })
+
+  it('interrupts a query that runs past its timeout', async () => {
+    const slow = 'UNWIND range(1, 100000) AS x UNWIND range(1, 100000) AS y WITH x + y AS z WHERE z = -1 RETURN z'
+    await expect(runCypher(store, slow, { timeoutSeconds: 0.3 })).rejects.toMatchObject({ code: 'cypher_timeout' })
+    // the store still answers afterwards
+    expect((await runCypher(store, 'RETURN 1 AS one')).rows).toEqual([{ one: 1 }])
+  })
+
+  it('refuses parameter values that Kuzu 0.11 would crash on or corrupt, and keeps answering', async () => {
+    // each of these took the whole process down (empty list, empty map) or bound garbage ([1, 2.5])
+    for (const params of [{ xs: [] }, { m: {} }, { xs: [null, 'a'] }, { xs: [1, 2.5] }, { xs: [1, 'a'] }, { xs: [[]] }, { m: { a: null } }, { x: Number.NaN }, { xs: [{}] }]) {
+      await expect(runCypher(store, 'MATCH (f:File) WHERE f.path IN $xs OR $m IS NULL OR $x IS NULL RETURN f.path', { params })).rejects.toMatchObject({ code: 'bad_param' })
+    }
+    expect((await runCypher(store, 'RETURN $xs AS xs, $m AS m', { params: { xs: ['a', null], m: { a: 1, b: 'c' } } })).rows).toEqual([{ xs: ['a', null], m: { a: 1, b: 'c' } }])
   })
 
   it('turns a bad query into a cypher_error UserError', async () => {

@@ -2,7 +2,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { renderEvidence } from '../../render.js'
 import { history } from '../../services/history.js'
-import { evidenceItem, indexInfo, limitArg, repoArg } from '../schemas.js'
+import { listAnswer, offsetArg, pageInfo } from '../budget.js'
+import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
 
@@ -16,6 +17,7 @@ export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): 
       inputSchema: {
         path: z.string().describe('file or directory path, relative to the repo root ("." for everything)'),
         limit: limitArg(20),
+        offset: offsetArg,
         include_renames: z.boolean().default(true).describe('follow a file through its earlier names (default true)'),
         repo: repoArg,
       },
@@ -26,18 +28,20 @@ export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): 
         evidence: z.array(evidenceItem),
         total: z.number().describe('commits before the limit'),
         truncated: z.boolean().describe('history cut (shallow clone or --max-commits)'),
+        page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
-        const r = await history({ reader, path: args.path, limit: args.limit, followRenames: args.include_renames })
-        const text = [
-          `${r.target.kind} ${r.target.path}: ${r.total} commits${r.truncated ? ' (history cut: older commits missing)' : ''}`,
-          ...renderEvidence(r.evidence, r.total, 'limit: 0 for all').map((l) => `  ${l}`),
-          indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
-      }),
+        const r = await history({ reader, path: args.path, limit: pagedLimit(args), followRenames: args.include_renames })
+        return listAnswer({ repo: reader.repo, ...r }, ['evidence'], (d) =>
+            [
+              `${d.target.kind} ${d.target.path}: ${d.total} commits${d.truncated ? ' (history cut: older commits missing)' : ''}`,
+              ...renderEvidence(d.evidence, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
+              indexLine(d.index),
+            ].join('\n'),
+        )
+      }, args.offset),
   )
 }

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { catchup, type CatchupResult } from '../../services/catchup.js'
 import type { CommitRef } from '../../services/types.js'
+import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { commitRef, indexInfo, limitArg, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
@@ -32,6 +33,7 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
       inputSchema: {
         since: z.string().describe('ISO date (2025-01-31) or relative: "7 days ago", "2 weeks ago", "3d", "yesterday"'),
         limit: limitArg(50),
+        offset: offsetArg,
         repo: repoArg,
       },
       outputSchema: {
@@ -47,13 +49,14 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
         reduced: z.object({ merge: z.number(), bot: z.number(), formatting: z.number() }),
         shown: z.number(),
         truncated: z.boolean(),
+        page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
         const r = await catchup({ reader, since: args.since, limit: args.limit })
-        return { text: `${renderCatchup(r)}\n${indexLine(r.index)}`, data: { repo: reader.repo, ...r } }
-      }),
+        return listAnswer({ repo: reader.repo, ...r }, ['pull_requests', 'commits'], (d) => `${renderCatchup(d)}\n${indexLine(d.index)}`)
+      }, args.offset),
   )
 }

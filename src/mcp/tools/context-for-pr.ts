@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { contextForPr } from '../../services/context-for-pr.js'
+import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { indexInfo, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
@@ -15,7 +16,8 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
       inputSchema: {
         base: z.string().optional().describe('target branch (default origin/HEAD, main or master)'),
         head: z.string().optional().describe('the change (default HEAD)'),
-        files: z.array(z.string()).optional().describe('changed files instead of a diff'),
+        files: z.array(z.string().max(4096)).max(10_000).optional().describe('changed files instead of a diff'),
+        offset: offsetArg,
         repo: repoArg,
       },
       outputSchema: {
@@ -28,6 +30,7 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
         missing_co_changes: z.array(record('{path, usually_with, degree, shared, confidence}')),
         owners_to_ask: z.array(record('{name, email, lines, files}')),
         summary: record('{files, high, medium, low, new_files}'),
+        page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -35,17 +38,16 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
       ctx.answer(args.repo, async (reader) => {
         const r = await contextForPr({ reader, base: args.base, head: args.head, files: args.files })
         const s = r.summary
-        const text = [
+        return listAnswer({ repo: reader.repo, ...r }, ['files', 'missing_co_changes'], (d) => [
           `${r.base ? `${r.base}...${r.head}` : 'given files'}: ${s.files} files (${s.high} HIGH, ${s.medium} MEDIUM, ${s.low} LOW, ${s.new_files} new)`,
-          ...r.files.map(
+          ...d.files.map(
             (f) =>
               `- ${f.risk?.level ?? 'NEW'} ${f.path}${f.risk?.reasons.length ? `: ${f.risk.reasons.join('; ')}` : ''}${f.symbols.length ? ` | symbols: ${f.symbols.map((x) => x.qualified_name).join(', ')}` : ''}${f.last_prs.length ? ` | last PRs: ${f.last_prs.map((p) => `#${p.number}`).join(', ')}` : ''}`,
           ),
-          ...(r.missing_co_changes.length ? ['usually change with these but missing:', ...r.missing_co_changes.map((m) => `- ${m.path} (with ${m.usually_with}, ${(m.confidence * 100).toFixed(0)} %)`)] : []),
+          ...(d.missing_co_changes.length ? ['usually change with these but missing:', ...d.missing_co_changes.map((m) => `- ${m.path} (with ${m.usually_with}, ${(m.confidence * 100).toFixed(0)} %)`)] : []),
           ...(r.owners_to_ask.length ? [`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`] : []),
           indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
-      }),
+        ].join('\n'))
+      }, args.offset),
   )
 }

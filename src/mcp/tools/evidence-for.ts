@@ -3,7 +3,8 @@ import { z } from 'zod'
 import { UserError } from '../../errors.js'
 import { renderEvidence } from '../../render.js'
 import { evidence } from '../../services/evidence.js'
-import { evidenceItem, indexInfo, limitArg, repoArg } from '../schemas.js'
+import { listAnswer, offsetArg, pageInfo } from '../budget.js'
+import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
 
@@ -20,6 +21,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         line_end: z.number().int().min(1).max(10_000_000).optional().describe('last line; default line_start, or the end of the file'),
         qualified_name: z.string().optional().describe('symbol instead of lines: Class.method, a name, or path:Name'),
         limit: limitArg(20),
+        offset: offsetArg,
         repo: repoArg,
       },
       outputSchema: {
@@ -34,6 +36,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         evidence: z.array(evidenceItem),
         total: z.number().describe('items before the limit'),
         undecided: z.object({ lines: z.number(), reason: z.string() }).nullable(),
+        page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -42,15 +45,16 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         if (!args.path && !args.qualified_name) throw new UserError('nothing to explain', 'pass path (with optional line_start/line_end) or qualified_name', 'bad_arguments')
         const symbol = args.qualified_name ? (args.path ? `${args.path}:${args.qualified_name}` : args.qualified_name) : undefined
         const lineEnd = args.line_end ?? args.line_start
-        const r = await evidence({ reader, symbol, path: symbol ? undefined : args.path, lineStart: args.line_start, lineEnd, limit: args.limit })
+        const r = await evidence({ reader, symbol, path: symbol ? undefined : args.path, lineStart: args.line_start, lineEnd, limit: pagedLimit(args) })
         const t = r.target
-        const text = [
-          `${t.path}:${t.line_start}-${t.line_end}${t.symbol ? ` (${t.symbol.kind} ${t.symbol.qualified_name})` : ''}: ${r.total} commits`,
-          ...renderEvidence(r.evidence, r.total, 'limit: 0 for all').map((l) => `  ${l}`),
-          ...(r.undecided ? [`  ${r.undecided.lines} lines undecided: ${r.undecided.reason}`] : []),
-          indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
-      }),
+        return listAnswer({ repo: reader.repo, ...r }, ['evidence'], (d) =>
+            [
+              `${t.path}:${t.line_start}-${t.line_end}${t.symbol ? ` (${t.symbol.kind} ${t.symbol.qualified_name})` : ''}: ${d.total} commits`,
+              ...renderEvidence(d.evidence, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
+              ...(d.undecided ? [`  ${d.undecided.lines} lines undecided: ${d.undecided.reason}`] : []),
+              indexLine(d.index),
+            ].join('\n'),
+        )
+      }, args.offset),
   )
 }

@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { hotspots, type ActivityItem } from '../../services/analytics.js'
-import { indexInfo, limitArg, record, repoArg } from '../schemas.js'
+import { listAnswer, offsetArg, pageInfo } from '../budget.js'
+import { indexInfo, limitArg, pagedLimit, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
 
@@ -18,6 +19,7 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
         level: z.enum(['file', 'symbol', 'both']).default('both').describe('files, symbols or both'),
         all_files: z.boolean().default(false).describe('include non-source files (lockfiles, CI configs)'),
         limit: limitArg(10),
+        offset: offsetArg,
         repo: repoArg,
       },
       outputSchema: {
@@ -27,19 +29,21 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
         formula: z.string(),
         files: z.array(record('{path, score, percentile, revisions, recent_revisions, churn, authors, last_change}')),
         symbols: z.array(record('same, plus qualified_name, kind, start_line')),
+        page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
-        const r = await hotspots({ reader, path: args.path, level: args.level, limit: args.limit, allFiles: args.all_files })
-        const text = [
-          ...(r.files.length ? ['files:', ...r.files.map((i) => `- ${line(i)}`)] : []),
-          ...(r.symbols.length ? ['symbols:', ...r.symbols.map((i) => `- ${line(i)}`)] : []),
-          `as of ${r.as_of.slice(0, 10)}; ${r.formula}`,
-          indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
-      }),
+        const r = await hotspots({ reader, path: args.path, level: args.level, limit: pagedLimit(args), allFiles: args.all_files })
+        return listAnswer({ repo: reader.repo, ...r }, ['files', 'symbols'], (d) =>
+          [
+            ...(d.files.length ? ['files:', ...d.files.map((i) => `- ${line(i)}`)] : []),
+            ...(d.symbols.length ? ['symbols:', ...d.symbols.map((i) => `- ${line(i)}`)] : []),
+            `as of ${d.as_of.slice(0, 10)}; ${d.formula}`,
+            indexLine(d.index),
+          ].join('\n'),
+        )
+      }, args.offset),
   )
 }

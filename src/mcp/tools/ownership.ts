@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { ownership } from '../../services/analytics.js'
-import { indexInfo, limitArg, record, repoArg } from '../schemas.js'
+import { listAnswer, offsetArg, pageInfo } from '../budget.js'
+import { indexInfo, limitArg, pagedLimit, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
 
@@ -11,7 +12,7 @@ export function registerOwnershipTool(server: McpServer, ctx: ServerContext): vo
     {
       title: 'Who owns this',
       description: 'Authors by share of the lines they wrote as they are now (blame), and the bus factor, for a file, directory or symbol. Call it to find who to ask or review, e.g. "who knows src/auth/ best?".',
-      inputSchema: { target: z.string().describe('file, directory or symbol'), limit: limitArg(10), repo: repoArg },
+      inputSchema: { target: z.string().describe('file, directory or symbol'), limit: limitArg(10), offset: offsetArg, repo: repoArg },
       outputSchema: {
         repo: z.string(),
         target: record('{kind: file|directory|symbol, path, ...}'),
@@ -19,19 +20,21 @@ export function registerOwnershipTool(server: McpServer, ctx: ServerContext): vo
         lines: z.number(),
         owners: z.array(record('{name, email, lines, share, last_active}')),
         bus_factor: z.number().describe('fewest authors owning over half the lines'),
+        page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
-        const r = await ownership({ reader, target: args.target, limit: args.limit })
+        const r = await ownership({ reader, target: args.target, limit: pagedLimit(args) })
         const t = r.target
-        const text = [
-          `${t.kind === 'symbol' ? `${t.qualified_name} (${t.path})` : t.path || '.'}: ${r.lines} lines, bus factor ${r.bus_factor}`,
-          ...r.owners.map((o) => `- ${o.name} <${o.email}> ${(o.share * 100).toFixed(1)} % (${o.lines} lines)${o.last_active ? `, last commit ${o.last_active.slice(0, 10)}` : ''}`),
-          indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
-      }),
+        return listAnswer({ repo: reader.repo, ...r }, ['owners'], (d) =>
+          [
+            `${t.kind === 'symbol' ? `${t.qualified_name} (${t.path})` : t.path || '.'}: ${d.lines} lines, bus factor ${d.bus_factor}`,
+            ...d.owners.map((o) => `- ${o.name} <${o.email}> ${(o.share * 100).toFixed(1)} % (${o.lines} lines)${o.last_active ? `, last commit ${o.last_active.slice(0, 10)}` : ''}`),
+            indexLine(d.index),
+          ].join('\n'),
+        )
+      }, args.offset),
   )
 }
