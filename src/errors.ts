@@ -17,9 +17,12 @@ export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError
 }
 
+/** The largest --limit taken literally; beyond it a limit means nothing a list could hold (0 = no cap). */
+export const MAX_LIMIT = 1_000_000
+
 /** A --limit / `limit` value: a whole number, 0 meaning no cap. */
 export function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--limit must be a whole number ≥ 0, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) throw new UserError(`--limit must be a whole number from 0 to ${MAX_LIMIT}, got ${limit}`, 'pass --limit 0 for no cap', 'bad_option')
 }
 
 /** Levenshtein-ranked suggestions, used when a path or symbol is unknown. */

@@ -20,8 +20,9 @@ export class GitError extends Error {
 const BASE_ARGS = ['-c', 'core.quotePath=true', '-c', 'color.ui=false', '-c', 'log.showSignature=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.relative=false', '-c', 'diff.external=']
 
 export function assertSafeRef(ref: string): string {
-  if (ref.startsWith('-') || ref.includes('\0') || /\s/.test(ref)) {
-    throw new UserError(`"${ref}" is not a valid git revision`, 'pass a commit SHA, branch or tag name (values starting with "-" are refused)', 'bad_ref')
+  if (ref === '' || ref.length > 1024 || ref.startsWith('-') || ref.includes('\0') || /\s/.test(ref)) {
+    const shown = ref.length > 80 ? `${ref.slice(0, 80)}… (${ref.length} characters)` : ref
+    throw new UserError(`"${shown}" is not a valid git revision`, 'pass a commit SHA, branch or tag name (values starting with "-" are refused)', 'bad_ref')
   }
   return ref
 }
@@ -46,7 +47,14 @@ function runGit(
   options: GitRunOptions & { onStdout?: (chunk: Buffer) => void; stdoutFd?: number },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
+    let child: ReturnType<typeof spawn>
+    try {
+      child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
+    } catch (error) {
+      // spawn throws (rather than emitting 'error') when the arguments exceed the system's limit
+      if ((error as NodeJS.ErrnoException).code === 'E2BIG') return reject(new UserError('the arguments are too long for git', 'pass shorter values (fewer or shorter paths and names)', 'too_long'))
+      throw error
+    }
     const err: Buffer[] = []
     if (options.onStdout) child.stdout?.on('data', options.onStdout)
     child.stderr!.on('data', (d: Buffer) => err.push(d))

@@ -26,8 +26,9 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const startDir = options.repo ?? process.env.GITWHY_REPO ?? process.cwd()
   const version = packageVersion()
   const make = () => createServer({ startDir, version })
-  if (!options.http) return serveStdio(make)
+  // checked even for stdio, so that a typo is not silently ignored
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new UserError(`invalid --port ${options.port}`, 'pass a port between 0 and 65535 (0 = any free port)', 'bad_option')
+  if (!options.http) return serveStdio(make)
   if (!isLoopback(options.host) && !options.token) {
     throw new UserError(`refusing to serve the index on ${options.host} without authentication`, 'pass --token <secret> (or set GITWHY_MCP_TOKEN), or bind to 127.0.0.1', 'insecure_bind')
   }

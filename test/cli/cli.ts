@@ -27,6 +27,8 @@ export interface CliOptions {
   cwd?: string
   env?: NodeJS.ProcessEnv
   timeoutMs?: number
+  /** Written to the command's stdin (default: no stdin). */
+  input?: string
 }
 
 /** The environment handed to the CLI: the caller's (isolated git) env without GITWHY_REPO. */
@@ -40,7 +42,11 @@ function cliEnv(env: NodeJS.ProcessEnv | undefined): NodeJS.ProcessEnv {
 
 /** Start the CLI without waiting (for the kill test). */
 export function startCli(args: string[], opts: CliOptions = {}): { child: ChildProcess; done: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: cliEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: cliEnv(opts.env), stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+  if (opts.input !== undefined) {
+    child.stdin!.on('error', () => {})
+    child.stdin!.end(opts.input)
+  }
   let stdout = ''
   let stderr = ''
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d))

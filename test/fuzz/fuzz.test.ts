@@ -1,0 +1,257 @@
+/**
+ * Every CLI command and every MCP tool, resource and prompt, called with empty, missing, unknown,
+ * huge and hostile arguments. What is asserted is what an agent depends on: no native crash (exit
+ * 139/134 or a signal), no bug exit (2), `--json` always one JSON document, and over MCP no dropped
+ * connection — every call answers, and the server still answers `ping` at the end.
+ *
+ * The commands and tools are read from the manifest and from tools/list, so a new one joins this
+ * test without an edit here.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createRepo, type TestRepo } from '../helpers/repo.js'
+import { ROOT, runCli } from '../cli/cli.js'
+import { connectStdio } from '../mcp/client.js'
+
+/** Values a careless or hostile caller sends where a path, a name or a pattern is expected. */
+const HOSTILE_STRINGS = [
+  '',
+  ' ',
+  '-',
+  '--',
+  '-x',
+  '.',
+  '..',
+  '/',
+  '../../../../etc/passwd',
+  '/etc/passwd',
+  'nope.ts',
+  'src/a.ts:0',
+  'src/a.ts:5-',
+  'src/a.ts:3-1',
+  'src/a.ts:1.5-3',
+  'src/a.ts:999999999999',
+  'src:',
+  ':',
+  'a'.repeat(20_000),
+  '\u001b]0;pwned\u0007\u001b[2J',
+  'a\nb\r\nc',
+  '\u202eevil',
+  '💥🧨',
+  '%s%n%x',
+  '$(id)`id`',
+  "'; MATCH (n) DETACH DELETE n //",
+  '(a+)+$',
+  '[',
+  '**/*',
+  '{a,b}',
+  'HEAD~999999',
+  '@{-1}',
+  'NaN',
+  '-1',
+  '0',
+  '1e309',
+]
+
+const HOSTILE_NUMBERS = ['-1', '0', '1.5', 'abc', '99999999999999999999', '1e9', '', ' ']
+
+function tempDir(prefix: string): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+}
+
+/** A small repository with a merge, a rename, a branch and an issue reference, analyzed. */
+function fuzzRepo(): TestRepo {
+  const repo = createRepo()
+  repo.write('src/a.ts', 'export class Alpha {\n  run(): number {\n    return 1\n  }\n}\n').write('lib/tool.py', 'def parse(text):\n    return text\n')
+  repo.commit('Add alpha and tool')
+  repo.git('checkout', '-q', '-b', 'topic')
+  repo.write('src/b.ts', 'export function beta() {\n  return 2\n}\n')
+  repo.commit('Add beta (#7), fixes #3')
+  repo.git('checkout', '-q', 'main')
+  repo.write('src/a.ts', 'export class Alpha {\n  run(): number {\n    return 10\n  }\n}\n')
+  repo.commit('Change alpha')
+  repo.merge('topic', { message: 'Merge pull request #7 from x/topic', noFF: true })
+  repo.git('mv', 'lib/tool.py', 'lib/tools.py')
+  repo.commit('Rename tool')
+  return repo
+}
+
+interface Manifest {
+  commands: Record<string, { args: Record<string, unknown>; flags: Record<string, { type: 'boolean' | 'option'; options?: string[] }> }>
+}
+
+/** argv lists for every command but the server and the Claude hook (their own tests below). */
+export function cliCases(repoDir: string): string[][] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'oclif.manifest.json'), 'utf8')) as Manifest
+  const cases: string[][] = [['nope'], ['evidnce', 'x'], ['--nope'], ['']]
+  for (const [id, command] of Object.entries(manifest.commands)) {
+    // a server, and the Claude hook (which ends its process by design): both fuzzed below
+    if (id === 'mcp' || id === 'hook:claude') continue
+    const words = id.split(':')
+    const positional = Object.keys(command.args)
+    const valid = positional.map((name) => (name === 'query' ? 'MATCH (c:Commit) RETURN count(*)' : name === 'pattern' ? 'Alpha' : name === 'name' ? 'src' : name === 'path' && id === 'analyze' ? repoDir : 'src/a.ts'))
+    const add = (...argv: string[]) => {
+      cases.push([...words, ...argv])
+      if (command.flags.json) cases.push([...words, ...argv, '--json'])
+    }
+    add()
+    add('--nope')
+    add(...valid, 'extra', 'arguments')
+    for (const [i] of positional.entries()) {
+      for (const value of HOSTILE_STRINGS) add(...valid.map((v, j) => (j === i ? value : v)))
+    }
+    for (const [flag, spec] of Object.entries(command.flags)) {
+      if (flag === 'json') continue
+      if (spec.type === 'boolean') {
+        add(...valid, `--${flag}`)
+        continue
+      }
+      // analyze with a valid option rebuilds the index: a few values are enough
+      const values = flag === 'repo' ? ['', '/nonexistent', '/', '..', 'a'.repeat(5000)] : id === 'analyze' ? ['-1', 'abc', ''] : [...HOSTILE_NUMBERS, ...HOSTILE_STRINGS.slice(0, 12), ...(spec.options ?? [])]
+      for (const value of values) add(...valid, `--${flag}`, value)
+      add(...valid, `--${flag}`)
+    }
+  }
+  return cases
+}
+
+interface CaseResult {
+  i: number
+  code: number
+  json_ok: boolean | null
+}
+
+/** Run the cases in one process; a crash is reported with the case that was running. */
+async function runCases(cases: string[][], cwd: string, env: NodeJS.ProcessEnv): Promise<{ results: CaseResult[]; crash: string | null }> {
+  const file = join(tempDir('gitwhy-fuzz-'), 'cases.json')
+  writeFileSync(file, JSON.stringify(cases))
+  const child = spawn(process.execPath, [join(ROOT, 'test', 'fuzz', 'cli-runner.mjs'), file], { cwd, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let lastStart = -1
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+  child.stderr.on('data', (d: Buffer) => {
+    const m = /start (\d+)\n(?![\s\S]*start \d+\n)/.exec(d.toString())
+    if (m) lastStart = Number(m[1])
+  })
+  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (c, s) => resolve({ code: c, signal: s })))
+  const results = out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as CaseResult)
+  const crash = code === 0 ? null : `the runner died (exit ${code}, signal ${signal}) during case ${lastStart}: gitwhy ${JSON.stringify(cases[lastStart])}`
+  return { results, crash }
+}
+
+describe('fuzz: every command and tool with hostile arguments', () => {
+  let repo: TestRepo
+  let home: string
+
+  beforeAll(async () => {
+    repo = fuzzRepo()
+    home = tempDir('gitwhy-fuzz-home-')
+    const r = await runCli(['analyze', '--quiet'], { cwd: repo.dir, env: repo.env() })
+    expect(r.code, r.stderr).toBe(0)
+  })
+
+  afterAll(() => repo?.cleanup())
+
+  test('CLI: no native crash, no bug exit, --json is always one JSON document', async () => {
+    const cases = cliCases(repo.dir)
+    // setup and hooks write into HOME and the repository: a throwaway HOME keeps them in the sandbox
+    const { results, crash } = await runCases(cases, repo.dir, repo.env({ HOME: home, XDG_CONFIG_HOME: join(home, '.config') }))
+    expect(crash).toBeNull()
+    expect(results).toHaveLength(cases.length)
+    const bad = results.filter((r) => r.code !== 0 && r.code !== 1).map((r) => `exit ${r.code}: gitwhy ${JSON.stringify(cases[r.i]).slice(0, 200)}`)
+    expect(bad).toEqual([])
+    const notJson = results.filter((r) => r.json_ok === false).map((r) => `not one JSON document: gitwhy ${JSON.stringify(cases[r.i]).slice(0, 200)}`)
+    expect(notJson).toEqual([])
+    console.log(`CLI fuzz: ${cases.length} invocations, ${results.filter((r) => r.code === 1).length} refused with a fix, none crashed`)
+  }, 900_000)
+
+  test('mcp server flags: bad values exit 1 at once', async () => {
+    for (const argv of [['--port', 'abc'], ['--port', '-1'], ['--port', '99999'], ['--http', '--host', '0.0.0.0'], ['--nope'], ['extra']]) {
+      const r = await runCli(['mcp', ...argv], { cwd: repo.dir, env: repo.env(), timeoutMs: 20_000 })
+      expect(r.code, `gitwhy mcp ${argv.join(' ')}: ${r.stderr}`).toBe(1)
+      expect(r.stderr).toMatch(/fix:/)
+    }
+  })
+
+  test('the Claude hook: any event on stdin, silent or one JSON answer, exit 0', async () => {
+    const pattern = (p: unknown, tool = 'Grep') => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { pattern: p, path: '.' }, cwd: repo.dir })
+    const events = [
+      '',
+      'not json',
+      '{',
+      '[]',
+      'null',
+      '{}',
+      JSON.stringify({ tool_name: 'Grep' }),
+      ...['Alpha', '(a+)+$', '[', '', 'a'.repeat(100_000), '\u001b[2J', '../../../etc/passwd'].map((p) => pattern(p)),
+      pattern(42),
+      pattern(null),
+      pattern('**/*', 'Glob'),
+      JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'rg -e "(a+)+$" --glob "**" .' }, cwd: repo.dir }),
+      JSON.stringify({ tool_name: 'Grep', tool_input: { pattern: 'Alpha' }, cwd: '/nonexistent' }),
+      'x'.repeat(2_000_000),
+    ]
+    for (const event of events) {
+      const r = await runCli(['hook', 'claude'], { cwd: repo.dir, env: repo.env(), input: event, timeoutMs: 20_000 })
+      expect(r.code, `hook claude <<< ${event.slice(0, 100)}: ${r.stderr}`).toBe(0)
+      if (r.stdout.trim() !== '') expect(() => JSON.parse(r.stdout)).not.toThrow()
+    }
+  })
+
+  test('MCP: every tool, resource and prompt answers hostile arguments, and the connection survives', async () => {
+    const { client, stderr } = await connectStdio({ cwd: repo.dir, env: repo.env() })
+    try {
+      const { tools } = await client.listTools()
+      let calls = 0
+      const call = async (name: string, args: Record<string, unknown>) => {
+        calls++
+        // a protocol error (invalid arguments) is a fine answer; a dropped connection is not
+        const result = await client.callTool({ name, arguments: args }).catch((error: Error) => {
+          if (/Not connected|Connection closed/i.test(error.message)) throw new Error(`${name} ${JSON.stringify(args).slice(0, 300)} dropped the connection: ${error.message}\n${stderr()}`)
+          return null
+        })
+        if (result && result.isError) {
+          const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('')
+          expect(text, `${name} ${JSON.stringify(args).slice(0, 300)}`).not.toMatch(/internal error/)
+        }
+      }
+      const values: unknown[] = [...HOSTILE_STRINGS, 'x'.repeat(1_000_000), -1, 0, 1.5, 1e308, -1e308, 2 ** 53 + 1, true, null, [], [''], ['nope.ts', '../x'], Array.from({ length: 5000 }, (_, i) => `f${i}.ts`), {}, { a: [] }]
+      for (const tool of tools) {
+        const props = Object.keys((tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {})
+        await call(tool.name, {})
+        await call(tool.name, { nope: 1 })
+        for (const prop of props) for (const value of values) await call(tool.name, { [prop]: value })
+        // the natural first argument valid, another one hostile
+        if (props.length > 1) for (const prop of props.slice(1)) for (const value of HOSTILE_STRINGS) await call(tool.name, { [props[0]]: 'src/a.ts', [prop]: value })
+      }
+      const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate.replace(/\{[^}]*\}$/, ''))
+      for (const prefix of templates) {
+        for (const value of ['', '0', '-1', 'zz', '../../etc/passwd', '%00', '%E2%80%AE', 'a'.repeat(10_000), '99999999999999999999']) {
+          calls++
+          await client.readResource({ uri: `${prefix}${value}` }).catch((error: Error) => {
+            if (/Not connected|Connection closed/i.test(error.message)) throw error
+          })
+        }
+      }
+      for (const prompt of (await client.listPrompts()).prompts) {
+        for (const value of ['', '../x', 'a'.repeat(100_000), '\u001b[2J']) {
+          calls++
+          const args = Object.fromEntries((prompt.arguments ?? []).map((a) => [a.name, value]))
+          await client.getPrompt({ name: prompt.name, arguments: args }).catch((error: Error) => {
+            if (/Not connected|Connection closed/i.test(error.message)) throw error
+          })
+        }
+      }
+      expect(await client.ping()).toBeDefined()
+      const alive = await client.callTool({ name: 'risk', arguments: { target: 'src/a.ts' } })
+      expect(alive.isError).toBeFalsy()
+      console.log(`MCP fuzz: ${calls} calls answered, connection alive`)
+    } finally {
+      await client.close()
+    }
+  }, 600_000)
+})
