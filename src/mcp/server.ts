@@ -8,6 +8,7 @@ import type { IndexReader } from '../services/index-reader.js'
 import { IndexPool } from '../services/index-pool.js'
 import { listRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
+import { printable, printableLines } from '../render.js'
 import { registerPrompts } from './prompts/index.js'
 import { registerResources } from './resources/index.js'
 import { registerTools } from './tools/index.js'
@@ -22,8 +23,12 @@ export interface ServerOptions {
 export interface ServerContext {
   pool: IndexPool
   version: string
-  /** Run a tool against a repository's current index; a UserError becomes an isError result saying how to recover. */
-  answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<{ text: string; data: object }>): Promise<CallToolResult>
+  /**
+   * Run a tool against a repository's current index; a UserError becomes an isError result saying
+   * how to recover. The text is given as lines, each made printable (a newline or an escape
+   * sequence inside a commit subject cannot forge a line of the answer).
+   */
+  answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<{ lines: string[]; data: object }>): Promise<CallToolResult>
 }
 
 /**
@@ -31,9 +36,14 @@ export interface ServerContext {
  * or (a bug, logged on stderr) that other calls still work.
  */
 export function failureText(error: unknown): string {
-  if (isUserError(error)) return `${error.message}\nTo fix: ${error.remedy}`
-  process.stderr.write(`gitwhy mcp: internal error: ${(error as Error)?.stack ?? String(error)}\n`)
-  return `gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.`
+  if (isUserError(error)) return answerText([error.message, `To fix: ${error.remedy}`])
+  process.stderr.write(`gitwhy mcp: internal error: ${printableLines((error as Error)?.stack ?? String(error))}\n`)
+  return answerText([`gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.`])
+}
+
+/** The text of a tool answer: its lines, each printable. */
+export function answerText(lines: string[]): string {
+  return lines.map(printable).join('\n')
 }
 
 export function toolError(error: unknown): CallToolResult {
@@ -55,8 +65,8 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
     version: options.version,
     async answer(repo, fn) {
       try {
-        const { text, data } = await pool.use(repo, fn)
-        return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> }
+        const { lines, data } = await pool.use(repo, fn)
+        return { content: [{ type: 'text', text: answerText(lines) }], structuredContent: data as Record<string, unknown> }
       } catch (error) {
         return toolError(error)
       }

@@ -32,12 +32,12 @@ export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): 
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
         const r = await history({ reader, path: args.path, limit: args.limit, followRenames: args.include_renames })
-        const text = [
+        const lines = [
           `${r.target.kind} ${r.target.path}: ${r.total} commits${r.truncated ? ' (history cut: older commits missing)' : ''}`,
           ...renderEvidence(r.evidence, r.total, 'limit: 0 for all').map((l) => `  ${l}`),
           indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
+        ]
+        return { lines, data: { repo: reader.repo, ...r } }
       }),
   )
 }

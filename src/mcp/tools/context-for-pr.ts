@@ -35,7 +35,7 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
       ctx.answer(args.repo, async (reader) => {
         const r = await contextForPr({ reader, base: args.base, head: args.head, files: args.files })
         const s = r.summary
-        const text = [
+        const lines = [
           `${r.base ? `${r.base}...${r.head}` : 'given files'}: ${s.files} files (${s.high} HIGH, ${s.medium} MEDIUM, ${s.low} LOW, ${s.new_files} new)`,
           ...r.files.map(
             (f) =>
@@ -44,8 +44,8 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
           ...(r.missing_co_changes.length ? ['usually change with these but missing:', ...r.missing_co_changes.map((m) => `- ${m.path} (with ${m.usually_with}, ${(m.confidence * 100).toFixed(0)} %)`)] : []),
           ...(r.owners_to_ask.length ? [`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`] : []),
           indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
+        ]
+        return { lines, data: { repo: reader.repo, ...r } }
       }),
   )
 }

@@ -29,7 +29,8 @@ export function registerCypherTool(server: McpServer, ctx: ServerContext): void 
         const index = await reader.indexInfo()
         let text = `${rows.length} rows\n${rows.map((r) => JSON.stringify(r)).join('\n')}`
         if (text.length > MAX_TEXT) text = `${text.slice(0, MAX_TEXT)}\n… (text cut at ${MAX_TEXT} characters; all rows are in the structured result, or add LIMIT)`
-        return { text: `${text}\n${indexLine(index)}`, data: { repo: reader.repo, index, rows } }
+        // one row per line (JSON text has no raw line break)
+        return { lines: [...text.split('\n'), indexLine(index)], data: { repo: reader.repo, index, rows } }
       }),
   )
 }

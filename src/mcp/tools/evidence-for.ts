@@ -44,13 +44,13 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         const lineEnd = args.line_end ?? args.line_start
         const r = await evidence({ reader, symbol, path: symbol ? undefined : args.path, lineStart: args.line_start, lineEnd, limit: args.limit })
         const t = r.target
-        const text = [
+        const lines = [
           `${t.path}:${t.line_start}-${t.line_end}${t.symbol ? ` (${t.symbol.kind} ${t.symbol.qualified_name})` : ''}: ${r.total} commits`,
           ...renderEvidence(r.evidence, r.total, 'limit: 0 for all').map((l) => `  ${l}`),
           ...(r.undecided ? [`  ${r.undecided.lines} lines undecided: ${r.undecided.reason}`] : []),
           indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
+        ]
+        return { lines, data: { repo: reader.repo, ...r } }
       }),
   )
 }

@@ -33,13 +33,13 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
         const r = await hotspots({ reader, path: args.path, level: args.level, limit: args.limit, allFiles: args.all_files })
-        const text = [
+        const lines = [
           ...(r.files.length ? ['files:', ...r.files.map((i) => `- ${line(i)}`)] : []),
           ...(r.symbols.length ? ['symbols:', ...r.symbols.map((i) => `- ${line(i)}`)] : []),
           `as of ${r.as_of.slice(0, 10)}; ${r.formula}`,
           indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
+        ]
+        return { lines, data: { repo: reader.repo, ...r } }
       }),
   )
 }

@@ -26,12 +26,12 @@ export function registerOwnershipTool(server: McpServer, ctx: ServerContext): vo
       ctx.answer(args.repo, async (reader) => {
         const r = await ownership({ reader, target: args.target, limit: args.limit })
         const t = r.target
-        const text = [
+        const lines = [
           `${t.kind === 'symbol' ? `${t.qualified_name} (${t.path})` : t.path || '.'}: ${r.lines} lines, bus factor ${r.bus_factor}`,
           ...r.owners.map((o) => `- ${o.name} <${o.email}> ${(o.share * 100).toFixed(1)} % (${o.lines} lines)${o.last_active ? `, last commit ${o.last_active.slice(0, 10)}` : ''}`),
           indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
+        ]
+        return { lines, data: { repo: reader.repo, ...r } }
       }),
   )
 }

@@ -29,8 +29,7 @@ export function registerRelatedTool(server: McpServer, ctx: ServerContext): void
         const lines = r.related.map(
           (x) => `${x.qualified_name ? `${x.qualified_name} (${x.path})` : x.path}: ${x.shared} shared commits, ${(x.confidence * 100).toFixed(0)} % of ${name}'s changes, e.g. ${x.examples.map((c) => `${c.short} ${c.subject}`).join('; ')}`,
         )
-        const text = [`${name}: ${lines.length ? 'usually changes with' : 'no co-change above the thresholds'}`, ...lines.map((l) => `- ${l}`), indexLine(r.index)].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
+        return { lines: [`${name}: ${lines.length ? 'usually changes with' : 'no co-change above the thresholds'}`, ...lines.map((l) => `- ${l}`), indexLine(r.index)], data: { repo: reader.repo, ...r } }
       }),
   )
 }
