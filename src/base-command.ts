@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core'
-import { isUserError } from './errors.js'
+import { isUserError, type UserError } from './errors.js'
 import { printable, printableLines } from './render.js'
 
 /**
@@ -29,8 +29,7 @@ export abstract class BaseCommand extends Command {
   async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<never> {
     const json = this.argv.includes('--json')
     if (isUserError(error)) {
-      if (json) process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, remedy: error.remedy } }) + '\n')
-      process.stderr.write(`error: ${printable(error.message)}\n  fix: ${printable(error.remedy)}\n`)
+      reportUserError(error, json)
       return this.exit(1)
     }
     // oclif's own parse errors (unknown flag, missing argument) are the user's to fix too
@@ -44,4 +43,10 @@ export abstract class BaseCommand extends Command {
     process.stderr.write(`gitwhy bug: ${printableLines(error.stack ?? error.message)}\nPlease report it with the command you ran.\n`)
     return this.exit(2)
   }
+}
+
+/** A user-fixable error: the JSON error document on stdout with --json, what happened and the fix on stderr. */
+export function reportUserError(error: UserError, json: boolean): void {
+  if (json) process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, remedy: error.remedy } }) + '\n')
+  process.stderr.write(`error: ${printable(error.message)}\n  fix: ${printable(error.remedy)}\n`)
 }
