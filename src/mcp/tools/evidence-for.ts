@@ -15,7 +15,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
       description:
         'Which commits, PRs and issues made some lines or a symbol what they are: the commits owning the lines now (blame) and the earlier ones that changed them (line history), newest first. Call it before editing code whose purpose is unclear, e.g. "why does retry() sleep 250 ms?". Give path with optional line_start/line_end, or qualified_name.',
       inputSchema: {
-        path: z.string().optional().describe('file path, relative to the repo root'),
+        path: z.string().optional().describe('file path, relative to the repo root; may end in :START-END instead of line_start/line_end'),
         line_start: z.number().int().min(1).max(10_000_000).optional().describe('first line (1-based); default 1'),
         line_end: z.number().int().min(1).max(10_000_000).optional().describe('last line; default line_start, or the end of the file'),
         qualified_name: z.string().optional().describe('symbol instead of lines: Class.method, a name, or path:Name'),
@@ -34,6 +34,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         evidence: z.array(evidenceItem),
         total: z.number().describe('items before the limit'),
         undecided: z.object({ lines: z.number(), reason: z.string() }).nullable(),
+        clamped: z.object({ requested_line_end: z.number(), note: z.string() }).nullable().describe('set when the range went past the end of the file and was cut there, as git blame -L does'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -47,6 +48,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         const lines = [
           `${t.path}:${t.line_start}-${t.line_end}${t.symbol ? ` (${t.symbol.kind} ${t.symbol.qualified_name})` : ''}: ${r.total} commits`,
           ...renderEvidence(r.evidence, r.total, 'limit: 0 for all').map((l) => `  ${l}`),
+          ...(r.clamped ? [`  note: ${r.clamped.note}`] : []),
           ...(r.undecided ? [`  ${r.undecided.lines} lines undecided: ${r.undecided.reason}`] : []),
           indexLine(r.index),
         ]
