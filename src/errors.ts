@@ -40,7 +40,7 @@ export function nearest(query: string, candidates: Iterable<string>, max = 5): s
   return scored.slice(0, max).map(([, c]) => c)
 }
 
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const prev = new Array<number>(b.length + 1)
   for (let j = 0; j <= b.length; j++) prev[j] = j
   for (let i = 1; i <= a.length; i++) {

@@ -1,5 +1,30 @@
 import type { EvidenceItem, IndexInfo } from './services/types.js'
 
+/**
+ * Characters that would act on a terminal or forge structure in a line of text: C0 and C1
+ * controls (ESC sequences, BEL, CR, newlines), DEL, line/paragraph separators and the Unicode
+ * bidirectional overrides and isolates that reorder what a reader sees.
+ */
+const UNPRINTABLE = /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' }
+
+/**
+ * One line of text safe to print or hand to a model: every character of UNPRINTABLE shown as a
+ * visible escape (`\x1b`, `\n`, `\u202e`). Text outputs go through it at their chokepoints
+ * (BaseCommand.log and logStderr, the error handlers, the MCP answer); JSON output stays exact.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0)
+    return NAMED[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`)
+  })
+}
+
+/** Several lines (a stack trace) made printable one by one, keeping the line breaks. */
+export function printableLines(text: string): string {
+  return text.split('\n').map(printable).join('\n')
+}
+
 /** Human-readable lines for evidence items (the --json output is the items themselves). */
 export function renderEvidence(items: EvidenceItem[], total: number, moreHint = 'use --limit 0 for all'): string[] {
   const lines: string[] = []

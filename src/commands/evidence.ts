@@ -5,14 +5,6 @@ import { renderEvidence, renderIndexNote } from '../render.js'
 import { evidence } from '../services/evidence.js'
 import type { EvidenceResult } from '../services/types.js'
 
-export function parseTarget(target: string): { path: string; start?: number; end?: number } {
-  const m = /^(.*):(\d+)(?:-(\d+))?$/.exec(target)
-  if (!m) return { path: target }
-  const start = Number(m[2])
-  const end = m[3] === undefined ? start : Number(m[3])
-  return { path: m[1], start, end }
-}
-
 export default class Evidence extends BaseCommand {
   static summary = 'Which commits, PRs and issues made these lines (or this symbol) what they are.'
   static description = 'Blame evidence (commits owning the lines at the indexed HEAD, as `git blame -L`) and line-history evidence (earlier commits that changed the range, as `git log -L`), newest first.'
@@ -27,12 +19,12 @@ export default class Evidence extends BaseCommand {
     const { args, flags } = await this.parse(Evidence)
     if (!args.target && !flags.symbol) throw new UserError('nothing to explain', 'pass PATH[:START[-END]] or --symbol NAME', 'usage')
     if (args.target && flags.symbol) throw new UserError('pass either PATH[:START[-END]] or --symbol, not both', 'drop one of them', 'usage')
-    const t = args.target ? parseTarget(args.target) : null
-    const result = await evidence({ repo: flags.repo, path: t?.path, lineStart: t?.start, lineEnd: t?.end, symbol: flags.symbol, limit: flags.limit })
+    const result = await evidence({ repo: flags.repo, path: args.target, symbol: flags.symbol, limit: flags.limit })
     if (!this.jsonEnabled()) {
       const tg = result.target
       this.log(`${tg.path}:${tg.line_start}-${tg.line_end}${tg.symbol ? `  (${tg.symbol.kind} ${tg.symbol.qualified_name})` : ''}`)
       for (const line of renderEvidence(result.evidence, result.total)) this.log(`  ${line}`)
+      if (result.clamped) this.log(`  note: ${result.clamped.note}`)
       if (result.undecided) this.log(`  ${result.undecided.lines} lines undecided: ${result.undecided.reason}`)
       const note = renderIndexNote(result.index)
       if (note) this.logStderr(note)

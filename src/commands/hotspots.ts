@@ -22,8 +22,11 @@ export default class Hotspots extends BaseCommand {
     const { flags } = await this.parse(Hotspots)
     const r = await hotspots({ repo: flags.repo, path: flags.path, limit: flags.limit, level: flags.level as 'file' | 'symbol' | 'both', allFiles: flags['all-files'] })
     if (!this.jsonEnabled()) {
-      if (r.files.length) this.log(['files', ...renderActivity(r.files).map((l) => `  ${l}`)].join('\n'))
-      if (r.symbols.length) this.log(['symbols', ...renderActivity(r.symbols).map((l) => `  ${l}`)].join('\n'))
+      for (const [heading, items] of [['files', r.files], ['symbols', r.symbols]] as const) {
+        if (!items.length) continue
+        this.log(heading)
+        for (const line of renderActivity(items)) this.log(`  ${line}`)
+      }
       if (!r.files.length && !r.symbols.length) this.log('no activity in the indexed history')
       this.log(`as of ${r.as_of.slice(0, 10)}: ${r.formula}`)
       const note = renderIndexNote(r.index)

@@ -8,7 +8,7 @@ export default class Schema extends BaseCommand {
   async run(): Promise<SchemaDescription> {
     await this.parse(Schema)
     const schema = describeSchema()
-    if (!this.jsonEnabled()) this.log(formatSchema(schema))
+    if (!this.jsonEnabled()) for (const line of formatSchema(schema).split('\n')) this.log(line)
     return schema
   }
 }

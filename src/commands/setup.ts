@@ -54,8 +54,8 @@ export default class Setup extends BaseCommand {
     this.log(`${result.dry_run ? 'Dry run (nothing is written). ' : ''}${what}:`)
     this.log(`  launcher: ${[l.command, ...l.args].join(' ')}`)
     for (const c of result.clients) {
-      this.log(this.line(clientName(c.client), c, result.dry_run, c))
-      if (c.hook) this.log(this.line('  hook', c.hook, result.dry_run, c))
+      for (const line of this.lines(clientName(c.client), c, result.dry_run, c)) this.log(line)
+      if (c.hook) for (const line of this.lines('  hook', c.hook, result.dry_run, c)) this.log(line)
     }
     if (result.dry_run) {
       for (const p of previews) {
@@ -71,16 +71,16 @@ export default class Setup extends BaseCommand {
     }
   }
 
-  private line(label: string, r: FileResult, dryRun: boolean, c: ClientResult): string {
+  private lines(label: string, r: FileResult, dryRun: boolean, c: ClientResult): string[] {
     const status = dryRun ? (DRY_VERBS[r.status] ?? r.status) : r.status
     const file = r.file ? tilde(r.file) : ''
     let note = r.message ?? ''
     if (r.status === 'skipped' && note === 'not installed') note = `not installed (${c.file ? tilde(c.file) : ''}; name it with --client to create it)`
     if (r.status === 'failed') {
       const [msg, fix] = note.split(' — fix: ')
-      return `  ${label.padEnd(13)} ${status.padEnd(13)} ${file}\n${' '.repeat(30)}${msg}\n${' '.repeat(30)}fix: ${fix ?? ''}`
+      return [`  ${label.padEnd(13)} ${status.padEnd(13)} ${file}`, `${' '.repeat(30)}${msg}`, `${' '.repeat(30)}fix: ${fix ?? ''}`]
     }
-    return `  ${label.padEnd(13)} ${status.padEnd(13)} ${r.status === 'skipped' ? '' : file}${note ? `${r.status === 'skipped' ? '' : '  '}${note.startsWith('backup: ') ? `(backup: ${tilde(note.slice(8))})` : note}` : ''}`
+    return [`  ${label.padEnd(13)} ${status.padEnd(13)} ${r.status === 'skipped' ? '' : file}${note ? `${r.status === 'skipped' ? '' : '  '}${note.startsWith('backup: ') ? `(backup: ${tilde(note.slice(8))})` : note}` : ''}`]
   }
 }
 

@@ -58,3 +58,17 @@ export function countLines(content: Buffer): number {
   if (content[content.length - 1] !== 10) n++
   return n
 }
+
+/** Symlinks and submodules of a commit's tree (what listTree leaves out), via `git ls-tree -r -z`. */
+export async function listLinks(repo: string, rev: string): Promise<Array<{ path: string; kind: 'symlink' | 'submodule' }>> {
+  const { stdout } = await gitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', assertSafeRef(rev)])
+  const links: Array<{ path: string; kind: 'symlink' | 'submodule' }> = []
+  for (const rec of stdout.toString('latin1').split('\0')) {
+    const tab = rec.indexOf('\t')
+    if (tab < 0) continue
+    const [mode, type] = rec.slice(0, tab).split(/\s+/)
+    if (type === 'commit') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'submodule' })
+    else if (mode === '120000') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'symlink' })
+  }
+  return links
+}

@@ -6,6 +6,7 @@
  * `offset`).
  */
 import { z } from 'zod'
+import { answerText } from './text.js'
 
 /** Characters of text, and of structured content (JSON), one answer may take. */
 export const TEXT_BUDGET = 20_000
@@ -23,13 +24,14 @@ export interface PageInfo {
 interface ListAnswer {
   data: object
   list: string[]
-  render: (data: never) => string
+  render: (data: never) => string[]
 }
 
-export type ToolAnswer = { text: string; data: object } | ListAnswer
+/** A tool's answer: text lines (made printable here) and the structured data. */
+export type ToolAnswer = { lines: string[]; data: object } | ListAnswer
 
 /** A list answer (typed: the keys must be keys of data, render takes data's type). */
-export function listAnswer<D extends object>(data: D, list: Array<keyof D & string>, render: (data: D) => string): ToolAnswer {
+export function listAnswer<D extends object>(data: D, list: Array<keyof D & string>, render: (data: D) => string[]): ToolAnswer {
   return { data, list, render }
 }
 
@@ -42,7 +44,7 @@ export const pageInfo = z
 
 /** Fit an answer into the budget, starting at `offset` of its list. */
 export function fitAnswer(answer: ToolAnswer, offset = 0): { text: string; data: object } {
-  if (!('list' in answer)) return { text: cutText(answer.text), data: answer.data }
+  if (!('list' in answer)) return { text: cutText(answerText(answer.lines)), data: answer.data }
   const { data, list, render } = answer
   const items: Array<{ key: string; item: unknown }> = []
   for (const key of list) for (const item of (data as Record<string, unknown[]>)[key] ?? []) items.push({ key, item })
@@ -53,9 +55,9 @@ export function fitAnswer(answer: ToolAnswer, offset = 0): { text: string; data:
     for (const { key, item } of items.slice(start, start + n)) page[key].push(item)
     const next = start + n < total ? start + n : null
     const paged = { ...data, ...page, ...(start > 0 || next !== null ? { page: { offset: start, returned: n, total, next_offset: next } satisfies PageInfo } : {}) }
-    let text = (render as (data: object) => string)(paged)
-    if (next !== null) text += `\n… ${total - next} more not shown (answer size budget): call again with offset: ${next}`
-    return { text, data: paged }
+    const lines = (render as (data: object) => string[])(paged)
+    if (next !== null) lines.push(`… ${total - next} more not shown (answer size budget): call again with offset: ${next}`)
+    return { text: answerText(lines), data: paged }
   }
   const fits = (page: { text: string; data: object }) => page.text.length <= TEXT_BUDGET && JSON.stringify(page.data).length <= DATA_BUDGET
   const all = pageOf(total - start)

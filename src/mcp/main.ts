@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { UserError, isUserError } from '../errors.js'
+import { printable, printableLines } from '../render.js'
 import { packageVersion } from '../setup/launcher.js'
 import { createServer } from './server.js'
 import { isLoopback, serveHttp, serveStdio } from './transports.js'
@@ -54,14 +55,14 @@ export async function main(argv: string[]): Promise<number> {
     return 0
   } catch (error) {
     if (isUserError(error)) {
-      process.stderr.write(`error: ${error.message}\n  fix: ${error.remedy}\n`)
+      process.stderr.write(`error: ${printable(error.message)}\n  fix: ${printable(error.remedy)}\n`)
       return 1
     }
     if ((error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`error: ${(error as Error).message}\n  fix: see \`gitwhy mcp --help\`\n`)
+      process.stderr.write(`error: ${printable((error as Error).message)}\n  fix: see \`gitwhy mcp --help\`\n`)
       return 1
     }
-    process.stderr.write(`gitwhy bug: ${(error as Error).stack ?? error}\n`)
+    process.stderr.write(`gitwhy bug: ${printableLines(String((error as Error).stack ?? error))}\n`)
     return 2
   }
 }

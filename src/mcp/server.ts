@@ -8,7 +8,9 @@ import type { IndexReader } from '../services/index-reader.js'
 import { IndexPool } from '../services/index-pool.js'
 import { listRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
+import { printableLines } from '../render.js'
 import { fitAnswer, type ToolAnswer } from './budget.js'
+import { answerText } from './text.js'
 import { registerPrompts } from './prompts/index.js'
 import { registerResources } from './resources/index.js'
 import { registerTools } from './tools/index.js'
@@ -25,7 +27,9 @@ export interface ServerContext {
   version: string
   /**
    * Run a tool against a repository's current index; a UserError becomes an isError result saying
-   * how to recover. The answer is fitted into the size budget, a list answer from `offset` on.
+   * how to recover. The text is given as lines, each made printable (a newline or an escape
+   * sequence inside a commit subject cannot forge a line of the answer), and the answer is fitted
+   * into the size budget, a list answer from `offset` on.
    */
   answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<ToolAnswer>, offset?: number): Promise<CallToolResult>
 }
@@ -35,9 +39,9 @@ export interface ServerContext {
  * or (a bug, logged on stderr) that other calls still work.
  */
 export function failureText(error: unknown): string {
-  if (isUserError(error)) return `${error.message}\nTo fix: ${error.remedy}`
-  process.stderr.write(`gitwhy mcp: internal error: ${(error as Error)?.stack ?? String(error)}\n`)
-  return `gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.`
+  if (isUserError(error)) return answerText([error.message, `To fix: ${error.remedy}`])
+  process.stderr.write(`gitwhy mcp: internal error: ${printableLines((error as Error)?.stack ?? String(error))}\n`)
+  return answerText([`gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.`])
 }
 
 export function toolError(error: unknown): CallToolResult {

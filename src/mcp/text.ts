@@ -1,3 +1,4 @@
+import { printable } from '../render.js'
 import type { IndexInfo } from '../services/types.js'
 
 /** The freshness line every tool answer ends with. */
@@ -7,4 +8,9 @@ export function indexLine(index: IndexInfo): string {
   return index.commits_behind === null
     ? `${at}: STALE, HEAD is not a descendant (history rewritten); run \`gitwhy analyze\``
     : `${at}: STALE, ${index.commits_behind} commits behind HEAD; run \`gitwhy analyze\` (answers miss those commits)`
+}
+
+/** The text of a tool answer: its lines, each printable (see printable in render.ts). */
+export function answerText(lines: string[]): string {
+  return lines.map(printable).join('\n')
 }

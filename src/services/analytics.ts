@@ -1,19 +1,14 @@
 import { UserError, checkLimit } from '../errors.js'
 import { DAY, DOMINANT_SHARE, isGhost, ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
-import { findSymbol } from './evidence.js'
 import { IndexReader, withReader } from './index-reader.js'
+import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import type { CommitRef, IndexInfo } from './types.js'
 
 /**
  * The history-analytics answers (hotspots, ownership, ghosts, related, communities), read from the
  * activity columns and analytics tables analyze stored. Risk and context-for-pr build on these.
  */
-
-export type Target =
-  | { kind: 'file'; path: string }
-  | { kind: 'directory'; path: string }
-  | { kind: 'symbol'; id: string; qualified_name: string; symbol_kind: string; path: string; start_line: number; end_line: number }
 
 export interface ActivityItem {
   key: string
@@ -119,26 +114,6 @@ export async function asOf(reader: IndexReader): Promise<number> {
 
 const cap = <T>(items: T[], limit: number): T[] => (limit === 0 ? items : items.slice(0, limit))
 
-/**
- * A file, a directory (for ownership and hotspots) or a symbol: an indexed path wins, then a
- * directory holding indexed files, then a symbol name (`Class.method`, `path:Name`).
- */
-export function resolveTarget(reader: IndexReader, input: string, { directories = false } = {}): Target {
-  if (!input.trim()) throw new UserError('nothing to look at', 'pass a file path or a symbol name', 'bad_option')
-  const looksLikePath = input.includes('/') || /\.[a-z0-9]+$/i.test(input) || input === '.'
-  if (looksLikePath && !/:[^/]+$/.test(input)) {
-    const rel = reader.relativePath(input)
-    if (reader.file(rel)) return { kind: 'file', path: rel }
-    if (directories) {
-      const prefix = rel === '' || rel === '.' ? '' : rel.replace(/\/+$/, '') + '/'
-      if (prefix === '' || reader.files().some((f) => f.path.startsWith(prefix))) return { kind: 'directory', path: prefix }
-    }
-    reader.requireFile(rel)
-  }
-  const s = findSymbol(reader, input)
-  return { kind: 'symbol', id: s.id, qualified_name: s.qualified_name, symbol_kind: s.kind, path: s.path, start_line: s.start_line, end_line: s.end_line }
-}
-
 export const HOTSPOT_FORMULA = 'score = recent_revisions × ln(1 + revisions); ties by revisions (merges, bots and formatting commits not counted)'
 
 /**
@@ -151,7 +126,7 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
     checkLimit(limit)
     let prefix = ''
     if (options.path) {
-      const t = resolveTarget(reader, options.path, { directories: true })
+      const t = resolveTarget(reader, options.path)
       if (t.kind === 'symbol') throw new UserError(`${options.path} is a symbol`, 'pass a file or directory with --path', 'bad_option')
       prefix = t.path
     }
@@ -182,7 +157,7 @@ export async function ownership(options: { repo?: string; reader?: IndexReader; 
   return withReader(options, async (reader) => {
     const limit = options.limit ?? 20
     checkLimit(limit)
-    const target = resolveTarget(reader, options.target, { directories: true })
+    const target = resolveTarget(reader, options.target)
     const g = await reader.graph()
     const rows =
       target.kind === 'symbol'
@@ -203,7 +178,7 @@ export async function ghosts(options: { repo?: string; reader?: IndexReader; day
     if (!Number.isFinite(days) || days < 0) throw new UserError(`--days must be a number ≥ 0, got ${days}`, 'pass e.g. --days 180', 'bad_option')
     const limit = options.limit ?? 50
     checkLimit(limit)
-    const prefix = options.path ? resolveTarget(reader, options.path, { directories: true }) : null
+    const prefix = options.path ? resolveTarget(reader, options.path) : null
     if (prefix?.kind === 'symbol') throw new UserError(`${options.path} is a symbol`, 'pass a file or directory with --path', 'bad_option')
     const now = await asOf(reader)
     const rows = (await (await reader.graph()).query<{ path: string; lines: number; email: string; name: string; share: number }>(Q.dominantOwners, { share: DOMINANT_SHARE })).filter(
@@ -228,7 +203,7 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     const limit = options.limit ?? 10
     checkLimit(limit)
     const target = resolveTarget(reader, options.target)
-    if (target.kind === 'directory') throw new UserError('related takes a file or a symbol', 'pass a file path or a symbol name', 'bad_option')
+    if (target.kind === 'directory') throw directoryRefused(target, 'related')
     const g = await reader.graph()
     const key = target.kind === 'file' ? target.path : target.id
     const rows = await g.query<Omit<RelatedItem, 'examples' | 'path'> & { path?: string }>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : limit })

@@ -2,7 +2,7 @@ import { copyFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
-import { countLines, listTree, readBlobs } from '../git/tree.js'
+import { countLines, listLinks, listTree, readBlobs } from '../git/tree.js'
 import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
@@ -19,6 +19,7 @@ import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath
 import { importSpecifiers } from '../parse/imports.js'
 import type { SkipReason } from '../parse/types.js'
 import { recordIndex } from './registry.js'
+import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import {
@@ -109,7 +110,8 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     // History (git-bound) and files (parse-bound) run concurrently.
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => read(canUpdate ? `${previous!.head}..${head}` : head))
     historyPromise.catch(() => {})
-    const { files, skipped, previousFiles } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
+    const { files, skipped, skippedPaths, previousFiles } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
+    await recordSkippedFiles(repo, head, dir, skippedPaths)
     let commits = await historyPromise
     historyPromise = null
 
@@ -223,7 +225,7 @@ async function indexFiles(
   maxFileBytes: number,
   prevDir: string | null,
   progress: (phase: string, done: number, total: number) => void,
-): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; previousFiles: Map<string, IndexedFile> }> {
+): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; previousFiles: Map<string, IndexedFile> }> {
   const tree = await listTree(repo, head)
   const previousFiles = new Map<string, IndexedFile>()
   const previous = new Map<string, IndexedFile>()
@@ -234,6 +236,7 @@ async function indexFiles(
     }
   }
   const skipped: Record<SkipReason, number> = { binary: 0, generated: 0, vendored: 0, minified: 0, too_large: 0 }
+  const skippedPaths = new Map<string, SkippedReason>()
   const files: IndexedFile[] = []
   const toRead: string[] = []
   const byBlob = new Map<string, string[]>()
@@ -245,6 +248,7 @@ async function indexFiles(
     }
     if (e.size > maxFileBytes) {
       skipped.too_large++
+      skippedPaths.set(e.path, 'too_large')
       continue
     }
     const list = byBlob.get(e.blob)
@@ -270,6 +274,7 @@ async function indexFiles(
         const reason = classifyFile(p, content, { maxBytes: maxFileBytes })
         if (reason) {
           skipped[reason]++
+          skippedPaths.set(p, reason)
           continue
         }
         const language = extractor.languageOf(p)
@@ -286,7 +291,7 @@ async function indexFiles(
     extractor.close()
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { files, skipped, previousFiles }
+  return { files, skipped, skippedPaths, previousFiles }
 }
 
 function fileRow(p: string, f: IndexedFile | undefined): FileRow {
@@ -488,4 +493,10 @@ async function updateIndex(u: {
     updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
   })
   return { ...counts, files: files.length }
+}
+
+/** The per-path reasons of what indexFiles skipped, plus the symlinks and submodules it never sees (skipped-files.ts). */
+async function recordSkippedFiles(repo: string, head: string, dir: string, skipped: Map<string, SkippedReason>): Promise<void> {
+  for (const link of await listLinks(repo, head)) skipped.set(link.path, link.kind)
+  writeSkippedFiles(dir, skipped)
 }

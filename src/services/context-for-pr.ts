@@ -6,6 +6,7 @@ import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { history } from './history.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
+import { resolvePath } from './resolve.js'
 import { risksOfFiles } from './risk.js'
 import type { IndexInfo, PullRequestRef } from './types.js'
 
@@ -91,7 +92,12 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
     let changed: ChangedFile[]
     if (options.files && options.files.length > 0) {
       if (options.base || options.head) throw new UserError('pass either --files or --base/--head, not both', 'drop one of them', 'usage')
-      changed = options.files.map((f) => ({ path: reader.relativePath(f), status: null, old_path: null, ranges: null }))
+      // a directory stands for every indexed file under it
+      const paths = options.files.flatMap((f) => {
+        const t = resolvePath(reader, f)
+        return t?.kind === 'directory' ? reader.files().filter((x) => x.path.startsWith(t.path)).map((x) => x.path) : [reader.relativePath(f)]
+      })
+      changed = [...new Set(paths)].map((p) => ({ path: p, status: null, old_path: null, ranges: null }))
     } else {
       base = options.base ?? (await defaultBase(reader.repo))
       head = options.head ?? 'HEAD'

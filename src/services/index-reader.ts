@@ -9,6 +9,7 @@ import { GRAPH_DB, indexedFiles, type IndexedFile } from './index-layout.js'
 import type { ShardReader } from '../history/shards.js'
 import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
 import { HeadReader } from '../git/head.js'
+import { explainSkip, readSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 const MEMO_SIZE = 256
@@ -20,6 +21,7 @@ export class IndexReader {
   private paths: PathIndex | null = null
   private catalog: CommitCatalog | null = null
   private heads: HeadReader | null = null
+  private skipped: Map<string, SkippedReason> | null = null
   /** Freshness by working HEAD: a long-lived reader asks git only when HEAD moves. */
   private readonly infoByHead = new Map<string | null, IndexInfo>()
 
@@ -135,10 +137,21 @@ export class IndexReader {
     return rel.split(path.sep).join('/')
   }
 
-  /** An indexed file at HEAD, or a UserError naming the nearest indexed paths. */
+  /**
+   * An indexed file at HEAD, or a UserError: why a file analyze skipped is not indexed, or else
+   * the nearest indexed paths.
+   */
   requireFile(rel: string): IndexedFile {
     const f = this.file(rel)
     if (f) return f
+    const skipped = (this.skipped ??= readSkippedFiles(this.dir)).get(rel)
+    if (skipped) {
+      throw new UserError(
+        `${rel} is not indexed: analyze skipped it at ${this.meta.head.slice(0, 7)} because ${explainSkip(skipped)}`,
+        `its commits are still there: \`gitwhy history ${rel}\` (MCP: area_history)${skipped === 'too_large' ? '; or index it with `gitwhy analyze --max-file-bytes N`' : ''}`,
+        'skipped_file',
+      )
+    }
     const paths = this.files().map((x) => x.path)
     // a file that moved keeps its name: same-named files first, then the closest spellings
     const base = path.posix.basename(rel)

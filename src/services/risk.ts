@@ -3,7 +3,8 @@ import { loadAnalyticsCache, analyticsInput } from '../analytics/cache.js'
 import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
 import { ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
-import { asOf, epoch, lastActive, resolveTarget, type Target } from './analytics.js'
+import { asOf, epoch, lastActive } from './analytics.js'
+import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 
@@ -22,7 +23,7 @@ export interface RiskResult extends Risk {
 export async function risk(options: { repo?: string; reader?: IndexReader; target: string }): Promise<RiskResult> {
   return withReader(options, async (reader) => {
     const target = resolveTarget(reader, options.target)
-    if (target.kind === 'directory') throw new UserError('risk takes a file or a symbol', 'pass a file path or a symbol name (ownership and hotspots take directories)', 'bad_option')
+    if (target.kind === 'directory') throw directoryRefused(target, 'risk')
     return { target, index: await reader.indexInfo(), ...(await riskOfTarget(reader, target)) }
   })
 }

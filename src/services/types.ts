@@ -65,6 +65,8 @@ export interface EvidenceResult {
    * boundary commit, as `git blame` does, and counted here.
    */
   undecided: { lines: number; reason: string } | null
+  /** Set when the requested range went past the end of the file and was cut there (as `git blame -L` does). */
+  clamped: { requested_line_end: number; note: string } | null
 }
 
 export interface HistoryResult {

@@ -176,8 +176,8 @@ describe('bad arguments on an indexed repository', () => {
     expect(alpha.target.symbol).toEqual({ qualified_name: 'Alpha.run', kind: 'method' })
   })
 
-  test('a line range past the end of the file (or reversed) → bad_range', async () => {
-    const e = await expectUserError(args('evidence', 'src/shapes.ts:10-99'), 'bad_range', opts, { plain: true })
+  test('a line range starting past the end of the file (or reversed) → bad_range (an end past it is cut, as git blame -L does)', async () => {
+    const e = await expectUserError(args('evidence', 'src/shapes.ts:20-99'), 'bad_range', opts, { plain: true })
     expect(e.message).toMatch(/15 lines/)
     expect(e.remedy).toMatch(/1-15/)
     await expectUserError(args('evidence', 'src/shapes.ts:5-2'), 'bad_range', opts)

@@ -313,6 +313,7 @@ export const EVIDENCE_DOC = t.obj({
   evidence: t.arr(BLAME_OR_HISTORY_ITEM),
   total: t.int(),
   undecided: t.or(t.nul(), t.obj({ lines: t.int(), reason: t.str() })),
+  clamped: t.or(t.nul(), t.obj({ requested_line_end: t.int(), note: t.str() })),
 })
 
 export const HISTORY_DOC = t.obj({

@@ -169,7 +169,7 @@ describe('gitwhy mcp over stdio', () => {
   test('bad arguments are tool errors that say how to recover', async () => {
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
       ['evidence_for', {}, /path .*qualified_name/],
-      ['evidence_for', { path: 'src/retry.ts', line_start: 5, line_end: 99 }, /1-1[0-9]/],
+      ['evidence_for', { path: 'src/retry.ts', line_start: 50, line_end: 99 }, /1-1[0-9]/],
       ['evidence_for', { path: 'src/retyr.ts' }, /did you mean: src\/retry\.ts/],
       ['evidence_for', { qualified_name: 'Clinet.get' }, /did you mean: .*Client\.get/],
       ['evidence_for', { path: 'src/retry.ts', line_start: 'three' }, /line_start/],

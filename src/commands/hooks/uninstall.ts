@@ -1,4 +1,5 @@
 import { BaseCommand } from '../../base-command.js'
+import { printable } from '../../render.js'
 import { uninstallHooks, type HooksChangeResult } from '../../services/hooks.js'
 
 /** One line per hook on stdout; a refusal also goes to stderr, where a person looks for problems. */
@@ -7,7 +8,7 @@ export function logHookChanges(cmd: { log: (m: string) => void }, result: HooksC
   for (const h of result.hooks) {
     cmd.log(`  ${h.name.padEnd(14)} ${h.status.padEnd(9)} ${h.path}`)
     if (h.message && h.status !== 'refused') cmd.log(`  ${''.padEnd(14)} ${h.message}`)
-    if (h.status === 'refused') process.stderr.write(`warning: ${h.name} not installed: ${h.message}\n`)
+    if (h.status === 'refused') process.stderr.write(`warning: ${printable(`${h.name} not installed: ${h.message}`)}\n`)
   }
 }
 

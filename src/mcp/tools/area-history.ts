@@ -40,7 +40,7 @@ export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): 
               `${d.target.kind} ${d.target.path}: ${d.total} commits${d.truncated ? ' (history cut: older commits missing)' : ''}`,
               ...renderEvidence(d.evidence, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
               indexLine(d.index),
-            ].join('\n'),
+            ],
         )
       }, args.offset),
   )

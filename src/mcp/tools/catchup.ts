@@ -9,7 +9,7 @@ import { indexLine } from '../text.js'
 
 const line = (c: CommitRef) => `${c.short} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}${c.category === 'normal' ? '' : ` [${c.category}]`}`
 
-export function renderCatchup(r: CatchupResult): string {
+export function renderCatchup(r: CatchupResult): string[] {
   const counts = Object.entries(r.by_category).map(([k, n]) => `${n} ${k}`).join(', ')
   const out = [`since ${r.since.slice(0, 16).replace('T', ' ')}: ${r.total} commits${counts ? ` (${counts})` : ''}`]
   for (const pr of r.pull_requests) {
@@ -20,7 +20,7 @@ export function renderCatchup(r: CatchupResult): string {
   const noise = Object.entries(r.reduced).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`)
   if (noise.length) out.push(`counted only: ${noise.join(', ')}`)
   if (r.truncated) out.push(`showing ${r.shown} commits; raise limit (0 = all) for the rest`)
-  return out.join('\n')
+  return out
 }
 
 export function registerCatchupTool(server: McpServer, ctx: ServerContext): void {
@@ -56,7 +56,7 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
         const r = await catchup({ reader, since: args.since, limit: args.limit })
-        return listAnswer({ repo: reader.repo, ...r }, ['pull_requests', 'commits'], (d) => `${renderCatchup(d)}\n${indexLine(d.index)}`)
+        return listAnswer({ repo: reader.repo, ...r }, ['pull_requests', 'commits'], (d) => [...renderCatchup(d), indexLine(d.index)])
       }, args.offset),
   )
 }

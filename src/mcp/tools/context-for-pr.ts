@@ -47,7 +47,7 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
           ...(d.missing_co_changes.length ? ['usually change with these but missing:', ...d.missing_co_changes.map((m) => `- ${m.path} (with ${m.usually_with}, ${(m.confidence * 100).toFixed(0)} %)`)] : []),
           ...(r.owners_to_ask.length ? [`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`] : []),
           indexLine(r.index),
-        ].join('\n'))
+        ])
       }, args.offset),
   )
 }

@@ -35,7 +35,7 @@ export function registerCypherTool(server: McpServer, ctx: ServerContext): void 
             `${d.rows.length} rows${d.truncated ? ` (stopped at max_rows ${args.max_rows}: add LIMIT or raise max_rows)` : ''}`,
             ...d.rows.map((r) => JSON.stringify(r)),
             indexLine(index),
-          ].join('\n'),
+          ],
         )
       }, args.offset),
   )

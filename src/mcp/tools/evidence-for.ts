@@ -16,7 +16,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
       description:
         'Which commits, PRs and issues made some lines or a symbol what they are: the commits owning the lines now (blame) and the earlier ones that changed them (line history), newest first. Call it before editing code whose purpose is unclear, e.g. "why does retry() sleep 250 ms?". Give path with optional line_start/line_end, or qualified_name.',
       inputSchema: {
-        path: z.string().optional().describe('file path, relative to the repo root'),
+        path: z.string().optional().describe('file path, relative to the repo root; may end in :START-END instead of line_start/line_end'),
         line_start: z.number().int().min(1).max(10_000_000).optional().describe('first line (1-based); default 1'),
         line_end: z.number().int().min(1).max(10_000_000).optional().describe('last line; default line_start, or the end of the file'),
         qualified_name: z.string().optional().describe('symbol instead of lines: Class.method, a name, or path:Name'),
@@ -37,6 +37,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         total: z.number().describe('items before the limit'),
         undecided: z.object({ lines: z.number(), reason: z.string() }).nullable(),
         page: pageInfo,
+        clamped: z.object({ requested_line_end: z.number(), note: z.string() }).nullable().describe('set when the range went past the end of the file and was cut there, as git blame -L does'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -51,9 +52,10 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
             [
               `${t.path}:${t.line_start}-${t.line_end}${t.symbol ? ` (${t.symbol.kind} ${t.symbol.qualified_name})` : ''}: ${d.total} commits`,
               ...renderEvidence(d.evidence, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
+              ...(d.clamped ? [`  note: ${d.clamped.note}`] : []),
               ...(d.undecided ? [`  ${d.undecided.lines} lines undecided: ${d.undecided.reason}`] : []),
               indexLine(d.index),
-            ].join('\n'),
+            ],
         )
       }, args.offset),
   )

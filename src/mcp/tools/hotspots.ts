@@ -42,7 +42,7 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
             ...(d.symbols.length ? ['symbols:', ...d.symbols.map((i) => `- ${line(i)}`)] : []),
             `as of ${d.as_of.slice(0, 10)}; ${d.formula}`,
             indexLine(d.index),
-          ].join('\n'),
+          ],
         )
       }, args.offset),
   )

@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { listRegistered } from '../../services/registry.js'
 import { indexInfo } from '../schemas.js'
 import { toolError, type ServerContext } from '../server.js'
-import { indexLine } from '../text.js'
+import { answerText, indexLine } from '../text.js'
 
 export function registerListReposTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
@@ -47,10 +47,10 @@ export function registerListReposTool(server: McpServer, ctx: ServerContext): vo
           }
           repos.push({ ...e, default: e.path === defaultRepo, index, problem })
         }
-        const text = repos.length
-          ? repos.map((r) => `${r.default ? '* ' : '  '}${r.name}  ${r.path}  ${r.index ? indexLine(r.index) : `(${r.problem})`}`).join('\n')
-          : 'no repository is indexed yet: run `gitwhy analyze` in one'
-        return { content: [{ type: 'text', text }], structuredContent: { default_repo: defaultRepo, repos } }
+        const lines = repos.length
+          ? repos.map((r) => `${r.default ? '* ' : '  '}${r.name}  ${r.path}  ${r.index ? indexLine(r.index) : `(${r.problem})`}`)
+          : ['no repository is indexed yet: run `gitwhy analyze` in one']
+        return { content: [{ type: 'text', text: answerText(lines) }], structuredContent: { default_repo: defaultRepo, repos } }
       } catch (error) {
         return toolError(error)
       }

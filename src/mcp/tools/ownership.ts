@@ -33,7 +33,7 @@ export function registerOwnershipTool(server: McpServer, ctx: ServerContext): vo
             `${t.kind === 'symbol' ? `${t.qualified_name} (${t.path})` : t.path || '.'}: ${d.lines} lines, bus factor ${d.bus_factor}`,
             ...d.owners.map((o) => `- ${o.name} <${o.email}> ${(o.share * 100).toFixed(1)} % (${o.lines} lines)${o.last_active ? `, last commit ${o.last_active.slice(0, 10)}` : ''}`),
             indexLine(d.index),
-          ].join('\n'),
+          ],
         )
       }, args.offset),
   )

@@ -24,8 +24,8 @@ export function registerPingTool(server: McpServer, ctx: ServerContext): void {
       ctx.answer(args.repo, async (reader) => {
         const index = await reader.indexInfo()
         const counts = reader.meta.counts
-        const text = `${reader.repo}: ${indexLine(index)}, built ${reader.meta.createdAt}\n${Object.entries(counts).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(' · ')}`
-        return { text, data: { repo: reader.repo, version: ctx.version, index, built_at: reader.meta.createdAt, counts } }
+        const lines = [`${reader.repo}: ${indexLine(index)}, built ${reader.meta.createdAt}`, Object.entries(counts).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(' · ')]
+        return { lines, data: { repo: reader.repo, version: ctx.version, index, built_at: reader.meta.createdAt, counts } }
       }),
   )
 }

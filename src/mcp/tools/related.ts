@@ -32,7 +32,7 @@ export function registerRelatedTool(server: McpServer, ctx: ServerContext): void
           const lines = d.related.map(
             (x) => `${x.qualified_name ? `${x.qualified_name} (${x.path})` : x.path}: ${x.shared} shared commits, ${(x.confidence * 100).toFixed(0)} % of ${name}'s changes, e.g. ${x.examples.map((c) => `${c.short} ${c.subject}`).join('; ')}`,
           )
-          return [`${name}: ${lines.length ? 'usually changes with' : 'no co-change above the thresholds'}`, ...lines.map((l) => `- ${l}`), indexLine(d.index)].join('\n')
+          return [`${name}: ${lines.length ? 'usually changes with' : 'no co-change above the thresholds'}`, ...lines.map((l) => `- ${l}`), indexLine(d.index)]
         })
       }, args.offset),
   )

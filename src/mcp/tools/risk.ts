@@ -30,13 +30,13 @@ export function registerRiskTool(server: McpServer, ctx: ServerContext): void {
       ctx.answer(args.repo, async (reader) => {
         const r = await risk({ reader, target: args.target })
         const t = r.target
-        const text = [
+        const lines = [
           `${r.level} (${r.score.toFixed(2)}) ${t.kind === 'symbol' ? `${t.qualified_name} in ${t.path}` : t.path}`,
           ...r.reasons.map((x) => `- ${x}`),
           ...(r.contributors.length ? [`ask: ${r.contributors.map((c) => `${c.name} <${c.email}> ${(c.share * 100).toFixed(0)} %`).join(', ')}`] : []),
           indexLine(r.index),
-        ].join('\n')
-        return { text, data: { repo: reader.repo, ...r } }
+        ]
+        return { lines, data: { repo: reader.repo, ...r } }
       }),
   )
 }
