@@ -17,7 +17,8 @@ export class GitError extends Error {
   }
 }
 
-const BASE_ARGS = ['-c', 'core.quotePath=true', '-c', 'color.ui=false', '-c', 'log.showSignature=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.relative=false', '-c', 'diff.external=']
+// i18n.logOutputEncoding: commit text with an `encoding` header is re-encoded to UTF-8 whatever the user configured.
+const BASE_ARGS = ['-c', 'core.quotePath=true', '-c', 'i18n.logOutputEncoding=UTF-8', '-c', 'color.ui=false', '-c', 'log.showSignature=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.relative=false', '-c', 'diff.external=']
 
 export function assertSafeRef(ref: string): string {
   if (ref.startsWith('-') || ref.includes('\0') || /\s/.test(ref)) {
