@@ -4,7 +4,9 @@
  * email, messages in Latin-1 with and without an `encoding` header), and source files that are not
  * UTF-8. One odd commit or file must never fail an index, and what it says must survive.
  */
+import { rmSync } from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
+import { UserError } from '../../src/errors.js'
 import { analyze } from '../../src/services/analyze.js'
 import { evidence } from '../../src/services/evidence.js'
 import { history } from '../../src/services/history.js'
@@ -147,5 +149,19 @@ describe('source files that are not UTF-8', () => {
       { path: 'latin.c', lines: 6 },
       { path: 'latin.py', lines: latin.toString('latin1').split('\n').length - 1 },
     ])
+  })
+})
+
+describe('a repository missing objects', () => {
+  test('analyze fails as a user error naming the object (git log -p stops there too), not as a bug', async () => {
+    repo = createRepo()
+    repo.write('a.txt', 'one\n').commit('one')
+    const blob = repo.git('rev-parse', 'HEAD:a.txt').trim()
+    repo.write('a.txt', 'one\ntwo\n').commit('two')
+    rmSync(repo.path(`.git/objects/${blob.slice(0, 2)}/${blob.slice(2)}`))
+    const failure = await analyze({ repo: repo.dir }).then(() => null, (e: unknown) => e)
+    expect(failure).toBeInstanceOf(UserError)
+    expect((failure as UserError).code).toBe('repo_damaged')
+    expect((failure as UserError).message).toContain(blob)
   })
 })
