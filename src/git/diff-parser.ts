@@ -2,9 +2,12 @@
  * Pure streaming parsers for `git log -p -U0 -M` / `git diff-tree --stdin -p -U0 -M` output.
  *
  * Input is decoded as latin1 (one char per byte) so no byte sequence is lost; paths and commit
- * text are re-decoded as UTF-8 where they leave the parser. Records are separated by a header line
- * starting with \x01 (content lines start with '+', '-', ' ' or '\', so the marker is unambiguous).
+ * text are decoded (UTF-8, else Windows-1252: see decode.ts) where they leave the parser.
+ * Records are separated by a header line starting with \x01 (content lines start with '+', '-',
+ * ' ' or '\', so the marker is unambiguous).
  */
+
+import { decodeBytes, decodeLatin1 } from './decode.js'
 
 export type FileStatus = 'A' | 'D' | 'M' | 'R'
 
@@ -55,21 +58,9 @@ function internPath(s: string): string {
   return v
 }
 
-function latin1ToUtf8(s: string): string {
-  // Fast path: pure ASCII needs no re-decoding.
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) > 0x7f) return Buffer.from(s, 'latin1').toString('utf8')
-  }
-  return s
-}
-
-export function decodeText(latin1: string): string {
-  return latin1ToUtf8(latin1)
-}
-
-/** Undo git's C-style quoting of a path ("a/\303\274.txt") and decode as UTF-8. */
+/** Undo git's C-style quoting of a path ("a/\303\274.txt") and decode it (see decode.ts). */
 export function unquotePath(raw: string): string {
-  if (!raw.startsWith('"')) return internPath(latin1ToUtf8(raw))
+  if (!raw.startsWith('"')) return internPath(decodeLatin1(raw))
   const bytes: number[] = []
   for (let i = 1; i < raw.length - 1; i++) {
     const c = raw[i]
@@ -86,7 +77,7 @@ export function unquotePath(raw: string): string {
       bytes.push(map[n] ?? n.charCodeAt(0))
     }
   }
-  return internPath(Buffer.from(bytes).toString('utf8'))
+  return internPath(decodeBytes(Buffer.from(bytes)))
 }
 
 function stripPrefix(p: string, prefix: string): string {
@@ -94,7 +85,7 @@ function stripPrefix(p: string, prefix: string): string {
     const unq = unquotePath(p)
     return internPath(unq.startsWith(prefix) ? unq.slice(prefix.length) : unq)
   }
-  return internPath(latin1ToUtf8(p.startsWith(prefix) ? p.slice(prefix.length) : p))
+  return internPath(decodeLatin1(p.startsWith(prefix) ? p.slice(prefix.length) : p))
 }
 
 /** `--- a/path` / `+++ b/path` value: strip git's trailing tab (added when the name has a space). */

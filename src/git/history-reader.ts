@@ -1,5 +1,6 @@
 import { pairRenamesPerPath } from '../history/renames.js'
-import { DiffStreamParser, decodeText, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
+import { decodeLatin1 } from './decode.js'
+import { DiffStreamParser, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -29,7 +30,7 @@ export interface ReadHistoryOptions {
   onProgress?: (commitsRead: number, totalCommits: number) => void
 }
 
-const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%aI%x00%cI%x00%B%x02'
+const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02'
 // Diff options shared by both passes: -U0 hunks, rename detection, no external/textconv drivers.
 const DIFF_ARGS = ['-p', '--raw', '--no-abbrev', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index']
 
@@ -50,18 +51,37 @@ function assertRange(r: string): string {
   return r
 }
 
+/** The latest instant an ISO 8601 date with a four-digit year can name: 9999-12-31T23:59:59Z. */
+const LAST_SECOND = 253_402_300_799
+
+/**
+ * An author or committer date from `%at` / `%ct` (epoch seconds), as an ISO 8601 UTC string.
+ * The commit's own time zone offset plays no part (gitwhy shows every date in UTC), so an absurd
+ * offset such as `+51800` cannot spoil it. What git cannot read (a missing, negative or garbled
+ * date: `%at` is then empty) is epoch 0, as `git log` shows it; so is a date past year 9999.
+ */
+export function gitTimeToIso(epochSeconds: string): string {
+  const s = /^\d{1,12}$/.test(epochSeconds) ? Number(epochSeconds) : 0
+  return new Date((s <= LAST_SECOND ? s : 0) * 1000).toISOString()
+}
+
 /** Parse the header of a LOG_FORMAT record. */
 export function parseLogHeader(header: string): Omit<RawCommit, 'diffs'> {
   const f = header.split('\x00')
   return {
     sha: f[0],
     parents: f[1] ? f[1].split(' ') : [],
-    authorName: decodeText(f[2] ?? ''),
-    authorEmail: decodeText(f[3] ?? ''),
-    authorDate: f[4] ?? '',
-    committerDate: f[5] ?? '',
-    message: decodeText((f[6] ?? '').replace(/\n+$/, '')),
+    authorName: identPart(f[2], '%aN'),
+    authorEmail: identPart(f[3], '%aE'),
+    authorDate: gitTimeToIso(f[4] ?? ''),
+    committerDate: gitTimeToIso(f[5] ?? ''),
+    message: decodeLatin1((f[6] ?? '').replace(/\n+$/, '')),
   }
+}
+
+/** git prints a placeholder as it stands when it cannot read the author line (no `<email>`): that is no name. */
+function identPart(field: string | undefined, placeholder: string): string {
+  return field === undefined || field === placeholder ? '' : decodeLatin1(field)
 }
 
 /**

@@ -17,7 +17,8 @@ export class GitError extends Error {
   }
 }
 
-const BASE_ARGS = ['-c', 'core.quotePath=true', '-c', 'color.ui=false', '-c', 'log.showSignature=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.relative=false', '-c', 'diff.external=']
+// i18n.logOutputEncoding: commit text with an `encoding` header is re-encoded to UTF-8 whatever the user configured.
+const BASE_ARGS = ['-c', 'core.quotePath=true', '-c', 'i18n.logOutputEncoding=UTF-8', '-c', 'color.ui=false', '-c', 'log.showSignature=false', '-c', 'diff.noprefix=false', '-c', 'diff.mnemonicPrefix=false', '-c', 'diff.relative=false', '-c', 'diff.external=']
 
 export function assertSafeRef(ref: string): string {
   if (ref === '' || ref.length > 1024 || ref.startsWith('-') || ref.includes('\0') || /\s/.test(ref)) {
@@ -25,6 +26,22 @@ export function assertSafeRef(ref: string): string {
     throw new UserError(`"${shown}" is not a valid git revision`, 'pass a commit SHA, branch or tag name (values starting with "-" are refused)', 'bad_ref')
   }
   return ref
+}
+
+// What git says when an object the history names is not in the repository (deleted, corrupt, or
+// left out of a partial or damaged copy): git log -p itself stops there.
+const MISSING_OBJECT = /(?:unable to read|could not read|missing) (?:(?:blob|tree|commit) )?(?:object )?([0-9a-f]{40,64})|(?:loose|packed) object ([0-9a-f]{40,64}).* is corrupt|inflate: data stream error/i
+
+/** A user-fixable error when git failed because the repository lacks an object, else undefined. */
+export function missingObjectError(repo: string, stderr: string): UserError | undefined {
+  const m = MISSING_OBJECT.exec(stderr)
+  if (!m) return undefined
+  const sha = m[1] ?? m[2]
+  return new UserError(
+    `git cannot read ${sha ? `object ${sha}` : 'an object'} in ${repo}: the repository is damaged or incomplete`,
+    `run \`git fsck\` there, restore the missing objects (\`git fetch --refetch\`, or clone it again), then run gitwhy again`,
+    'repo_damaged',
+  )
 }
 
 function gitEnv(): NodeJS.ProcessEnv {
@@ -61,7 +78,7 @@ function runGit(
     child.on('error', (e) => reject(new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
     child.on('close', (code) => {
       const ok = code === 0 || (code !== null && (options.okCodes ?? []).includes(code))
-      if (!ok) reject(new GitError(args, code, Buffer.concat(err).toString('utf8')))
+      if (!ok) reject(missingObjectError(cwd, Buffer.concat(err).toString('utf8')) ?? new GitError(args, code, Buffer.concat(err).toString('utf8')))
       else resolve(code ?? 0)
     })
     child.stdin!.on('error', () => {})

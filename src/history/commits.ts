@@ -3,6 +3,7 @@ import type { CommitRow, GraphData } from '../graph/types.js'
 import type { CommitCategory } from '../services/types.js'
 import { categorize } from './categorize.js'
 import type { HistoryGraph } from './graph.js'
+import { splitMessage } from './message.js'
 import { parseMessageRefs } from './refs.js'
 
 type CommitTables = Pick<GraphData, 'commits' | 'authors' | 'pullRequests' | 'issues' | 'authoredBy' | 'parents' | 'partOf' | 'references' | 'closes' | 'touched' | 'renamedFrom'>
@@ -34,7 +35,7 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
       if (d.status === 'R') t.renamedFrom.push({ path: d.path, from: d.oldPath, sha: c.sha })
     }
     const category: CommitCategory = categorize({ parents: c.parents.length, authorName: c.authorName, authorEmail: c.authorEmail, message: c.message, diff: first })
-    const nl = c.message.indexOf('\n')
+    const { subject, body } = splitMessage(c.message)
     const row: CommitRow = {
       sha: c.sha,
       short: c.sha.slice(0, 7),
@@ -42,8 +43,8 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
       author_email: c.authorEmail,
       author_date: c.authorDate,
       committer_date: c.committerDate,
-      subject: nl === -1 ? c.message : c.message.slice(0, nl),
-      body: nl === -1 ? '' : c.message.slice(nl + 1).replace(/^\n+/, ''),
+      subject,
+      body,
       parent_count: c.parents.length,
       category,
       additions,

@@ -8,6 +8,8 @@
  * - "Fixes/Closes/Resolves #N" (and their inflections) → issue N, closing.
  * - any other "#N" (not part of a PR reference) → issue N, referenced.
  */
+import { splitMessage } from './message.js'
+
 export interface MessageRefs {
   pullRequest: { number: number; title: string; source: 'github' | 'gitlab' } | null
   issues: Array<{ number: number; closes: boolean }>
@@ -21,7 +23,7 @@ const HASH_REF = /(?:^|[^\w&/])#([1-9]\d*)\b/g
 
 export function parseMessageRefs(message: string): MessageRefs {
   const lines = message.split('\n')
-  const subject = lines[0] ?? ''
+  const { subject } = splitMessage(message)
   let pullRequest: MessageRefs['pullRequest'] = null
   let prText = ''
 

@@ -2,6 +2,7 @@ import { copyFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
+import { decodeSource } from '../git/decode.js'
 import { countLines, listLinks, listTree, readBlobs } from '../git/tree.js'
 import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
@@ -278,7 +279,7 @@ async function indexFiles(
           continue
         }
         const language = extractor.languageOf(p)
-        const text = language ? content.toString('utf8') : ''
+        const text = language ? decodeSource(content) : ''
         const symbols = language ? extractor.extract(p, text) : []
         const rule = language ? registry.get(language)?.imports : null
         const imports = rule ? importSpecifiers(rule, text) : []

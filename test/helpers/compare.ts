@@ -2,6 +2,7 @@
  * Compare gitwhy's answers with plain git and describe every difference precisely (which query,
  * which SHAs are missing or extra, with their subjects).
  */
+import { isUtf8 } from 'node:buffer'
 import type { EvidenceItem, EvidenceResult, HistoryResult } from '../../src/services/types.js'
 import {
   blameLines, blobAtHead, blobExists, dirsAtHead, filesAtHead, followNames, followSet, indentHeuristicSensitive,
@@ -40,7 +41,8 @@ export function gatherFacts(repo: TestRepo): RepoFacts {
     lineCounts.set(f, n)
     if (n > 0) blame.set(f, blameLines(repo, f))
     if (indentHeuristicSensitive(repo, f)) heuristicSensitive.add(f)
-    symbols.push(...fixtureSymbols(f, bytes.toString('utf8')))
+    // a file that is not UTF-8 is Latin-1 in the fixtures
+    symbols.push(...fixtureSymbols(f, bytes.toString(isUtf8(bytes) ? 'utf8' : 'latin1')))
   }
   return { repo, files, dirs: dirsAtHead(repo), lineCounts, blame, heuristicSensitive, boundary: shallowBoundary(repo), symbols, subjects: subjects(repo) }
 }

@@ -196,6 +196,18 @@ export class TestRepo {
     return this.git('rev-parse', 'HEAD').trim()
   }
 
+  /**
+   * Replace HEAD with a copy of its commit object edited as raw bytes (an odd author line, a
+   * non-UTF-8 message, an `encoding` header): written with `hash-object --literally`, so git's
+   * own checks do not refuse what real histories contain. Same tree and parents; returns the SHA.
+   */
+  rewriteHead(edit: (raw: Buffer) => Buffer): string {
+    const raw = this.gitBuffer('cat-file', 'commit', 'HEAD')
+    const sha = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--literally', '--stdin'], { cwd: this.dir, env: this.env(), input: edit(raw) }).toString('utf8').trim()
+    this.git('update-ref', 'HEAD', sha)
+    return sha
+  }
+
   /** Create a branch at HEAD (does not switch). */
   branch(name: string, at = 'HEAD'): this {
     this.git('branch', name, at)

@@ -349,6 +349,32 @@ export function encodingsScenario(): Scenario {
 }
 
 /**
+ * An octopus merge (three side branches at once, each editing its own part of a shared file and a
+ * file of its own, one of them Latin-1 Python), an empty commit, and a second octopus naming a
+ * branch already merged.
+ */
+export function octopusScenario(): Scenario {
+  const repo = createRepo()
+  const shared = (a: string, b: string, c: string): string => L('# shared', `a = ${a}`, '# gap 1', '# gap 2', '# gap 3', `b = ${b}`, '# gap 4', '# gap 5', '# gap 6', `c = ${c}`, '# end')
+  repo.write('shared.py', shared('0', '0', '0')).write('main.py', pyFunction('main', ['return 0'])).commit('Base')
+  repo.branch('a').branch('b').branch('c')
+  repo.checkout('a').write('shared.py', shared('1', '0', '0')).write('a.py', pyFunction('alpha', ['return 1'])).commit('A: alpha')
+  repo.checkout('b').write('shared.py', shared('0', '2', '0')).write('b.py', Buffer.from(`def caf\xe9(value):\n    return value\n`, 'latin1')).commit('B: caf\xe9 in Latin-1')
+  repo.checkout('c').write('shared.py', shared('0', '0', '3')).commit('C: third')
+  repo.write('c.py', pyFunction('gamma', ['return 3'])).commit('C: gamma')
+  repo.checkout('main').write('main.py', pyFunction('main', ['value = 1', 'return value'])).commit('Main: edit')
+  repo.commit('Empty commit', { allowEmpty: true })
+  repo.git('merge', '-q', '--no-ff', '-m', 'Octopus a b c', 'a', 'b', 'c')
+  repo.branch('d')
+  repo.checkout('a').write('a.py', pyFunction('alpha', ['value = 10', 'return value'])).commit('A: later')
+  repo.checkout('d').write('d.py', pyFunction('delta', ['return 4'])).commit('D: delta')
+  repo.checkout('main').write('shared.py', shared('1', '2', '4')).commit('Main: c = 4')
+  // b is already merged: git leaves it out, so this octopus has three parents
+  repo.git('merge', '-q', '--no-ff', '-m', 'Octopus again', 'a', 'b', 'd')
+  return { name: 'octopus', repo, notes: 'octopus merges (one with an already-merged branch), an empty commit, Latin-1 Python', cleanup: () => repo.cleanup() }
+}
+
+/**
  * Natural code with repeated lines (`}` and blank lines) where inserted blocks can slide; git blame
  * and gitwhy use the indent heuristic, git log -L does not. Blame is compared; -L only where the
  * history is heuristic-insensitive.

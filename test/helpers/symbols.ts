@@ -1,6 +1,7 @@
 /**
  * A naive locator for the symbols in the scenario fixtures (their formatting is regular by
- * construction). It is the expectation for `evidence({ symbol })`'s target range.
+ * construction; names may be any Unicode letters). It is the expectation for `evidence({ symbol })`'s
+ * target range.
  */
 export interface FixtureSymbol { path: string; qualifiedName: string; startLine: number; endLine: number }
 
@@ -20,19 +21,19 @@ function tsSymbols(path: string, lines: string[]): FixtureSymbol[] {
   const out: FixtureSymbol[] = []
   let cls: string | null = null
   lines.forEach((line, i) => {
-    let m = /^(?:export )?class (\w+)/.exec(line)
+    let m = /^(?:export )?class ([\p{L}\p{N}_]+)/u.exec(line)
     if (m) {
       cls = m[1]
       out.push({ path, qualifiedName: m[1], startLine: i + 1, endLine: closing(lines, i, '') + 1 })
       return
     }
-    m = /^(?:export )?function (\w+)/.exec(line)
+    m = /^(?:export )?function ([\p{L}\p{N}_]+)/u.exec(line)
     if (m) {
       cls = null
       out.push({ path, qualifiedName: m[1], startLine: i + 1, endLine: closing(lines, i, '') + 1 })
       return
     }
-    m = /^ {2}(\w+)\(.*\{\s*$/.exec(line)
+    m = /^ {2}([\p{L}\p{N}_]+)\(.*\{\s*$/u.exec(line)
     if (m && cls) out.push({ path, qualifiedName: `${cls}.${m[1]}`, startLine: i + 1, endLine: closing(lines, i, '  ') + 1 })
   })
   return out.filter((s) => s.endLine > 0)
@@ -53,19 +54,19 @@ function pySymbols(path: string, lines: string[]): FixtureSymbol[] {
   }
   let cls: string | null = null
   lines.forEach((line, i) => {
-    let m = /^class (\w+)/.exec(line)
+    let m = /^class ([\p{L}\p{N}_]+)/u.exec(line)
     if (m) {
       cls = m[1]
       out.push({ path, qualifiedName: m[1], startLine: i + 1, endLine: end(i) })
       return
     }
-    m = /^def (\w+)/.exec(line)
+    m = /^def ([\p{L}\p{N}_]+)/u.exec(line)
     if (m) {
       cls = null
       out.push({ path, qualifiedName: m[1], startLine: i + 1, endLine: end(i) })
       return
     }
-    m = /^ {4}def (\w+)/.exec(line)
+    m = /^ {4}def ([\p{L}\p{N}_]+)/u.exec(line)
     if (m && cls) out.push({ path, qualifiedName: `${cls}.${m[1]}`, startLine: i + 1, endLine: end(i) })
   })
   return out
