@@ -3,6 +3,7 @@ import path from 'node:path'
 import { isatty } from 'node:tty'
 import { gitDirsOf, headFromFiles } from '../git/git-dir.js'
 import type { PathIndex } from '../history/path-index.js'
+import { printable } from '../render.js'
 import type { AugmentIndex, AugmentQuery } from '../services/augment.js'
 
 /**
@@ -491,7 +492,7 @@ export async function answerEvent(raw: string, options: { checkpoint?: () => voi
   const note = head && head !== index.meta.head ? 'HEAD has moved since: line numbers may be off; `gitwhy analyze` refreshes it' : null
   const lines = renderAugment({ query: { pattern: intent.pattern }, ...result }, { head: index.meta.head, note })
   lines.push('(`gitwhy evidence PATH:START-END` and `gitwhy history PATH` give the full history.)')
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: lines.join('\n') } }) + '\n'
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: lines.map(printable).join('\n') } }) + '\n'
 }
 
 class DeadlinePassed extends Error {}

@@ -98,6 +98,15 @@ describe('hostile text, targets, ranges, skipped files', () => {
       expect(all).toContain('Tune alpha \\x1b[2J')
     })
 
+    test('the Claude hook hands the agent escaped lines: a subject cannot forge a line of its context', async () => {
+      const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Grep', tool_input: { pattern: 'alpha' }, cwd: repo.dir })
+      const r = await runCli(['hook', 'claude'], { ...opts, env: { ...opts.env, GITWHY_HOOK_DEADLINE_MS: '20000' }, input: event })
+      expect(r.code).toBe(0)
+      const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string
+      expect(context).toContain('Tune alpha \\x1b[2J')
+      for (const line of context.split('\n')) expectPrintable('hook line', line)
+    })
+
     test('error messages and did-you-mean lists are escaped too', async () => {
       const near = await expectPrintableRun(['evidence', 'src/evilname.py'], opts, 1)
       expect(near.stderr).toContain('src/evil\\nname\\u202e.py')

@@ -196,7 +196,7 @@ describe('fuzz: every command and tool with hostile arguments', () => {
       'x'.repeat(2_000_000),
     ]
     for (const event of events) {
-      const r = await runCli(['hook', 'claude'], { cwd: repo.dir, env: repo.env(), input: event, timeoutMs: 20_000 })
+      const r = await runCli(['hook', 'claude'], { cwd: repo.dir, env: repo.env({ GITWHY_HOOK_DEADLINE_MS: '5000' }), input: event, timeoutMs: 20_000 })
       expect(r.code, `hook claude <<< ${event.slice(0, 100)}: ${r.stderr}`).toBe(0)
       if (r.stdout.trim() !== '') expect(() => JSON.parse(r.stdout)).not.toThrow()
     }
