@@ -120,6 +120,9 @@ export function blankLiterals(statement: string): string {
   return out + statement.slice(from)
 }
 
+/** Kuzu's whitespace (Cypher.g4 WHITESPACE): more than JS's \\s (the information separators, U+180E), and not U+FEFF. */
+const KUZU_SPACE = /[\t-\r \u001c-\u001f\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/
+
 interface CypherToken {
   kind: 'word' | 'symbol'
   text: string
@@ -139,7 +142,7 @@ function tokenizeCypher(code: string): CypherToken[] {
   let prev = ''
   for (let i = 0; i < code.length; ) {
     const ch = code[i]
-    if (/\s/.test(ch)) {
+    if (KUZU_SPACE.test(ch)) {
       i++
       continue
     }
