@@ -10,17 +10,29 @@ export default class Mcp extends BaseCommand {
   static summary = 'Serve the index to AI agents over MCP (stdio by default, or Streamable HTTP on 127.0.0.1).'
   static description =
     'Tools: evidence_for, area_history, catchup, cypher, list_repos, ping, risk, related, hotspots, ownership, context_for_pr. Resources: gitwhy://commit/{sha}, gitwhy://pr/{number}, gitwhy://issue/{number}, gitwhy://repo/overview, gitwhy://schema, gitwhy://communities, gitwhy://community/{name}. Prompts: pre_edit_brief, why_was_this_written, triage_commit. The server reads the index read-only and switches to a new index as soon as `gitwhy analyze` swaps it in.'
-  static examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --http --port 7410', 'GITWHY_MCP_TOKEN=s3cret <%= config.bin %> mcp --http --host 0.0.0.0']
+  static examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --http --port 7410', 'GITWHY_MCP_TOKEN=s3cret <%= config.bin %> mcp --http --host 0.0.0.0', '<%= config.bin %> mcp --http --host 0.0.0.0 --token-file ~/.config/gitwhy/token']
   static enableJsonFlag = false
   static flags = {
     http: Flags.boolean({ description: MCP_FLAGS.http.description }),
     port: Flags.integer({ description: MCP_FLAGS.port.description, default: Number(MCP_FLAGS.port.default) }),
     host: Flags.string({ description: MCP_FLAGS.host.description, default: MCP_FLAGS.host.default }),
-    token: Flags.string({ description: MCP_FLAGS.token.description, env: 'GITWHY_MCP_TOKEN' }),
+    'token-file': Flags.string({ description: MCP_FLAGS['token-file'].description }),
+    token: Flags.string({ description: MCP_FLAGS.token.description }),
+    'session-timeout': Flags.string({ description: MCP_FLAGS['session-timeout'].description, default: MCP_FLAGS['session-timeout'].default }),
+    'max-sessions': Flags.integer({ description: MCP_FLAGS['max-sessions'].description, default: Number(MCP_FLAGS['max-sessions'].default) }),
   }
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Mcp)
-    await runMcp({ http: flags.http, port: flags.port, host: flags.host, token: flags.token, repo: flags.repo })
+    await runMcp({
+      http: flags.http,
+      port: flags.port,
+      host: flags.host,
+      token: flags.token,
+      tokenFile: flags['token-file'],
+      sessionTimeout: Number(flags['session-timeout']),
+      maxSessions: flags['max-sessions'],
+      repo: flags.repo,
+    })
   }
 }

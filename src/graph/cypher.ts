@@ -1,7 +1,16 @@
 /**
- * `gitwhy cypher`: ad-hoc read-only Cypher. Two lines of defence: a token-level guard refusing
- * anything that could write, load files, change settings or span several statements, and a
- * database opened read-only so Kuzu itself refuses a write that slips past the guard.
+ * `gitwhy cypher`: ad-hoc read-only Cypher. Three lines of defence, each enough on its own for
+ * the files a query could reach:
+ * 1. a token-level guard refusing anything that could write, load files, change settings or span
+ *    several statements;
+ * 2. a word scan, independent of the tokenizer, refusing the file, database and extension
+ *    statements (LOAD, COPY, ATTACH, ...) wherever their letters appear outside a string, a
+ *    comment or a backtick-quoted name, whatever precedes them;
+ * 3. a database opened read-only, so Kuzu itself refuses a write that slips past both. (Kuzu
+ *    0.11.3 has no setting or database option that forbids file access: read-only mode still
+ *    runs LOAD FROM, COPY ... TO, EXPORT DATABASE and ATTACH, hence layers 1 and 2.)
+ * Strings, backtick names and comments are found by one scanner that follows Kuzu's lexer
+ * (src/antlr4/Cypher.g4) and refuses what that lexer would not read the same way.
  */
 import { UserError } from '../errors.js'
 import { QueryParamError, type GraphStore, type JsonValue } from './store.js'
@@ -9,14 +18,22 @@ import { QueryParamError, type GraphStore, type JsonValue } from './store.js'
 /** Clauses and commands that write data, change the schema or touch files, refused anywhere. */
 const REFUSED_KEYWORDS = new Set([
   'CREATE', 'MERGE', 'SET', 'DELETE', 'DETACH', 'REMOVE', 'DROP', 'ALTER', 'COPY', 'LOAD', 'ATTACH',
-  'INSTALL', 'UNINSTALL', 'IMPORT', 'EXPORT',
+  'INSTALL', 'UNINSTALL', 'UPDATE', 'IMPORT', 'EXPORT',
 ])
 
 /**
  * Statements that only exist at the start of a statement. Refused there only, so that
  * `MATCH (commit:Commit)` stays a read.
  */
-const REFUSED_STATEMENTS = new Set(['BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', 'TRANSACTION', 'USE'])
+const REFUSED_STATEMENTS = new Set(['BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', 'TRANSACTION', 'USE', 'COMMENT'])
+
+/**
+ * The second layer: statements that reach files, other databases or the network, which a
+ * read-only database still runs. Matched on letters alone: any non-letter before them (a digit,
+ * a dot, a backslash, an odd space) counts as a boundary, and only an ASCII letter, digit or
+ * underscore after them makes them part of a longer name, as in Kuzu's lexer.
+ */
+const FILE_STATEMENT = /(?<![A-Za-z])(LOAD|COPY|ATTACH|INSTALL|UNINSTALL|UPDATE|EXPORT|IMPORT)(?![A-Za-z0-9_])/i
 
 /**
  * Procedures that only read (Kuzu 0.11 built-ins). Anything else after CALL is refused: the
@@ -32,11 +49,81 @@ const READ_PROCEDURES = new Set([
 
 const READ_ONLY_REMEDY = 'ask with MATCH / OPTIONAL MATCH / WITH / UNWIND / RETURN (tables and properties: `gitwhy schema`); the index is rebuilt only by `gitwhy analyze`'
 
-function refuse(what: string): never {
-  throw new UserError(`refused ${what}: \`gitwhy cypher\` is read-only`, READ_ONLY_REMEDY, 'write_refused')
+function refuse(what: string, remedy = READ_ONLY_REMEDY): never {
+  throw new UserError(`refused ${what}: \`gitwhy cypher\` is read-only`, remedy, 'write_refused')
 }
 
-export interface CypherToken {
+function unreadable(what: string, offset: number, remedy: string): never {
+  throw new UserError(`Cypher query failed: ${what} at offset ${offset}`, remedy, 'cypher_error')
+}
+
+/** The escapes Kuzu's lexer accepts in a string literal (besides \uXXXX and \UXXXXXXXX). */
+const STRING_ESCAPES = new Set(['\\', "'", '"', 'b', 'B', 'f', 'F', 'n', 'N', 'r', 'R', 't', 'T'])
+
+/** Index just past the string literal opening at `i`, as Kuzu's StringLiteral rule reads it. */
+function stringEnd(s: string, i: number): number {
+  const quote = s[i]
+  for (let j = i + 1; j < s.length; j++) {
+    if (s[j] === quote) return j + 1
+    if (s[j] !== '\\') continue
+    const escaped = s[j + 1]
+    if (STRING_ESCAPES.has(escaped)) j++
+    else if ((escaped === 'u' || escaped === 'U') && /^[0-9A-Fa-f]{4}$/.test(s.slice(j + 2, j + 6))) j += 5
+    else unreadable(`bad escape \\${escaped ?? ''} in a string`, j, 'in strings write \\\\ \\\' \\" \\n \\r \\t \\b \\f or \\uXXXX; pass awkward values with --param name=value')
+  }
+  return unreadable('unterminated string', i, `close the string with ${quote}`)
+}
+
+/** Index just past the comment opening at `i` (`//` or `/*`), as Kuzu's CypherComment rule reads it. */
+function commentEnd(s: string, i: number): number {
+  if (s[i + 1] === '/') {
+    let j = i + 2
+    while (j < s.length && s[j] !== '\n' && s[j] !== '\r') j++
+    if (j === s.length) return j
+    if (s[j] === '\n' || j + 1 === s.length) return j + 1
+    if (s[j + 1] === '\n') return j + 2
+    return unreadable('a // comment ending in a lone carriage return', i, 'end // comments with a newline')
+  }
+  // '/*' ( ~'*' | '*' ~'/' )* '*/': a '*' pairs with the character after it, so `**/` does not close
+  let star = false
+  for (let j = i + 2; j < s.length; j++) {
+    if (star && s[j] === '/') return j + 1
+    star = !star && s[j] === '*'
+  }
+  return unreadable('unterminated /* comment (Kuzu does not close it at **/)', i, 'close the comment with a */ that follows a character other than *')
+}
+
+/**
+ * The statement with every string literal, backtick-quoted name and comment blanked out (a
+ * literal keeps its opening quote so it still separates what is around it; a comment becomes
+ * spaces, as it is whitespace to Kuzu). What Kuzu's lexer would not read as a literal or comment
+ * exactly here is refused rather than guessed.
+ */
+export function blankLiterals(statement: string): string {
+  let out = ''
+  let from = 0
+  for (let i = 0; i < statement.length; ) {
+    const ch = statement[i]
+    let end: number
+    if (ch === "'" || ch === '"') end = stringEnd(statement, i)
+    else if (ch === '`') {
+      end = statement.indexOf('`', i + 1) + 1
+      if (end === 0) unreadable('unterminated `name`', i, 'close the name with `')
+    } else if (ch === '/' && (statement[i + 1] === '/' || statement[i + 1] === '*')) end = commentEnd(statement, i)
+    else {
+      i++
+      continue
+    }
+    out += statement.slice(from, i) + (ch === '/' ? ' ' : ch) + ' '.repeat(end - i - 1)
+    from = i = end
+  }
+  return out + statement.slice(from)
+}
+
+/** Kuzu's whitespace (Cypher.g4 WHITESPACE): more than JS's \\s (the information separators, U+180E), and not U+FEFF. */
+const KUZU_SPACE = /[\t-\r \u001c-\u001f\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/
+
+interface CypherToken {
   kind: 'word' | 'symbol'
   text: string
   /** The non-blank character just before the token: "." marks a property, "$" a parameter, ":" a label. */
@@ -44,50 +131,33 @@ export interface CypherToken {
 }
 
 /**
- * Split a statement into words and symbols, skipping string literals ('...', "..." with
- * backslash escapes), backtick-quoted names and comments (// to end of line, /* ... *\/).
+ * Split a statement whose literals and comments are blanked into words and symbols. A number is
+ * what Kuzu's lexer reads as one: digits, an optional fraction, an optional exponent; a letter
+ * right after it starts a new word (`1LOAD` is 1 then LOAD, `0x1F` is 0 then x1F).
  */
-export function tokenizeCypher(statement: string): CypherToken[] {
+function tokenizeCypher(code: string): CypherToken[] {
   const tokens: CypherToken[] = []
-  const n = statement.length
-  let i = 0
+  const word = /[A-Za-z_][A-Za-z0-9_]*/y
+  const number = /[0-9]+(?:\.[0-9]+)?(?:[eE]-?[0-9]+)?/y
   let prev = ''
-  while (i < n) {
-    const ch = statement[i]
-    if (/\s/.test(ch)) {
+  for (let i = 0; i < code.length; ) {
+    const ch = code[i]
+    if (KUZU_SPACE.test(ch)) {
       i++
       continue
     }
-    if (ch === '/' && statement[i + 1] === '/') {
-      const end = statement.indexOf('\n', i + 2)
-      i = end === -1 ? n : end + 1
-      continue
-    }
-    if (ch === '/' && statement[i + 1] === '*') {
-      const end = statement.indexOf('*/', i + 2)
-      i = end === -1 ? n : end + 2
-      continue
-    }
-    if (ch === "'" || ch === '"' || ch === '`') {
-      let j = i + 1
-      while (j < n && statement[j] !== ch) j += ch !== '`' && statement[j] === '\\' ? 2 : 1
-      i = j + 1
-      prev = ch
-      continue
-    }
-    if (/[A-Za-z_]/.test(ch)) {
-      let j = i + 1
-      while (j < n && /[A-Za-z0-9_]/.test(statement[j])) j++
-      tokens.push({ kind: 'word', text: statement.slice(i, j), prev })
+    word.lastIndex = number.lastIndex = i
+    const w = word.exec(code)
+    if (w) {
+      tokens.push({ kind: 'word', text: w[0], prev })
       prev = 'a'
-      i = j
+      i += w[0].length
       continue
     }
-    if (/[0-9]/.test(ch)) {
-      let j = i + 1
-      while (j < n && /[0-9A-Za-z_.]/.test(statement[j])) j++
-      i = j
+    const num = number.exec(code)
+    if (num) {
       prev = '0'
+      i += num[0].length
       continue
     }
     tokens.push({ kind: 'symbol', text: ch, prev })
@@ -99,7 +169,8 @@ export function tokenizeCypher(statement: string): CypherToken[] {
 
 /** Throw UserError('write_refused') unless the statement is a single read-only query. */
 export function assertReadOnlyCypher(statement: string): void {
-  const tokens = tokenizeCypher(statement)
+  const code = blankLiterals(statement)
+  const tokens = tokenizeCypher(code)
   if (tokens.length === 0) {
     throw new UserError('empty Cypher query', 'pass a query such as `MATCH (c:Commit) RETURN c.sha LIMIT 5`', 'cypher_empty')
   }
@@ -123,6 +194,11 @@ export function assertReadOnlyCypher(statement: string): void {
       if (tokens[t + 2]?.text === '=') refuse(`CALL ${next.text}=... (changing a setting)`)
       if (!READ_PROCEDURES.has(next.text.toLowerCase())) refuse(`CALL ${next.text} (not a known read-only procedure)`)
     }
+  }
+  const file = FILE_STATEMENT.exec(code)
+  if (file) {
+    const name = file[1].toLowerCase()
+    refuse(file[1].toUpperCase(), `${READ_ONLY_REMEDY}; if \`${name}\` is a name in your query (a variable, alias or property), quote it in backticks: \`${name}\``)
   }
 }
 

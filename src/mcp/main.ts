@@ -1,15 +1,21 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { UserError, isUserError } from '../errors.js'
 import { printable, printableLines } from '../render.js'
 import { packageVersion } from '../setup/launcher.js'
-import { createServer } from './server.js'
+import { createServer, newIndexPool } from './server.js'
 import { isLoopback, serveHttp, serveStdio } from './transports.js'
 
 export interface McpOptions {
   http: boolean
   port: number
   host: string
+  /** `--token`: works, but other users see it in `ps`. */
   token?: string
+  tokenFile?: string
+  /** Seconds a session may stay idle. */
+  sessionTimeout: number
+  maxSessions: number
   repo?: string
 }
 
@@ -18,7 +24,10 @@ export const MCP_FLAGS = {
   http: { type: 'boolean', description: 'serve Streamable HTTP on /mcp instead of stdio' },
   port: { type: 'string', description: 'HTTP port (0 = any free port)', default: '7410' },
   host: { type: 'string', description: 'HTTP address to bind; anything but loopback requires a token', default: '127.0.0.1' },
-  token: { type: 'string', description: 'bearer token HTTP clients must send (env GITWHY_MCP_TOKEN)' },
+  'token-file': { type: 'string', description: 'file holding the bearer token HTTP clients must send (or set GITWHY_MCP_TOKEN); preferred to --token' },
+  token: { type: 'string', description: 'bearer token on the command line: other users can read it in `ps`, prefer GITWHY_MCP_TOKEN or --token-file' },
+  'session-timeout': { type: 'string', description: 'HTTP: seconds after which an idle session is closed (its client starts a new one)', default: '1800' },
+  'max-sessions': { type: 'string', description: 'HTTP: live sessions at most; a new client evicts the least recently used', default: '256' },
   repo: { type: 'string', description: 'default repository (else GITWHY_REPO, the working directory, the client\'s roots, the only indexed one)' },
 } as const
 
@@ -26,14 +35,25 @@ export const MCP_FLAGS = {
 export async function runMcp(options: McpOptions): Promise<void> {
   const startDir = options.repo ?? process.env.GITWHY_REPO ?? process.cwd()
   const version = packageVersion()
-  const make = () => createServer({ startDir, version })
   // checked even for stdio, so that a typo is not silently ignored
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new UserError(`invalid --port ${options.port}`, 'pass a port between 0 and 65535 (0 = any free port)', 'bad_option')
-  if (!options.http) return serveStdio(make)
-  if (!isLoopback(options.host) && !options.token) {
-    throw new UserError(`refusing to serve the index on ${options.host} without authentication`, 'pass --token <secret> (or set GITWHY_MCP_TOKEN), or bind to 127.0.0.1', 'insecure_bind')
+  if (!options.http) return serveStdio(() => createServer({ startDir, version }))
+  if (!(options.sessionTimeout > 0)) throw new UserError(`invalid --session-timeout ${options.sessionTimeout}`, 'pass a number of seconds greater than 0 (default 1800)', 'bad_option')
+  if (!Number.isInteger(options.maxSessions) || options.maxSessions < 1) throw new UserError(`invalid --max-sessions ${options.maxSessions}`, 'pass a whole number ≥ 1 (default 256)', 'bad_option')
+  const token = bearerToken(options)
+  if (!isLoopback(options.host) && !token) {
+    throw new UserError(`refusing to serve the index on ${options.host} without authentication`, 'set GITWHY_MCP_TOKEN or pass --token-file <file>, or bind to 127.0.0.1', 'insecure_bind')
   }
-  const http = await serveHttp(make, { host: options.host, port: options.port, token: options.token, onListening: (url) => process.stderr.write(`gitwhy MCP server on ${url}\n`) }).catch((error: NodeJS.ErrnoException) => {
+  // one set of open indexes for every session: a session holds no database of its own
+  const pool = newIndexPool()
+  const http = await serveHttp(() => createServer({ startDir, version, pool }).server, {
+    host: options.host,
+    port: options.port,
+    token,
+    idleTimeoutMs: options.sessionTimeout * 1000,
+    maxSessions: options.maxSessions,
+    onListening: (url) => process.stderr.write(`gitwhy MCP server on ${url}\n`),
+  }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EADDRINUSE') throw new UserError(`port ${options.port} is in use`, 'pass another --port (or --port 0 for any free one)', 'port_in_use')
     throw error
   })
@@ -42,6 +62,28 @@ export async function runMcp(options: McpOptions): Promise<void> {
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })
+  await pool.close()
+}
+
+/** The bearer token: from --token-file, else --token (with a warning: `ps` shows it), else GITWHY_MCP_TOKEN. */
+function bearerToken(options: McpOptions): string | undefined {
+  if (options.tokenFile !== undefined && options.token !== undefined) throw new UserError('both --token and --token-file given', 'pass one of them (--token-file keeps the token out of `ps`)', 'bad_option')
+  if (options.tokenFile !== undefined) {
+    let text: string
+    try {
+      text = readFileSync(options.tokenFile, 'utf8')
+    } catch (error) {
+      throw new UserError(`cannot read the token file ${options.tokenFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'pass a readable file holding the token (e.g. created with `umask 077; openssl rand -hex 32 > token`)', 'token_file')
+    }
+    const token = text.trim()
+    if (!token) throw new UserError(`the token file ${options.tokenFile} is empty`, 'write the token into it (e.g. `openssl rand -hex 32 > token`)', 'token_file')
+    return token
+  }
+  if (options.token !== undefined) {
+    process.stderr.write('warning: --token is visible to other users in `ps`; set GITWHY_MCP_TOKEN or pass --token-file instead\n')
+    return options.token
+  }
+  return process.env.GITWHY_MCP_TOKEN || undefined
 }
 
 /**
@@ -51,7 +93,16 @@ export async function runMcp(options: McpOptions): Promise<void> {
 export async function main(argv: string[]): Promise<number> {
   try {
     const { values } = parseArgs({ args: argv, options: MCP_FLAGS, strict: true, allowPositionals: false })
-    await runMcp({ http: values.http ?? false, port: Number(values.port), host: values.host ?? '127.0.0.1', token: values.token ?? process.env.GITWHY_MCP_TOKEN, repo: values.repo })
+    await runMcp({
+      http: values.http ?? false,
+      port: Number(values.port),
+      host: values.host ?? '127.0.0.1',
+      token: values.token,
+      tokenFile: values['token-file'],
+      sessionTimeout: Number(values['session-timeout']),
+      maxSessions: Number(values['max-sessions']),
+      repo: values.repo,
+    })
     return 0
   } catch (error) {
     if (isUserError(error)) {

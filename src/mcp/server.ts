@@ -19,11 +19,24 @@ export interface ServerOptions {
   /** Where the server was started (`--repo`, GITWHY_REPO or the working directory). */
   startDir: string
   version: string
+  /**
+   * The open indexes, shared by every session of an HTTP server so that a session holds no
+   * database of its own; a server made without one opens its own (stdio: one client per process).
+   */
+  pool?: IndexPool
+}
+
+/** The indexes as one session sees them: a call that names no repository means this client's default. */
+export interface SessionIndexes {
+  /** The work tree root for a tool's `repo` argument (a registered name, a path, or none: the default). */
+  root(repo: string | undefined): Promise<string>
+  /** Run `fn` with the current index of a repository. */
+  use<T>(repo: string | undefined, fn: (reader: IndexReader) => Promise<T>): Promise<T>
 }
 
 /** What every tool, resource and prompt registrar gets: the open indexes and a way to answer. */
 export interface ServerContext {
-  pool: IndexPool
+  pool: SessionIndexes
   version: string
   /**
    * Run a tool against a repository's current index; a UserError becomes an isError result saying
@@ -57,13 +70,19 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
         'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, what changed recently, and what is risky, owned by whom and coupled to what. Call evidence_for before editing or when code looks odd, and risk or context_for_pr before a non-trivial change; answers cite SHAs and PR numbers.',
     },
   )
-  const pool = new IndexPool(defaultRootResolver(server, options.startDir))
+  const pool = options.pool ?? newIndexPool()
+  // the default repository depends on this client's roots, so it is resolved per session
+  const defaultRoot = defaultRootResolver(server, options.startDir)
+  const indexes: SessionIndexes = {
+    root: (repo) => (repo === undefined || repo === '' ? defaultRoot() : pool.root(repo)),
+    use: async (repo, fn) => pool.use(await indexes.root(repo), fn),
+  }
   const context: ServerContext = {
-    pool,
+    pool: indexes,
     version: options.version,
     async answer(repo, fn, offset) {
       try {
-        const { text, data } = fitAnswer(await pool.use(repo, fn), offset)
+        const { text, data } = fitAnswer(await indexes.use(repo, fn), offset)
         return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> }
       } catch (error) {
         return toolError(error)
@@ -75,6 +94,11 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   registerResources(server, context)
   registerPrompts(server)
   return { server, pool }
+}
+
+/** An IndexPool for servers whose sessions resolve their own default repository (SessionIndexes). */
+export function newIndexPool(): IndexPool {
+  return new IndexPool(() => Promise.reject(new Error('IndexPool: the session resolves the default repository')))
 }
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<Record<string, unknown>>

@@ -31,6 +31,11 @@ describe('assertReadOnlyCypher', () => {
     'CALL show_tables() RETURN *',
     'CALL table_info("Commit") RETURN *',
     "MATCH (c:Commit) WHERE c.subject =~ '.*(?i)drop.*' RETURN c.sha",
+    'MATCH (c:Commit) RETURN c.sha AS `load`, c.short AS `copy`',
+    'MATCH (c:Commit) WITH c.additions AS load_count, c.sha AS downloaded RETURN load_count, downloaded',
+    'MATCH (s:Symbol) WHERE s.exported RETURN s.name LIMIT 1e3',
+    "RETURN 1.5e-3 AS x, 'a\\u0041\\n' AS s /**/ // end",
+    'MATCH (c:Commit) /* a * b */ RETURN c.sha //x\r\n',
   ])('allows %s', (statement) => {
     expect(() => assertReadOnlyCypher(statement)).not.toThrow()
   })
@@ -60,11 +65,40 @@ describe('assertReadOnlyCypher', () => {
     ['CALL threads=1', 'threads'],
     ['MATCH (c:Commit) RETURN c; MATCH (f:File) RETURN f', 'multiple statements'],
     ["MATCH (c:Commit) WHERE c.subject = 'a' RETURN c; CREATE (:Issue {number: 2})", 'multiple statements'],
+    // issue 8: the tokenizer read 1LOAD as one number
+    ["UNWIND [1] AS x WITH x LIMIT 1LOAD FROM '/etc/passwd' (header=false, delim=':', file_format='csv') RETURN *", 'LOAD'],
+    ["UNWIND [1] AS x WITH x WHERE x = 1.5e-3LOAD FROM '/etc/passwd' RETURN *", 'LOAD'],
+    ["COPY (MATCH (c:Commit) RETURN c.sha) TO '/tmp/out.csv'", 'COPY'],
+    ['UPDATE json', 'UPDATE'],
+    ["COMMENT ON TABLE Commit IS 'x'", 'COMMENT'],
+    // the word scan, whatever the tokenizer makes of what comes before
+    ['MATCH (c:Commit) RETURN c.load', 'LOAD'],
+    ['MATCH (c:Commit) RETURN $\\ATTACH', 'ATTACH'],
+    ['MATCH (c:Commit) RETURN c AS _export', 'EXPORT'],
+    ['MATCH (c:Commit) RETURN c.sha AS `x`LOAD', 'LOAD'],
   ])('refuses %s', (statement, what) => {
     const error = refusal(statement)
     expect(error.code).toBe('write_refused')
     expect(error.message).toContain(what)
     expect(error.message).toContain('`gitwhy cypher` is read-only')
+  })
+
+  it('asks to quote a refused word that is only a name', () => {
+    expect(refusal('MATCH (c:Commit) RETURN c.sha AS load').remedy).toContain('quote it in backticks: `load`')
+  })
+
+  it.each([
+    ["RETURN 'open", 'unterminated string'],
+    ["RETURN 'a\\q'", 'bad escape \\q'],
+    ["RETURN '\\u12'", 'bad escape \\u'],
+    ['RETURN `open', 'unterminated `name`'],
+    ['RETURN 1 /* open', 'unterminated /* comment'],
+    ['RETURN 1 /* a **/ LOAD FROM x', 'unterminated /* comment'],
+    ['RETURN 1 // a\rLOAD FROM x', 'lone carriage return'],
+  ])('refuses %j, which Kuzu would not read as one literal or comment', (statement, what) => {
+    const error = refusal(statement)
+    expect(error.code).toBe('cypher_error')
+    expect(error.message).toContain(what)
   })
 
   it('refuses an empty query', () => {

@@ -37,10 +37,10 @@ export async function connectStdio(opts: ConnectOptions): Promise<{ client: Clie
 }
 
 /** Start `gitwhy mcp --http --port 0` and wait for its URL. */
-export async function startHttpServer(opts: ConnectOptions): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startHttpServer(opts: ConnectOptions): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void>; stderr: () => string }> {
   const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0', ...(opts.args ?? [])], { cwd: opts.cwd, env: serverEnv(opts.env), stdio: ['ignore', 'ignore', 'pipe'] })
+  let err = ''
   const url = await new Promise<string>((resolve, reject) => {
-    let err = ''
     const timer = setTimeout(() => reject(new Error(`the HTTP server did not start: ${err}`)), 20_000)
     child.stderr!.on('data', (d: Buffer) => {
       err += d.toString()
@@ -58,7 +58,7 @@ export async function startHttpServer(opts: ConnectOptions): Promise<{ url: stri
     child.kill('SIGTERM')
     await exited
   }
-  return { url, child, stop }
+  return { url, child, stop, stderr: () => err }
 }
 
 export async function connectHttp(url: string, headers: Record<string, string> = {}): Promise<Client> {

@@ -3,7 +3,7 @@
  * non-loopback binds, and the server answering a stream of calls while `gitwhy analyze` rebuilds
  * and then updates the same index underneath it.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -54,10 +54,11 @@ describe('gitwhy mcp --http', () => {
   test('binding beyond loopback needs a token; with one, requests without it get 401', async () => {
     const refused = await runCli(['mcp', '--http', '--host', '0.0.0.0', '--port', '0'], opts)
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/without authentication[\s\S]*fix: pass --token/)
+    expect(refused.stderr).toMatch(/without authentication[\s\S]*fix: set GITWHY_MCP_TOKEN or pass --token-file/)
 
     const server = await startHttpServer({ cwd: repo.dir, env: opts.env, args: ['--host', '0.0.0.0', '--token', 's3cret'] })
     try {
+      expect(server.stderr()).toMatch(/warning: --token is visible to other users in `ps`/)
       const url = server.url.replace('0.0.0.0', '127.0.0.1')
       const anonymous = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) })
       expect(anonymous.status).toBe(401)
@@ -69,12 +70,113 @@ describe('gitwhy mcp --http', () => {
     }
   })
 
+  test('the token from a file or GITWHY_MCP_TOKEN (not in ps); the Bearer scheme in any case, with spaces', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gitwhy-token-'))
+    const file = join(dir, 'token')
+    writeFileSync(file, '  s3cret\n')
+    const server = await startHttpServer({ cwd: repo.dir, env: opts.env, args: ['--host', '0.0.0.0', '--token-file', file] })
+    try {
+      const url = server.url.replace('0.0.0.0', '127.0.0.1')
+      expect(server.stderr()).not.toMatch(/warning/)
+      for (const authorization of ['bearer s3cret', '  BEARER   s3cret  ', 'BeArEr\ts3cret']) expect((await initialize(url, { authorization })).status).toBe(200)
+      for (const authorization of ['Bearer s3cre', 'Bearer s3cret2', 'Basic s3cret', 's3cret', 'Bearer ', 'Bearers3cret']) expect((await initialize(url, { authorization })).status).toBe(401)
+      const client = await connectHttp(url, { authorization: 'bearer s3cret' })
+      expect(structured(await client.callTool({ name: 'ping', arguments: {} })).repo).toBe(repo.dir)
+      await client.close()
+    } finally {
+      await server.stop()
+    }
+
+    const fromEnv = await startHttpServer({ cwd: repo.dir, env: { ...opts.env, GITWHY_MCP_TOKEN: 'envtoken' }, args: ['--host', '0.0.0.0'] })
+    try {
+      const url = fromEnv.url.replace('0.0.0.0', '127.0.0.1')
+      expect(fromEnv.stderr()).not.toMatch(/warning/)
+      expect((await initialize(url, { authorization: 'Bearer envtoken' })).status).toBe(200)
+      expect((await initialize(url)).status).toBe(401)
+    } finally {
+      await fromEnv.stop()
+    }
+
+    const missing = await runCli(['mcp', '--http', '--host', '0.0.0.0', '--port', '0', '--token-file', join(dir, 'nope')], opts)
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/cannot read the token file .*nope: ENOENT[\s\S]*fix:/)
+    writeFileSync(file, ' \n')
+    const empty = await runCli(['mcp', '--http', '--port', '0', '--token-file', file], opts)
+    expect(empty.code).toBe(1)
+    expect(empty.stderr).toMatch(/token file .* is empty[\s\S]*fix:/)
+  })
+
+  test('abandoned sessions hold no database and are capped: the oldest are evicted, new clients keep working', async () => {
+    const server = await startHttpServer({ cwd: repo.dir, env: opts.env })
+    try {
+      const ids: string[] = []
+      for (let i = 0; i < 300; i++) {
+        const { status, id } = await initialize(server.url)
+        expect(status).toBe(200)
+        // the first sessions open the index before they are abandoned (each opened its own database before)
+        if (i < 30) expect(await rpc(server.url, id!, 'tools/call', { name: 'cypher', arguments: { statement: 'MATCH (c:Commit) RETURN count(*) AS n' } })).toBe(200)
+        ids.push(id!)
+      }
+      const client = await connectHttp(server.url)
+      const risk = await client.callTool({ name: 'risk', arguments: { target: 'src/mod1.ts' } })
+      expect(risk.isError, text(risk)).toBeFalsy()
+      const rows = await client.callTool({ name: 'cypher', arguments: { statement: 'MATCH (c:Commit) RETURN count(*) AS n' } })
+      expect(rows.isError, text(rows)).toBeFalsy()
+      // 256 live sessions at most (the client above is one): the 45 least recently used are gone
+      const statuses = []
+      for (const id of ids) statuses.push(await rpc(server.url, id, 'ping'))
+      expect(statuses.slice(0, 45).every((s) => s === 404)).toBe(true)
+      expect(statuses.slice(45).every((s) => s === 200)).toBe(true)
+      await client.close()
+    } finally {
+      await server.stop()
+    }
+  }, 120_000)
+
+  test('an idle session expires (404) and the client initializes again; a listening client stays', async () => {
+    const server = await startHttpServer({ cwd: repo.dir, env: opts.env, args: ['--session-timeout', '0.2'] })
+    try {
+      const { id } = await initialize(server.url)
+      const listening = await connectHttp(server.url)
+      expect(await rpc(server.url, id!, 'ping')).toBe(200)
+      await new Promise((r) => setTimeout(r, 600))
+      expect(await rpc(server.url, id!, 'ping')).toBe(404)
+      const again = await initialize(server.url)
+      expect(again.status).toBe(200)
+      expect(await rpc(server.url, again.id!, 'ping')).toBe(200)
+      // an SDK client keeps its event stream open: a live client is not idle
+      const result = await listening.callTool({ name: 'cypher', arguments: { statement: 'MATCH (c:Commit) RETURN count(*) AS n' } })
+      expect(result.isError, text(result)).toBeFalsy()
+      await listening.close()
+    } finally {
+      await server.stop()
+    }
+  })
+
   test('an unknown flag is one clear error, exit 1', async () => {
     const r = await runCli(['mcp', '--htp'], opts)
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/error: .*--htp[\s\S]*fix:/)
   })
 })
+
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+
+/** A raw initialize request, as a client that will never come back sends it. */
+async function initialize(url: string, headers: Record<string, string> = {}): Promise<{ status: number; id: string | null }> {
+  const params = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'abandoned', version: '1' } }
+  const response = await fetch(url, { method: 'POST', headers: { ...HEADERS, ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params }) })
+  await response.text()
+  return { status: response.status, id: response.headers.get('mcp-session-id') }
+}
+
+/** One request on a session; the HTTP status. */
+async function rpc(url: string, id: string, method: string, params: object = {}): Promise<number> {
+  const response = await fetch(url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method, params }) })
+  const body = await response.text()
+  if (response.status === 200 && /"isError":true/.test(body)) throw new Error(`${method} failed: ${body.slice(0, 300)}`)
+  return response.status
+}
 
 describe('fresh while read', () => {
   test('calls keep succeeding while analyze rebuilds and then updates the index; the server follows each swap', async () => {
