@@ -3,7 +3,7 @@ import { DiffStreamParser, decodeText, type BlobIds, type DiffRecord, type FileD
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { assertSafeRef, git, gitToFile } from './run.js'
+import { assertSafeRef, git, gitBuffer, gitToFile } from './run.js'
 
 /** One commit as mined from git, with its diff against each parent (root: against the empty tree). */
 export interface RawCommit {
@@ -62,6 +62,17 @@ export function parseLogHeader(header: string): Omit<RawCommit, 'diffs'> {
     committerDate: f[5] ?? '',
     message: decodeText((f[6] ?? '').replace(/\n+$/, '')),
   }
+}
+
+/** The commits of `range` without their diffs, in the main pass's order: one log pass. */
+export async function readCommitHeaders(repo: string, range: string[], maxCommits?: number): Promise<Array<Omit<RawCommit, 'diffs'>>> {
+  const args = ['log', '--topo-order', `--format=${LOG_FORMAT}`]
+  if (maxCommits !== undefined) args.push(`--max-count=${maxCommits}`)
+  const out: Array<Omit<RawCommit, 'diffs'>> = []
+  const parser = new DiffStreamParser((rec: DiffRecord) => out.push(parseLogHeader(rec.header)))
+  parser.push((await gitBuffer(repo, [...args, ...range.map(assertRange), '--'])).stdout)
+  parser.end()
+  return out
 }
 
 /**
