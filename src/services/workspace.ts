@@ -348,7 +348,7 @@ export function writeFailure(error: unknown, where: string): UserError | null {
   if (NO_SPACE.has(code) || /no space left on device|disk quota exceeded/i.test(message)) {
     return new UserError(`the disk is full: could not write ${target}`, 'free some space and run the command again; the previous index is intact', 'disk_full')
   }
-  if (NOT_A_DIRECTORY.has(code) && e.syscall !== undefined && /^(mkdir|open|rename|link|copyfile|scandir)$/.test(e.syscall)) {
+  if (NOT_A_DIRECTORY.has(code) && e.syscall !== undefined && /^(mkdir|open|rename|link|copyfile|scandir|stat|lstat)$/.test(e.syscall)) {
     return new UserError(`cannot write ${target}: a file is in the way of a directory gitwhy needs`, `move the file aside (gitwhy keeps its data in ${where}), then run the command again`, 'not_writable')
   }
   return null
