@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
+import { damagedIndex, readIndexJson } from '../services/index-integrity.js'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
@@ -55,7 +56,9 @@ export function saveStoredAnalytics(dir: string, stored: StoredAnalytics): void 
 }
 
 export function loadStoredAnalytics(dir: string): StoredAnalytics {
-  return JSON.parse(readFileSync(path.join(dir, ANALYTICS_OUT_FILE), 'utf8')) as StoredAnalytics
+  const stored = readIndexJson<StoredAnalytics>(dir, ANALYTICS_OUT_FILE)
+  if (!stored) throw damagedIndex(dir, `${ANALYTICS_OUT_FILE} is missing`)
+  return stored
 }
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString())

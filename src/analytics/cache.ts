@@ -1,10 +1,11 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { GraphData } from '../graph/types.js'
 import { blameOwners } from '../history/hunk-mapper.js'
 import { resolveImport } from '../parse/imports.js'
 import { loadLanguageRegistry } from '../parse/registry.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
+import { damagedIndex, readIndexJson } from '../services/index-integrity.js'
 import type { CommitCategory } from '../services/types.js'
 import type { ChangeWithSymbolLines } from './stats.js'
 import type { AnalyticsInput, Change } from './types.js'
@@ -27,7 +28,9 @@ export function saveAnalyticsCache(dir: string, cache: AnalyticsCache): void {
 }
 
 export function loadAnalyticsCache(dir: string): AnalyticsCache {
-  return JSON.parse(readFileSync(path.join(dir, ANALYTICS_FILE), 'utf8')) as AnalyticsCache
+  const cache = readIndexJson<AnalyticsCache>(dir, ANALYTICS_FILE)
+  if (!cache) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
+  return cache
 }
 
 /** Every commit's changeset from the graph's rows, newest first (the rows' order). */

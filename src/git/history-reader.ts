@@ -4,7 +4,7 @@ import { DiffStreamParser, type BlobIds, type DiffRecord, type FileDiff } from '
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { assertSafeRef, git, gitToFile } from './run.js'
+import { assertSafeRef, git, gitBuffer, gitToFile } from './run.js'
 
 /** One commit as mined from git, with its diff against each parent (root: against the empty tree). */
 export interface RawCommit {
@@ -82,6 +82,17 @@ export function parseLogHeader(header: string): Omit<RawCommit, 'diffs'> {
 /** git prints a placeholder as it stands when it cannot read the author line (no `<email>`): that is no name. */
 function identPart(field: string | undefined, placeholder: string): string {
   return field === undefined || field === placeholder ? '' : decodeLatin1(field)
+}
+
+/** The commits of `range` without their diffs, in the main pass's order: one log pass. */
+export async function readCommitHeaders(repo: string, range: string[], maxCommits?: number): Promise<Array<Omit<RawCommit, 'diffs'>>> {
+  const args = ['log', '--topo-order', `--format=${LOG_FORMAT}`]
+  if (maxCommits !== undefined) args.push(`--max-count=${maxCommits}`)
+  const out: Array<Omit<RawCommit, 'diffs'>> = []
+  const parser = new DiffStreamParser((rec: DiffRecord) => out.push(parseLogHeader(rec.header)))
+  parser.push((await gitBuffer(repo, [...args, ...range.map(assertRange), '--'])).stdout)
+  parser.end()
+  return out
 }
 
 /**

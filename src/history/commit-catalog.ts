@@ -65,6 +65,22 @@ export function loadCommitCatalog(dir: string): CommitCatalog {
   return new CommitCatalog(new ShardReader<Packed>(dir, NAME))
 }
 
+function unpack(packed: Packed): CatalogEntry {
+  const [sha, author, email, date, committed, subject, category, boundary, prs, issues] = packed
+  return {
+    commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
+    committed,
+    boundary: boundary === 1,
+    pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || null })),
+    issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || null, closes: closes === 1 })),
+  }
+}
+
+/** The entries a catalog written from `data` holds (what a stored catalog is checked against). */
+export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): CatalogEntry[] {
+  return pack(data).map(unpack)
+}
+
 export class CommitCatalog {
   private readonly built = new Map<string, CatalogEntry>()
 
@@ -85,15 +101,8 @@ export class CommitCatalog {
   }
 
   private build(packed: Packed): CatalogEntry {
-    const [sha, author, email, date, committed, subject, category, boundary, prs, issues] = packed
-    const entry: CatalogEntry = {
-      commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
-      committed,
-      boundary: boundary === 1,
-      pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || null })),
-      issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || null, closes: closes === 1 })),
-    }
-    this.built.set(sha, entry)
+    const entry = unpack(packed)
+    this.built.set(entry.commit.sha, entry)
     return entry
   }
 

@@ -1,9 +1,10 @@
-import { appendFileSync, closeSync, copyFileSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, closeSync, copyFileSync, fstatSync, openSync, readSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
 import type { RawCommit } from '../git/history-reader.js'
 import type { HistoryGraph } from './graph.js'
 import { ShardReader, updateShards, writeShards } from './shards.js'
+import { damagedIndex, parseIndexJson, readIndexJson } from '../services/index-integrity.js'
 
 /**
  * The mined history laid out for single-path questions: `dag.json` (SHAs, parents, dates,
@@ -95,7 +96,11 @@ export class PathIndex {
   }
 
   get dag(): Dag {
-    this.dagCache ??= JSON.parse(readFileSync(path.join(this.dir, DAG), 'utf8')) as Dag
+    if (!this.dagCache) {
+      const dag = readIndexJson<Dag>(this.dir, DAG)
+      if (!dag) throw damagedIndex(this.dir, `${DAG} is missing`)
+      this.dagCache = dag
+    }
     return this.dagCache
   }
 
@@ -114,13 +119,25 @@ export class PathIndex {
 
   private read(paths: Iterable<string>): Entry[] {
     const out: Entry[] = []
-    const fd = openSync(path.join(this.dir, DIFFS), 'r')
+    let fd: number
     try {
+      fd = openSync(path.join(this.dir, DIFFS), 'r')
+    } catch {
+      throw damagedIndex(this.dir, `${DIFFS} cannot be opened`)
+    }
+    try {
+      const size = fstatSync(fd).size
       for (const p of paths) {
         for (const [offset, length] of this.index.get(p) ?? []) {
+          // a section must lie inside the file and parse: anything else is damage, not a bug
+          if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+            throw damagedIndex(this.dir, `a section of ${DIFFS} lies outside the file`)
+          }
           const buf = Buffer.alloc(length)
           readSync(fd, buf, 0, length, offset)
-          for (const e of JSON.parse(buf.toString('utf8')) as Entry[]) out.push(e)
+          const entries = parseIndexJson<Entry[]>(this.dir, DIFFS, buf.toString('utf8'))
+          if (!Array.isArray(entries)) throw damagedIndex(this.dir, `a section of ${DIFFS} cannot be parsed`)
+          for (const e of entries) out.push(e)
         }
       }
     } finally {

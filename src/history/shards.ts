@@ -1,5 +1,6 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
+import { linkSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs'
 import path from 'node:path'
+import { listedFiles, parseIndexJson, readIndexFile, readIndexJson } from '../services/index-integrity.js'
 
 /**
  * Keyed JSON records spread over up to 256 files by a hash of the key, so that a lookup reads one
@@ -15,6 +16,11 @@ export function shardOf(key: string): string {
 
 function shardFile(dir: string, name: string, shard: string): string {
   return path.join(dir, name, `${shard}.json`)
+}
+
+/** A shard of an index directory, checked against its manifest; {} when the build wrote none. */
+function readShard<T>(dir: string, name: string, shard: string): Record<string, T> {
+  return readIndexJson<Record<string, T>>(dir, `${name}/${shard}.json`) ?? {}
 }
 
 function group<T>(entries: Iterable<[string, T]>): Map<string, Record<string, T>> {
@@ -45,7 +51,7 @@ export function updateShards<T>(previous: string, dir: string, name: string, ent
     const s = shardOf(key)
     removals.set(s, [...(removals.get(s) ?? []), key])
   }
-  const existing = existsSync(path.join(previous, name)) ? readdirSync(path.join(previous, name)).map((f) => f.replace(/\.json$/, '')) : []
+  const existing = listedFiles(previous, name).map((f) => path.posix.basename(f, '.json'))
   for (const s of new Set([...existing, ...changes.keys()])) {
     const from = shardFile(previous, name, s)
     const to = shardFile(dir, name, s)
@@ -57,14 +63,14 @@ export function updateShards<T>(previous: string, dir: string, name: string, ent
       }
       continue
     }
-    const obj: Record<string, T> = existsSync(from) ? (JSON.parse(readFileSync(from, 'utf8')) as Record<string, T>) : {}
+    const obj = readShard<T>(previous, name, s)
     for (const key of removals.get(s) ?? []) delete obj[key]
     Object.assign(obj, changes.get(s) ?? {})
     writeFileSync(to, JSON.stringify(obj))
   }
 }
 
-/** Reads shards on demand and keeps what it read. */
+/** Reads shards on demand (each checked against the index's manifest) and keeps what it read. */
 export class ShardReader<T> {
   private readonly loaded = new Map<string, Record<string, T>>()
   private all: Record<string, T> | null = null
@@ -79,8 +85,7 @@ export class ShardReader<T> {
     const s = shardOf(key)
     let obj = this.loaded.get(s)
     if (!obj) {
-      const file = shardFile(this.dir, this.name, s)
-      obj = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, T>) : {}
+      obj = readShard<T>(this.dir, this.name, s)
       this.loaded.set(s, obj)
     }
     return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined
@@ -91,15 +96,13 @@ export class ShardReader<T> {
    * a search parses only the few shards that can hold a match.
    */
   *scan(prefilter: RegExp | null): Generator<T> {
-    const folder = path.join(this.dir, this.name)
-    for (const name of existsSync(folder) ? readdirSync(folder) : []) {
-      if (!name.endsWith('.json')) continue
-      const text = readFileSync(path.join(folder, name), 'utf8')
+    for (const rel of listedFiles(this.dir, this.name)) {
+      const text = readIndexFile(this.dir, rel)!.toString('utf8')
       if (prefilter) {
         prefilter.lastIndex = 0
         if (!prefilter.test(text)) continue
       }
-      yield* Object.values(JSON.parse(text) as Record<string, T>)
+      yield* Object.values(parseIndexJson<Record<string, T>>(this.dir, rel, text))
     }
   }
 
@@ -107,8 +110,7 @@ export class ShardReader<T> {
   entries(): Record<string, T> {
     if (!this.all) {
       const all: Record<string, T> = {}
-      const folder = path.join(this.dir, this.name)
-      for (const f of existsSync(folder) ? readdirSync(folder) : []) Object.assign(all, JSON.parse(readFileSync(path.join(folder, f), 'utf8')) as Record<string, T>)
+      for (const rel of listedFiles(this.dir, this.name)) Object.assign(all, readIndexJson<Record<string, T>>(this.dir, rel))
       this.all = all
     }
     return this.all

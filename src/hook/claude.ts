@@ -423,16 +423,22 @@ export function findRepoRoot(start: string): string | null {
 async function openIndex(root: string): Promise<AugmentIndex | null> {
   const metaFile = path.join(root, '.gitwhy', 'meta.json')
   if (!existsSync(metaFile)) return null
-  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { schemaVersion?: number; indexDir?: string; head?: string }
-  const [{ SCHEMA_VERSION }, { INDEX_FILES }, { PathIndex }, { loadCommitCatalog }] = await Promise.all([
+  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { schemaVersion?: number; indexDir?: string; head?: string; manifest?: string }
+  const [{ SCHEMA_VERSION }, { INDEX_FILES }, { PathIndex }, { loadCommitCatalog }, { checkOnOpen, damagedIndex }, { isTrusted }] = await Promise.all([
     import('../graph/schema.js'),
     import('../services/index-layout.js'),
     import('../history/path-index.js'),
     import('../history/commit-catalog.js'),
+    import('../services/index-integrity.js'),
+    import('../services/index-trust.js'),
   ])
   if (meta.schemaVersion !== SCHEMA_VERSION || typeof meta.indexDir !== 'string' || typeof meta.head !== 'string') return null
   const dir = path.join(root, '.gitwhy', meta.indexDir)
-  if (INDEX_FILES.some((f) => !existsSync(path.join(dir, f)))) return null
+  // a damaged or unverified index is never read; the error only reaches GITWHY_HOOK_DEBUG's stderr
+  const missing = INDEX_FILES.filter((f) => !existsSync(path.join(dir, f)))
+  if (missing.length > 0) throw damagedIndex(dir, `${missing.join(', ')} missing`)
+  checkOnOpen(dir, meta.manifest)
+  if (!isTrusted(root, dir, meta.manifest)) throw new Error(`the index in ${dir} was not built on this machine: \`gitwhy analyze\` verifies it`)
   let paths: PathIndex | null = null
   return { dir, meta: { head: meta.head }, pathIndex: () => (paths ??= PathIndex.open(dir)), commits: () => loadCommitCatalog(dir) }
 }

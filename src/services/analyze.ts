@@ -1,4 +1,4 @@
-import { copyFileSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, rmdirSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
@@ -23,18 +23,26 @@ import { recordIndex } from './registry.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
+import { verifyAll, writeManifest } from './index-integrity.js'
+import { isTrusted, trustIndex } from './index-trust.js'
+import { verifyAgainstGit } from './index-verify.js'
 import {
   acquireLock,
   activateIndex,
   currentHead,
+  ensureGitwhyDir,
   excludeFromGit,
   gitwhyDir,
   isAncestor,
+  lockFile,
   missingIndexFiles,
   newIndexDir,
   readMeta,
+  removeStaleIndexDirs,
   resolveRepo,
   shallowCommits,
+  tryLock,
+  writeFailure,
   type IndexMeta,
 } from './workspace.js'
 
@@ -64,6 +72,25 @@ const VERSION = packageVersion()
 
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const repo = await resolveRepo(options.repo)
+  const root = gitwhyDir(repo)
+  const hadDir = existsSync(root)
+  try {
+    return await analyzeRepo(repo, options)
+  } catch (error) {
+    // a first analyze that fails leaves no .gitwhy/ behind (only what it wrote there: the .gitignore)
+    if (!hadDir) {
+      rmSync(path.join(root, '.gitignore'), { force: true })
+      try {
+        rmdirSync(root)
+      } catch {
+        // not empty: someone else's files (or another analyze) are there now
+      }
+    }
+    throw writeFailure(error, root) ?? error
+  }
+}
+
+async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const head = await currentHead(repo)
   if (!head) {
     throw new UserError(`the repository ${repo} has no commits yet`, 'commit something first, then run `gitwhy analyze`', 'empty_repo')
@@ -80,9 +107,18 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
     previous.options.maxCommits === maxCommits &&
     previous.options.maxFileBytes === maxFileBytes &&
     JSON.stringify(previous.options.analytics) === JSON.stringify(analyticsConfig)
-  const usable =
-    !options.force && previous !== null && previous.schemaVersion === SCHEMA_VERSION && sameOptions && missingIndexFiles(path.join(gitwhyDir(repo), previous.indexDir)).length === 0
+  const usable = !options.force && previous !== null && sameOptions && (await usablePrevious(repo, previous, options.onWarning))
   if (usable && previous.head === head) {
+    ensureGitwhyDir(repo)
+    // what failed or killed builds left behind goes, unless another analyze is building now
+    const release = tryLock(lockFile(repo))
+    if (release) {
+      try {
+        removeStaleIndexDirs(repo)
+      } finally {
+        release()
+      }
+    }
     register(repo, head, options.onWarning)
     return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 } }
   }
@@ -140,6 +176,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
         changed: data.changed.length,
       }
     }
+    const manifest = await time('manifest', () => writeManifest(dir))
     timings.total_ms = Math.round(performance.now() - started)
     const meta: IndexMeta = {
       schemaVersion: SCHEMA_VERSION,
@@ -152,20 +189,44 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
       timings,
       createdAt: new Date().toISOString(),
       gitwhyVersion: VERSION,
+      manifest,
     }
+    trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
     register(repo, head, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
-    const code = (error as NodeJS.ErrnoException)?.code
-    if (code === 'ENOSPC') {
-      throw new UserError(`the disk is full: could not write the index under ${gitwhyDir(repo)}`, 'free some space and run `gitwhy analyze` again; the previous index is intact', 'disk_full')
-    }
     throw error
   } finally {
     release()
   }
+}
+
+/**
+ * Whether the active index can be kept or updated: intact (every file matches its manifest; a
+ * damaged one is rebuilt) and built or verified on this machine (one that came with a clone or a
+ * copy is checked against git's objects first; any mismatch rebuilds it).
+ */
+async function usablePrevious(repo: string, previous: IndexMeta, onWarning: ((message: string) => void) | undefined): Promise<boolean> {
+  if (previous.schemaVersion !== SCHEMA_VERSION) return false
+  const dir = path.join(gitwhyDir(repo), previous.indexDir)
+  const missing = existsSync(dir) ? missingIndexFiles(dir) : ['the index directory']
+  const problems = missing.length > 0 ? missing.map((f) => `${f} is missing`) : verifyAll(dir, previous.manifest)
+  if (problems.length > 0) {
+    onWarning?.(`the index is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}): rebuilding it`)
+    return false
+  }
+  if (isTrusted(repo, dir, previous.manifest)) return true
+  const started = performance.now()
+  const mismatches = await verifyAgainstGit(repo, dir, previous, await shallowCommits(repo))
+  if (mismatches.length > 0) {
+    onWarning?.(`the index in ${gitwhyDir(repo)} was not built here and does not match this repository's history (${mismatches.join('; ')}): rebuilding it`)
+    return false
+  }
+  trustIndex(repo, dir, previous.manifest!)
+  onWarning?.(`verified the index in ${gitwhyDir(repo)} (not built here) against the repository's history in ${Math.round(performance.now() - started)} ms`)
+  return true
 }
 
 /** Record the index in the user-level registry; a failure there (read-only HOME) only warns. */

@@ -2,7 +2,8 @@ import { isUserError } from '../errors.js'
 import { launcher } from '../setup/launcher.js'
 import { IndexReader } from './index-reader.js'
 import { registrations } from './setup.js'
-import { readMeta, resolveRepo } from './workspace.js'
+import { verifyAll } from './index-integrity.js'
+import { metaDamaged, readMeta, resolveRepo } from './workspace.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
 
@@ -54,7 +55,7 @@ export async function doctor(options: { repo?: string }): Promise<DoctorResult> 
 
 async function indexChecks(repo: string): Promise<Check[]> {
   const out: Check[] = []
-  if (!readMeta(repo)) {
+  if (!readMeta(repo) && !metaDamaged(repo)) {
     out.push(check('index', 'fail', `no index in ${repo}`, `run \`gitwhy analyze ${repo}\``))
     return out
   }
@@ -66,6 +67,11 @@ async function indexChecks(repo: string): Promise<Check[]> {
     return out
   }
   try {
+    const problems = verifyAll(reader.dir, reader.meta.manifest)
+    if (problems.length > 0) {
+      out.push(check('index', 'fail', `the index is damaged: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}`, `run \`gitwhy analyze ${repo} --force\``))
+      return out
+    }
     const info = await reader.indexInfo()
     out.push(
       !info.stale

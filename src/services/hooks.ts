@@ -3,7 +3,7 @@ import path from 'node:path'
 import { isUserError } from '../errors.js'
 import { git } from '../git/run.js'
 import { RUN_JS } from '../setup/launcher.js'
-import { gitwhyDir, isAlive, readMeta, resolveRepo } from './workspace.js'
+import { gitwhyDir, lockHolder, readMeta, resolveRepo, tryLock, writeFailure } from './workspace.js'
 
 /**
  * Opt-in git hooks that keep the index fresh: after a commit, merge, rewrite (amend, rebase) or
@@ -248,6 +248,14 @@ function writeInPlace(file: string, text: string): void {
 export async function installHooks(options: { repo?: string }): Promise<{ result: HooksChangeResult; indexed: boolean }> {
   const repo = await resolveRepo(options.repo)
   const loc = await hooksLocation(repo)
+  try {
+    return writeHooks(repo, loc)
+  } catch (error) {
+    throw writeFailure(error, loc.scriptsDir) ?? error
+  }
+}
+
+function writeHooks(repo: string, loc: HooksLocation): { result: HooksChangeResult; indexed: boolean } {
   const cmd = defaultHookCommand()
   const hooks: HookChange[] = []
   for (const name of HOOK_NAMES) {
@@ -346,33 +354,6 @@ export async function hooksStatus(options: { repo?: string }): Promise<HooksStat
 
 // ---------------------------------------------------------------- the background runner
 
-function lockHolder(file: string): number | null {
-  try {
-    const pid = Number(readFileSync(file, 'utf8').trim())
-    return isAlive(pid) ? pid : null
-  } catch {
-    return null
-  }
-}
-
-/** The runner lock, or null when a live runner holds it (a dead one's lock is taken over). */
-function tryRunnerLock(root: string): (() => void) | null {
-  const file = path.join(root, RUNNER_LOCK)
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx')
-      writeFileSync(fd, String(process.pid))
-      closeSync(fd)
-      return () => rmSync(file, { force: true })
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      if (lockHolder(file) !== null) return null
-      rmSync(file, { force: true })
-    }
-  }
-  return null
-}
-
 /** Clear the pending mark; true when it was set (an atomic test-and-clear). */
 function takePending(root: string): boolean {
   try {
@@ -434,7 +415,7 @@ export async function runHookAnalyze(options: { repo: string; hook: string }): P
   writeFileSync(path.join(root, PENDING_FILE), `${options.hook} ${process.pid}\n`)
   let analyses = 0
   for (;;) {
-    const release = tryRunnerLock(root)
+    const release = tryLock(path.join(root, RUNNER_LOCK))
     if (!release) {
       if (analyses === 0) log(`${options.hook}: queued (another runner is analyzing; it runs again after)`)
       return { repo, outcome: analyses ? 'analyzed' : 'queued', analyses }

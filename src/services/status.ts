@@ -2,7 +2,8 @@ import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
-import { currentHead, readMeta, resolveRepo } from './workspace.js'
+import { damagedIndex, verifyAll } from './index-integrity.js'
+import { currentHead, metaDamaged, readMeta, resolveRepo } from './workspace.js'
 
 export interface StatusResult {
   repo: string
@@ -24,13 +25,18 @@ function dirSize(dir: string): number {
   return total
 }
 
-/** Indexed HEAD vs the working HEAD, counts, size, freshness. Works before the first analyze too. */
+/**
+ * Indexed HEAD vs the working HEAD, counts, size, freshness. Works before the first analyze too.
+ * A damaged index (every file is hashed) or one not verified here is an error naming the fix.
+ */
 export async function status(options: { repo?: string }): Promise<StatusResult> {
   const repo = await resolveRepo(options.repo)
   const head = await currentHead(repo)
-  if (!readMeta(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
+  if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
   const reader = IndexReader.openRoot(repo)
   try {
+    const problems = verifyAll(reader.dir, reader.meta.manifest)
+    if (problems.length > 0) throw damagedIndex(reader.dir, problems.slice(0, 3).join('; ') + (problems.length > 3 ? '; …' : ''))
     const info = await reader.indexInfo(head)
     const m = reader.meta
     return {

@@ -1,20 +1,25 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, openSync, closeSync, appendFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { INDEX_FILES } from './index-layout.js'
+import { checkOnOpen, damagedIndex } from './index-integrity.js'
+import { isTrusted } from './index-trust.js'
 import { gitDirsOf } from '../git/git-dir.js'
 import { HeadReader } from '../git/head.js'
 import { git, gitBuffer, GitError } from '../git/run.js'
 
 /**
  * The on-disk layout under `<repo>/.gitwhy/`:
- *   meta.json          the active index: schema version, indexed HEAD, options, counts, timings
+ *   meta.json          the active index: schema version, indexed HEAD, options, counts, timings,
+ *                      the hash of its manifest, and the index it replaced (kept for its readers)
  *   index-<id>/        one complete index (graph.kuzu, dag.json, diffs.bin, diffs-index/, commits/,
- *                      files/: see index-layout.ts); analyze builds a
+ *                      files/, manifest.json: see index-layout.ts); analyze builds a
  *                      new one beside the active one and swaps meta.json atomically
- *   analyze.lock       held by the one writer
+ *   analyze.lock       held by the one writer: its pid, start time and boot id
+ *   .gitignore         `*`, so that nobody commits the index by accident
  */
 export const GITWHY_DIR = '.gitwhy'
 
@@ -29,6 +34,10 @@ export interface IndexMeta {
   timings: Record<string, number>
   createdAt: string
   gitwhyVersion: string
+  /** SHA-256 of the index directory's manifest.json (see index-integrity.ts). */
+  manifest?: string
+  /** The index this one replaced: kept until the next swap, for readers that opened it. */
+  previousIndexDir?: string | null
 }
 
 export async function resolveRepo(dir?: string): Promise<string> {
@@ -78,9 +87,19 @@ export function readMeta(repo: string): IndexMeta | null {
   }
 }
 
-/** The active index, or a UserError telling how to create one. */
+/** meta.json is there but cannot be read: the index is damaged rather than absent. */
+export function metaDamaged(repo: string): boolean {
+  return readMeta(repo) === null && existsSync(path.join(gitwhyDir(repo), 'meta.json'))
+}
+
+/**
+ * The active index, or a UserError telling how to create, repair or verify it. Checks what is
+ * cheap (the manifest, the large files' sizes) and that this machine built or verified it; the
+ * readers check each file they read against the manifest.
+ */
 export function requireIndex(repo: string): { meta: IndexMeta; dir: string } {
   const meta = readMeta(repo)
+  if (!meta && metaDamaged(repo)) throw damagedIndex(gitwhyDir(repo), 'meta.json cannot be read')
   if (!meta) throw new UserError(`no gitwhy index in ${repo}`, `run \`gitwhy analyze ${repo}\` first`, 'no_index')
   if (meta.schemaVersion !== SCHEMA_VERSION) {
     throw new UserError(
@@ -93,9 +112,19 @@ export function requireIndex(repo: string): { meta: IndexMeta; dir: string } {
   if (!existsSync(dir)) throw new UserError(`the index directory ${dir} is missing`, `rebuild it: \`gitwhy analyze ${repo} --force\``, 'no_index')
   const missing = missingIndexFiles(dir)
   if (missing.length > 0) {
-    throw new UserError(`the index in ${dir} is incomplete (missing ${missing.join(', ')})`, `rebuild it: \`gitwhy analyze ${repo} --force\``, 'index_corrupt')
+    throw damagedIndex(dir, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} missing`)
   }
+  checkOnOpen(dir, meta.manifest)
+  if (!isTrusted(repo, dir, meta.manifest)) throw unverifiedIndex(repo)
   return { meta, dir }
+}
+
+export function unverifiedIndex(repo: string): UserError {
+  return new UserError(
+    `this index was not built on this machine (or its files changed since): ${gitwhyDir(repo)} is not served until it is checked against the repository's history`,
+    `run \`gitwhy analyze ${repo}\` to verify it (whatever does not match is rebuilt)`,
+    'index_unverified',
+  )
 }
 
 /** The parts of a complete index directory that `dir` lacks (none: the index is usable). */
@@ -103,9 +132,17 @@ export function missingIndexFiles(dir: string): string[] {
   return INDEX_FILES.filter((f) => !existsSync(path.join(dir, f)))
 }
 
-export function newIndexDir(repo: string): { id: string; dir: string } {
+/** Create `.gitwhy/` (with a `.gitignore` of `*`, so the index is not committed by accident). */
+export function ensureGitwhyDir(repo: string): string {
   const root = gitwhyDir(repo)
   mkdirSync(root, { recursive: true })
+  const ignore = path.join(root, '.gitignore')
+  if (!existsSync(ignore)) writeFileSync(ignore, '# written by gitwhy: the index is rebuilt per clone (see the README to share it)\n*\n')
+  return root
+}
+
+export function newIndexDir(repo: string): { id: string; dir: string } {
+  const root = ensureGitwhyDir(repo)
   const id = `index-${Date.now().toString(36)}-${process.pid}`
   const dir = path.join(root, id)
   mkdirSync(dir)
@@ -119,22 +156,25 @@ export function newIndexDir(repo: string): { id: string; dir: string } {
 export function activateIndex(repo: string, meta: IndexMeta): void {
   const root = gitwhyDir(repo)
   const previous = readMeta(repo)?.indexDir ?? null
+  meta.previousIndexDir = previous === meta.indexDir ? null : previous
   const tmp = path.join(root, `meta.json.${process.pid}.tmp`)
   writeFileSync(tmp, JSON.stringify(meta, null, 2))
   renameSync(tmp, path.join(root, 'meta.json'))
-  removeStaleIndexDirs(repo, [meta.indexDir, previous])
+  removeStaleIndexDirs(repo)
 }
 
-/** Remove index directories not in `keep`, unless a live writer is still building them. */
-export function removeStaleIndexDirs(repo: string, keep: Array<string | null>): void {
+/**
+ * Remove every index directory but the active one and the one it replaced (a reader may still be
+ * using it). The caller holds the writer lock, so no other build is in progress: anything else is
+ * left over from a build that failed or was killed.
+ */
+export function removeStaleIndexDirs(repo: string): void {
   const root = gitwhyDir(repo)
   if (!existsSync(root)) return
+  const meta = readMeta(repo)
+  const keep = [meta?.indexDir, meta?.previousIndexDir]
   for (const name of readdirSync(root)) {
-    if (name.startsWith('index-') && !keep.includes(name)) {
-      const pid = Number(name.split('-')[2])
-      if (pid !== process.pid && isAlive(pid)) continue // another writer's build in progress
-      rmSync(path.join(root, name), { recursive: true, force: true })
-    }
+    if (name.startsWith('index-') && !keep.includes(name)) rmSync(path.join(root, name), { recursive: true, force: true })
   }
 }
 
@@ -148,31 +188,103 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Take the writer lock; a stale lock (its process is gone) is taken over. */
-export function acquireLock(repo: string): () => void {
-  const root = gitwhyDir(repo)
-  mkdirSync(root, { recursive: true })
-  const file = path.join(root, 'analyze.lock')
+/**
+ * Who holds a lock: the pid with its start time and the boot it started in, so that a pid the
+ * system reused for another process after the holder died is not taken for the holder.
+ */
+interface LockRecord {
+  pid: number
+  start: string | null
+  boot: string | null
+}
+
+function bootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
+  } catch {
+    return null
+  }
+}
+
+/** When a process started: /proc/<pid>/stat field 22 on Linux, `ps -o lstart=` elsewhere; null if unknown. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // the command name (field 2) may hold spaces and parentheses: count fields after its last ')'
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null
+  } catch {
+    if (existsSync('/proc/self/stat')) return null // Linux, and the process is gone
+  }
+  try {
+    return execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null
+  } catch {
+    return null
+  }
+}
+
+function parseLock(text: string): LockRecord | null {
+  try {
+    const r = JSON.parse(text) as LockRecord
+    if (Number.isInteger(r?.pid)) return { pid: r.pid, start: r.start ?? null, boot: r.boot ?? null }
+  } catch {
+    // a lock written by an older gitwhy: its pid alone
+  }
+  const pid = Number(text.trim())
+  return Number.isInteger(pid) && pid > 0 ? { pid, start: null, boot: null } : null
+}
+
+/** The live process holding the lock `file`, or null (no lock, or its holder is gone). */
+export function lockHolder(file: string): number | null {
+  let record: LockRecord | null
+  try {
+    record = parseLock(readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+  if (!record || !isAlive(record.pid)) return null
+  if (record.boot !== null && bootId() !== null && record.boot !== bootId()) return null
+  if (record.start !== null && processStart(record.pid) !== record.start) return null
+  return record.pid
+}
+
+/**
+ * Take the lock `file`; null when a live process holds it. A lock whose holder is gone (or whose
+ * pid now belongs to another process) is taken over.
+ */
+export function tryLock(file: string): (() => void) | null {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, 'wx')
-      writeFileSync(fd, String(process.pid))
+      const record: LockRecord = { pid: process.pid, start: processStart(process.pid), boot: bootId() }
+      writeFileSync(fd, JSON.stringify(record))
       closeSync(fd)
       return () => rmSync(file, { force: true })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const pid = Number(readFileSync(file, 'utf8').trim())
-      if (isAlive(pid) && pid !== process.pid) {
-        throw new UserError(
-          `another gitwhy analyze (pid ${pid}) is updating the index of ${repo}`,
-          'wait for it to finish and run the command again (the current index stays readable meanwhile)',
-          'locked',
-        )
-      }
+      const holder = lockHolder(file)
+      if (holder !== null && holder !== process.pid) return null
       rmSync(file, { force: true })
     }
   }
-  throw new UserError(`could not take the index lock in ${root}`, 'remove .gitwhy/analyze.lock if no gitwhy process is running', 'locked')
+  return null
+}
+
+export function lockFile(repo: string): string {
+  return path.join(gitwhyDir(repo), 'analyze.lock')
+}
+
+/** Take the writer lock, or a UserError naming the analyze that holds it. */
+export function acquireLock(repo: string): () => void {
+  const file = lockFile(repo)
+  ensureGitwhyDir(repo)
+  const release = tryLock(file)
+  if (release) return release
+  const pid = lockHolder(file)
+  throw new UserError(
+    pid !== null ? `another gitwhy analyze (pid ${pid}) is updating the index of ${repo}` : `could not take the index lock ${file}`,
+    pid !== null ? 'wait for it to finish and run the command again (the current index stays readable meanwhile)' : 'run the command again',
+    'locked',
+  )
 }
 
 /** Keep .gitwhy/ out of git status without touching any tracked file: .git/info/exclude. */
@@ -209,4 +321,35 @@ export async function shallowCommits(repo: string): Promise<Set<string>> {
   const file = path.resolve(repo, rel)
   if (!existsSync(file)) return new Set()
   return new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean))
+}
+
+const PERMISSION = new Set(['EACCES', 'EPERM', 'EROFS'])
+const NO_SPACE = new Set(['ENOSPC', 'EDQUOT'])
+const NOT_A_DIRECTORY = new Set(['ENOTDIR', 'EISDIR', 'EEXIST'])
+
+/**
+ * A file system failure while writing (permission, read-only mount, full disk, a file where a
+ * directory belongs) as a UserError naming the path and the fix; null for anything else (a bug).
+ * `where` names the path when the error does not (Kuzu's own I/O errors).
+ */
+export function writeFailure(error: unknown, where: string): UserError | null {
+  if (error instanceof UserError) return null
+  const e = error as NodeJS.ErrnoException
+  const code = e?.code ?? ''
+  const message = String(e?.message ?? '')
+  const target = e?.path ?? where
+  if (PERMISSION.has(code) || /permission denied|read-only file system|operation not permitted/i.test(message)) {
+    return new UserError(
+      `cannot write ${target}: ${code === 'EROFS' || /read-only file system/i.test(message) ? 'the file system is read-only' : 'permission denied'}`,
+      `make it writable for your user (e.g. \`chmod -R u+w ${path.dirname(target)}\`, or run gitwhy as the owner of ${where}), then run the command again`,
+      'not_writable',
+    )
+  }
+  if (NO_SPACE.has(code) || /no space left on device|disk quota exceeded/i.test(message)) {
+    return new UserError(`the disk is full: could not write ${target}`, 'free some space and run the command again; the previous index is intact', 'disk_full')
+  }
+  if (NOT_A_DIRECTORY.has(code) && e.syscall !== undefined && /^(mkdir|open|rename|link|copyfile|scandir|stat|lstat)$/.test(e.syscall)) {
+    return new UserError(`cannot write ${target}: a file is in the way of a directory gitwhy needs`, `move the file aside (gitwhy keeps its data in ${where}), then run the command again`, 'not_writable')
+  }
+  return null
 }

@@ -86,7 +86,7 @@ describe('gitwhy doctor', () => {
     expect(checks(json).index.fix).toMatch(/gitwhy analyze.*hooks install/)
   })
 
-  test('a damaged database fails the database check with a rebuild fix', async () => {
+  test('a damaged database fails the index check (its size and hash are recorded) with a rebuild fix', async () => {
     await runJson(['analyze', '--repo', repo.dir], opts)
     const meta = JSON.parse((await import('node:fs')).readFileSync(join(repo.dir, '.gitwhy', 'meta.json'), 'utf8'))
     const db = join(repo.dir, '.gitwhy', meta.indexDir, 'graph.kuzu')
@@ -94,7 +94,8 @@ describe('gitwhy doctor', () => {
     writeFileSync(db, 'not a database')
     const { json, result } = await doctorJson()
     expect(result.code).toBe(1)
-    expect(checks(json).database).toMatchObject({ status: 'fail' })
-    expect(checks(json).database.fix).toMatch(/analyze .*--force/)
+    expect(checks(json).index).toMatchObject({ status: 'fail' })
+    expect(checks(json).index.message).toMatch(/the index is damaged: graph.kuzu/)
+    expect(checks(json).index.fix).toMatch(/analyze .*--force/)
   })
 })
