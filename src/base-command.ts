@@ -34,7 +34,7 @@ export abstract class BaseCommand extends Command {
     }
     // oclif's own parse errors (unknown flag, missing argument) are the user's to fix too
     if (error.oclif?.exit !== undefined && error.oclif.exit !== 2) throw error
-    if (/Unexpected argument|Nonexistent flag|Missing (\d+ )?required|Expected --|Parsing --|expects a value|expects one of.test(error.message ?? '')) {
+    if (/Unexpected argument|Nonexistent flag|Missing (\d+ )?required|Expected --|Parsing --|expects a value|expects one of/.test(error.message ?? '')) {
       if (json) process.stdout.write(JSON.stringify({ error: { code: 'usage', message: error.message, remedy: `see gitwhy ${this.id} --help` } }) + '\n')
       process.stderr.write(`error: ${printable(error.message)}\n  fix: see \`gitwhy ${this.id} --help\`\n`)
       return this.exit(1)
