@@ -11,15 +11,16 @@ export const record = (fields: string) => z.record(z.string(), z.unknown()).desc
 
 export const indexInfo = record('{head, stale, commits_behind (null: history rewritten)}: the indexed HEAD')
 
-export const commitRef = record('{sha, short, author, email, date, subject, category}')
+export const commitRef = record('{sha, short, author, email, date, subject, category, why?: the body\'s first paragraph}')
 
 export const evidenceItem = z.object({
   commit: commitRef,
-  source: z.enum(['blame', 'history', 'area']),
+  source: z.enum(['blame', 'history', 'area', 'pickaxe']),
   lines: z.number().optional().describe('blame: lines owned'),
   path_at_commit: z.string().optional(),
   pull_requests: z.array(record('{number, title, url}')),
   issues: z.array(record('{number, title, url, closes}')),
+  patch: z.array(record('{path, hunks: [{header, lines}]}')).optional(),
 })
 
 /** Optional on every tool: which indexed repository to ask. */

@@ -20,6 +20,7 @@ export function renderCatchup(r: CatchupResult): string[] {
   const noise = Object.entries(r.reduced).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`)
   if (noise.length) out.push(`counted only: ${noise.join(', ')}`)
   if (r.truncated) out.push(`showing ${r.shown} commits; raise limit (0 = all) for the rest`)
+  if (r.note) out.push(`note: ${r.note}`)
   return out
 }
 
@@ -49,6 +50,8 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
         reduced: z.object({ merge: z.number(), bot: z.number(), formatting: z.number() }),
         shown: z.number(),
         truncated: z.boolean(),
+        newest_indexed: z.string().nullable().describe("the indexed HEAD's committer date"),
+        note: z.string().nullable().describe('set when the whole index is older than since'),
         page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
