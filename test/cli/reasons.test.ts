@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
-import { runCli, runJson, type CliOptions } from './cli.js'
+import { COMMIT, EVIDENCE_DOC, INDEX_INFO, expectShape, runCli, runJson, t, type CliOptions } from './cli.js'
 
 let repo: TestRepo
 let opts: CliOptions
@@ -108,6 +108,7 @@ describe('evidence --patch', () => {
   ])('%s:%i-%i: each commit has the hunk lines git log -L shows', async (path, start, end) => {
     const git = lineLogHunks(repo.git('log', '--format=commit %H', `-L${start},${end}:${path}`))
     const { json } = await runJson(['evidence', `${path}:${start}-${end}`, '--patch', '--limit', '0'], opts)
+    expectShape(json, EVIDENCE_DOC, 'evidence --patch --json')
     const ours = new Map<string, string[]>(json.evidence.map((e: any) => [e.commit.sha, e.patch.flatMap((f: any) => f.hunks.flatMap((h: any) => h.lines))]))
     // merges: git log -L prints a combined diff; compared on the non-merge commits
     const merges = new Set(shas(repo.git('rev-list', '--merges', 'HEAD')))
@@ -142,6 +143,15 @@ describe('pickaxe', () => {
   })
   test('the files that matched, and a hostile regex answers quickly', async () => {
     const { json } = await runJson(['pickaxe', 'retryDelay'], opts)
+    const PR = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()) })
+    const ISSUE = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()), closes: t.bool() })
+    expectShape(json, t.obj({
+      query: t.obj({ pattern: t.str(), mode: t.lit('string', 'regex', 'message'), regex: t.bool(), path: t.or(t.str(), t.nul()) }),
+      index: INDEX_INFO,
+      commits: t.arr(t.obj({ commit: COMMIT, source: t.lit('pickaxe'), pull_requests: t.arr(PR), issues: t.arr(ISSUE), files: t.arr(t.str()) })),
+      total: t.int(),
+      truncated: t.bool(),
+    }), 'pickaxe --json')
     const doc = json.commits.find((c: any) => c.commit.subject === 'Document the delay')
     expect(doc.files).toEqual(['README.md'])
     const started = Date.now()
@@ -187,5 +197,42 @@ describe('one "now": the indexed HEAD', () => {
     expect(r.note).toMatch(/^the newest indexed commit \([0-9a-f]{7}, \d{4}-\d\d-\d\d\) is \d+ days older than/)
     const all = await catchup({ repo: repo.dir, since: '2000-01-01' })
     expect(all.note).toBeNull()
+  })
+})
+
+describe('one resolver: Class.method where a file name could be', () => {
+  let r2: TestRepo
+  let o2: CliOptions
+  beforeAll(async () => {
+    r2 = createRepo()
+    r2.write('src/effect.py', 'class ReactiveEffect:\n    def run(self):\n        return 1\n\n    def stop(self):\n        return 2\n')
+    r2.commit('Add effects')
+    r2.write('src/effect.py', 'class ReactiveEffect:\n    def run(self):\n        return 10\n\n    def stop(self):\n        return 2\n')
+    r2.commit('Tune run')
+    o2 = { cwd: r2.dir, env: r2.env() }
+    await runJson(['analyze'], o2)
+  }, 60_000)
+  afterAll(() => r2?.cleanup())
+
+  test.each([['risk'], ['ownership'], ['related']])('%s ReactiveEffect.run resolves the method, and a missing file is still named', async (cmd) => {
+    const { json } = await runJson([cmd, 'ReactiveEffect.run'], o2)
+    expect(JSON.stringify(json)).toContain('ReactiveEffect.run')
+    const missing = await runCli([cmd, 'nosuch.py', '--json'], o2)
+    expect(missing.code).toBe(1)
+    expect(JSON.parse(missing.stdout).error.code).toBe('unknown_path')
+  })
+})
+
+describe('after an incremental analyze', () => {
+  test('the patch store grows with the new commits: pickaxe and --patch still equal git', async () => {
+    repo.write('src/backoff.ts', repo.git('show', 'HEAD:src/backoff.ts').replace('sleep(retryDelay)', 'sleep(retryDelay * 2)'))
+    repo.commit('Double the sleep\n\nThe server needs more time.')
+    const { json } = await runJson(['analyze'], opts)
+    expect(json.mode).toBe('incremental')
+    const ours = (await runJson(['pickaxe', 'retryDelay', '--limit', '0'], opts)).json.commits.map((c: any) => c.commit.sha).sort()
+    expect(ours).toEqual(shas(repo.git('log', '-SretryDelay', '--format=%H')))
+    const ev = await runJson(['evidence', 'src/backoff.ts:9', '--patch'], opts)
+    expect(ev.json.evidence[0].commit.why).toBe('The server needs more time.')
+    expect(ev.json.evidence[0].patch[0].hunks[0].lines).toEqual(['-sleep(retryDelay)', '+sleep(retryDelay * 2)'])
   })
 })
