@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { catchup, type CatchupResult } from '../../services/catchup.js'
 import type { CommitRef } from '../../services/types.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
-import { commitRef, indexInfo, limitArg, repoArg } from '../schemas.js'
+import { commitRef, indexInfo, limitArg, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
 
@@ -43,15 +43,13 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
         index: indexInfo,
         total: z.number(),
         by_category: z.record(z.string(), z.number()),
-        pull_requests: z.array(
-          z.object({ number: z.number(), title: z.string(), url: z.string().nullable(), last_activity: z.string(), commits: z.array(commitRef), other_commits: z.number() }),
-        ),
+        pull_requests: z.array(record('{number, title, url, last_activity, commits: [commit], other_commits}')),
         commits: z.array(commitRef).describe('commits in no PR'),
-        reduced: z.object({ merge: z.number(), bot: z.number(), formatting: z.number() }),
+        reduced: record('{merge, bot, formatting}: counted, not listed'),
         shown: z.number(),
         truncated: z.boolean(),
-        newest_indexed: z.string().nullable().describe("the indexed HEAD's committer date"),
-        note: z.string().nullable().describe('set when the whole index is older than since'),
+        newest_indexed: z.string().nullable(),
+        note: z.string().nullable().describe('index older than since'),
         page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { renderEvidence } from '../../render.js'
 import { pickaxe } from '../../services/pickaxe.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
-import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg } from '../schemas.js'
+import { indexInfo, limitArg, pagedLimit, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
 
@@ -13,22 +13,21 @@ export function registerPickaxeTool(server: McpServer, ctx: ServerContext): void
     {
       title: 'Search the history',
       description:
-        'Commits that added or removed a string (like git log -S), changed lines matching a regex (git log -G), or whose message matches (git log --grep), newest first. Call it to find when something appeared or went away, e.g. "when was retryDelay introduced?".',
+        'Commits that added or removed a string (git log -S), changed a line matching a regex (-G) or whose message matches (--grep), newest first. E.g. "when was retryDelay introduced?".',
       inputSchema: {
-        pattern: z.string().describe('the string (or regex with mode regex, or message + regex)'),
-        mode: z.enum(['string', 'regex', 'message']).default('string').describe('string: occurrence count changed; regex: a changed line matches (RE2); message: commit messages'),
-        regex: z.boolean().optional().describe('message mode: pattern is a regex'),
-        ignore_case: z.boolean().optional(),
-        path: z.string().optional().describe('limit to a file or directory'),
+        pattern: z.string().describe('string or regex'),
+        mode: z.enum(['string', 'regex', 'message']).default('string').describe('string: -S; regex: -G (RE2); message: --grep'),
+        ignore_case: z.boolean().optional().describe('ignore case'),
+        path: z.string().optional().describe('file or directory'),
         limit: limitArg(20),
         offset: offsetArg,
         repo: repoArg,
       },
       outputSchema: {
         repo: z.string(),
-        query: z.record(z.string(), z.unknown()).describe('{pattern, mode, regex, path}'),
+        query: record('{pattern, mode, regex, path}'),
         index: indexInfo,
-        commits: z.array(evidenceItem.extend({ files: z.array(z.string()).describe('files whose diff matched') })),
+        commits: z.array(record('evidence item + files (whose diff matched)')),
         total: z.number(),
         truncated: z.boolean(),
         page: pageInfo,
@@ -37,7 +36,7 @@ export function registerPickaxeTool(server: McpServer, ctx: ServerContext): void
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
-        const r = await pickaxe({ reader, pattern: args.pattern, mode: args.mode, regex: args.regex, ignoreCase: args.ignore_case, path: args.path, limit: pagedLimit(args) })
+        const r = await pickaxe({ reader, pattern: args.pattern, mode: args.mode, ignoreCase: args.ignore_case, path: args.path, limit: pagedLimit(args) })
         return listAnswer({ repo: reader.repo, ...r }, ['commits'], (d) => [
           `${d.total} commits (${d.query.mode} ${JSON.stringify(d.query.pattern)}${d.query.path ? ` in ${d.query.path}` : ''})${d.truncated ? ', history cut' : ''}`,
           ...renderEvidence(d.commits, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
