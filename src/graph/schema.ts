@@ -152,7 +152,7 @@ export const TABLES: readonly TableDef[] = [
     columns: [
       int('number', 'Pull request number (primary key).'),
       text('title', 'Title (from the merge message, or the forge API when enrichment is enabled).'),
-      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
       text('source', 'Where it was found: merge-message, squash-subject, api, ...'),
     ],
   },
@@ -164,7 +164,7 @@ export const TABLES: readonly TableDef[] = [
     columns: [
       int('number', 'Issue number (primary key).'),
       text('title', 'Title when known (forge API), else empty.'),
-      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
       text('source', 'Where it was found: message, api, ...'),
     ],
   },
