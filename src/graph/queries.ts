@@ -51,6 +51,9 @@ export const QUERIES = {
   issueClosedBy: `
     MATCH (p:PullRequest)-[:CLOSES]->(:Issue {number: $number})
     RETURN p.number AS number, p.title AS title, p.url AS url ORDER BY number`,
+  commitMessages: `
+    MATCH (c:Commit)
+    RETURN c.sha AS sha, c.subject AS subject, c.body AS body`,
   dateRange: `
     MATCH (c:Commit)
     RETURN min(c.committer_date) AS first, max(c.committer_date) AS last`,

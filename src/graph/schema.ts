@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 5
+export const SCHEMA_VERSION = 6
 
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE'
 
@@ -152,7 +152,7 @@ export const TABLES: readonly TableDef[] = [
     columns: [
       int('number', 'Pull request number (primary key).'),
       text('title', 'Title (from the merge message, or the forge API when enrichment is enabled).'),
-      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
       text('source', 'Where it was found: merge-message, squash-subject, api, ...'),
     ],
   },
@@ -164,7 +164,7 @@ export const TABLES: readonly TableDef[] = [
     columns: [
       int('number', 'Issue number (primary key).'),
       text('title', 'Title when known (forge API), else empty.'),
-      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
       text('source', 'Where it was found: message, api, ...'),
     ],
   },

@@ -1,5 +1,7 @@
 import { ShardReader, updateShards, writeShards } from './shards.js'
 import type { GraphData } from '../graph/types.js'
+import { firstParagraph } from './message.js'
+import { issueUrl, pullRequestUrl, type RemoteWeb } from './remote.js'
 import type { CommitRef, IssueRef, PullRequestRef } from '../services/types.js'
 
 /**
@@ -15,7 +17,8 @@ export interface CatalogEntry {
   issues: IssueRef[]
 }
 
-type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>]
+// [sha, author, email, date, committed, subject, category, boundary, prs, issues, why ('' = none)]
+type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>, string]
 
 function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
   const prs = new Map<number, [string, string]>(knownPrs)
@@ -46,6 +49,7 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
     c.boundary ? 1 : 0,
     (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
     (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+    firstParagraph(c.body) ?? '',
   ])
 }
 
@@ -61,30 +65,45 @@ export function appendCommitCatalog(previousDir: string, dir: string, data: Pick
 }
 
 /** The catalog as a lookup: a query reads the shards of the commits it names, and builds only those entries. */
-export function loadCommitCatalog(dir: string): CommitCatalog {
-  return new CommitCatalog(new ShardReader<Packed>(dir, NAME))
+export function loadCommitCatalog(dir: string, remote?: RemoteWeb | null): CommitCatalog {
+  return new CommitCatalog(new ShardReader<Packed>(dir, NAME), remote ?? null)
 }
 
-function unpack(packed: Packed): CatalogEntry {
-  const [sha, author, email, date, committed, subject, category, boundary, prs, issues] = packed
+/** A catalog row as an entry; links come from the remote analyze recorded (stored URLs are empty). */
+function unpack(packed: Packed, remote: RemoteWeb | null = null): CatalogEntry {
+  const [sha, author, email, date, committed, subject, category, boundary, prs, issues, why] = packed
+  const commit: CommitRef = { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] }
+  if (why) commit.why = why
   return {
-    commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
+    commit,
     committed,
     boundary: boundary === 1,
-    pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || null })),
-    issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || null, closes: closes === 1 })),
+    pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || pullRequestUrl(remote, number) })),
+    issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || issueUrl(remote, number), closes: closes === 1 })),
   }
 }
 
 /** The entries a catalog written from `data` holds (what a stored catalog is checked against). */
 export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): CatalogEntry[] {
-  return pack(data).map(unpack)
+  return pack(data).map((p) => unpack(p))
+}
+
+/**
+ * "Now" for every recency question (the last 90 days, an inactive owner, a hotspot's recent
+ * revisions): the indexed HEAD's committer date, so that an answer depends on the index only,
+ * never on the day it is asked. The wall clock only when HEAD is not in the catalog.
+ */
+export function indexClock(index: { commits(): CommitCatalog; meta: { head: string } }): number {
+  return index.commits().get(index.meta.head)?.committed ?? Math.floor(Date.now() / 1000)
 }
 
 export class CommitCatalog {
   private readonly built = new Map<string, CatalogEntry>()
 
-  constructor(private readonly shards: ShardReader<Packed>) {}
+  constructor(
+    private readonly shards: ShardReader<Packed>,
+    private readonly remote: RemoteWeb | null = null,
+  ) {}
 
   get(sha: string): CatalogEntry | undefined {
     const entry = this.built.get(sha)
@@ -101,7 +120,7 @@ export class CommitCatalog {
   }
 
   private build(packed: Packed): CatalogEntry {
-    const entry = unpack(packed)
+    const entry = unpack(packed, this.remote)
     this.built.set(entry.commit.sha, entry)
     return entry
   }

@@ -1,3 +1,4 @@
+import { indexClock } from '../history/commit-catalog.js'
 import { UserError, checkLimit } from '../errors.js'
 import { DAY, DOMINANT_SHARE, isGhost, ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
@@ -108,8 +109,7 @@ export interface CommunityResult {
 
 /** "Now" for the analytics: the indexed HEAD's committer date (epoch seconds). */
 export async function asOf(reader: IndexReader): Promise<number> {
-  const entry = reader.commits().get(reader.meta.head)
-  return entry ? entry.committed : Math.floor(Date.now() / 1000)
+  return indexClock(reader)
 }
 
 const cap = <T>(items: T[], limit: number): T[] => (limit === 0 ? items : items.slice(0, limit))

@@ -37,11 +37,13 @@ import {
   lockFile,
   missingIndexFiles,
   newIndexDir,
+  originRemote,
   readMeta,
   removeStaleIndexDirs,
   resolveRepo,
   shallowCommits,
   tryLock,
+  updateMetaRemote,
   writeFailure,
   type IndexMeta,
 } from './workspace.js'
@@ -115,6 +117,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (release) {
       try {
         removeStaleIndexDirs(repo)
+        // the one thing a no-op analyze refreshes: links follow a changed remote
+        updateMetaRemote(repo, await originRemote(repo))
       } finally {
         release()
       }
@@ -190,6 +194,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       createdAt: new Date().toISOString(),
       gitwhyVersion: VERSION,
       manifest,
+      remote: await originRemote(repo),
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)

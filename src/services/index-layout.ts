@@ -18,7 +18,7 @@ export interface IndexedFile {
 export const FILES = 'files'
 export const GRAPH_DB = 'graph.kuzu'
 /** Every file a complete index directory holds (the per-path history index has three). */
-export const INDEX_FILES = [GRAPH_DB, FILES, 'commits', 'dag.json', 'diffs.bin', 'diffs-index', 'analytics.json', 'analytics-out.json'] as const
+export const INDEX_FILES = [GRAPH_DB, FILES, 'commits', 'dag.json', 'diffs.bin', 'diffs-index', 'patches.bin', 'patches-index', 'analytics.json', 'analytics-out.json'] as const
 
 /** Stable symbol ids: `path#qualified.name`, with `~2`, `~3` for same-named overloads. */
 export function symbolIds(file: IndexedFile): string[] {

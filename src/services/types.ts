@@ -9,6 +9,8 @@ export interface CommitRef {
   date: string
   subject: string
   category: CommitCategory
+  /** The first paragraph of the body that explains (no trailers, no squash boilerplate), cut to ~240 characters; absent when there is none. */
+  why?: string
 }
 
 export type CommitCategory = 'merge' | 'initial' | 'bot' | 'revert' | 'formatting' | 'micro' | 'normal' | 'mega'
@@ -26,7 +28,7 @@ export interface IssueRef {
   closes: boolean
 }
 
-export type EvidenceSource = 'blame' | 'history' | 'area'
+export type EvidenceSource = 'blame' | 'history' | 'area' | 'pickaxe'
 
 export interface EvidenceItem {
   commit: CommitRef
@@ -37,6 +39,13 @@ export interface EvidenceItem {
   path_at_commit?: string
   pull_requests: PullRequestRef[]
   issues: IssueRef[]
+  /** With --patch: the commit's hunks for the range, per file (as `git log -L`, without context lines). */
+  patch?: FilePatch[]
+}
+
+export interface FilePatch {
+  path: string
+  hunks: Array<{ header: string; lines: string[] }>
 }
 
 export interface IndexInfo {

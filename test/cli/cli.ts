@@ -290,14 +290,17 @@ export const COMMIT = t.obj({
   date: t.str(ISO),
   subject: t.str(),
   category: t.lit('merge', 'initial', 'bot', 'revert', 'formatting', 'micro', 'normal', 'mega'),
-})
+  why: t.str(),
+}, ['why'])
 
 const PR = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()) })
 const ISSUE = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()), closes: t.bool() })
 
+const PATCH = t.arr(t.obj({ path: t.str(), hunks: t.arr(t.obj({ header: t.str(/^@@ -\d+(,\d+)? \+\d+(,\d+)? @@$/), lines: t.arr(t.str(/^[-+]/)) })) }))
+
 export const BLAME_OR_HISTORY_ITEM = t.or(
-  t.obj({ commit: COMMIT, source: t.lit('blame'), lines: t.int(), pull_requests: t.arr(PR), issues: t.arr(ISSUE) }),
-  t.obj({ commit: COMMIT, source: t.lit('history'), pull_requests: t.arr(PR), issues: t.arr(ISSUE) }),
+  t.obj({ commit: COMMIT, source: t.lit('blame'), lines: t.int(), pull_requests: t.arr(PR), issues: t.arr(ISSUE), patch: PATCH }, ['patch']),
+  t.obj({ commit: COMMIT, source: t.lit('history'), pull_requests: t.arr(PR), issues: t.arr(ISSUE), patch: PATCH }, ['patch']),
 )
 
 export const AREA_ITEM = t.obj({ commit: COMMIT, source: t.lit('area'), path_at_commit: t.str(), pull_requests: t.arr(PR), issues: t.arr(ISSUE) })
