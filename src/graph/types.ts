@@ -39,6 +39,8 @@ export interface CommitRow {
   body: string
   parent_count: number
   category: string
+  /** The commit a verified revert undoes (a REVERTS edge), else ''. Not a column: the edge holds it. */
+  reverts: string
   additions: number
   deletions: number
   /** Index in the stored topological order (0 = newest). */
@@ -70,6 +72,7 @@ export interface GraphData {
   references: Array<{ sha: string; number: number; closes: boolean }>
   closes: Array<{ pr: number; issue: number }>
   renamedFrom: Array<{ path: string; from: string; sha: string }>
+  reverts: Array<{ sha: string; target: string; share: number }>
   fileCoChanged: CoChangeRow[]
   symbolCoChanged: CoChangeRow[]
   communities: CommunityRow[]

@@ -15,7 +15,8 @@ export interface CatalogEntry {
   issues: IssueRef[]
 }
 
-type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>]
+/** The last element, the SHA a verified revert undoes, is present only on reverts. */
+type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>, string?]
 
 function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
   const prs = new Map<number, [string, string]>(knownPrs)
@@ -35,18 +36,22 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
     if (!list) refs.set(r.sha, (list = []))
     list.push([r.number, i?.title ?? '', i?.url ?? '', r.closes ? 1 : 0])
   }
-  return data.commits.map((c) => [
-    c.sha,
-    c.author_name,
-    c.author_email,
-    new Date(c.author_date).toISOString(),
-    Math.floor(Date.parse(c.committer_date) / 1000),
-    c.subject,
-    c.category,
-    c.boundary ? 1 : 0,
-    (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
-    (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
-  ])
+  return data.commits.map((c) => {
+    const packed: Packed = [
+      c.sha,
+      c.author_name,
+      c.author_email,
+      new Date(c.author_date).toISOString(),
+      Math.floor(Date.parse(c.committer_date) / 1000),
+      c.subject,
+      c.category,
+      c.boundary ? 1 : 0,
+      (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+      (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+    ]
+    if (c.reverts) packed.push(c.reverts)
+    return packed
+  })
 }
 
 const NAME = 'commits'
@@ -66,9 +71,9 @@ export function loadCommitCatalog(dir: string): CommitCatalog {
 }
 
 function unpack(packed: Packed): CatalogEntry {
-  const [sha, author, email, date, committed, subject, category, boundary, prs, issues] = packed
+  const [sha, author, email, date, committed, subject, category, boundary, prs, issues, reverts] = packed
   return {
-    commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
+    commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'], ...(reverts ? { reverts } : {}) },
     committed,
     boundary: boundary === 1,
     pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || null })),

@@ -11,7 +11,7 @@ export const record = (fields: string) => z.record(z.string(), z.unknown()).desc
 
 export const indexInfo = record('{head, stale, commits_behind (null: history rewritten)}: the indexed HEAD')
 
-export const commitRef = record('{sha, short, author, email, date, subject, category}')
+export const commitRef = record('{sha, short, author, email, date, subject, category, reverts?}')
 
 export const evidenceItem = z.object({
   commit: commitRef,

@@ -9,6 +9,8 @@ export interface CommitRef {
   date: string
   subject: string
   category: CommitCategory
+  /** Only on a verified revert (category `revert`): the SHA of the commit it undoes. */
+  reverts?: string
 }
 
 export type CommitCategory = 'merge' | 'initial' | 'bot' | 'revert' | 'formatting' | 'micro' | 'normal' | 'mega'
