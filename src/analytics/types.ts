@@ -45,8 +45,10 @@ export interface AnalyticsConfig {
   minRevisions: number
   /** Co-change: a pair needs at least this many shared revisions (default 5). */
   minShared: number
-  /** Co-change: minimum degree in percent (default 30). */
+  /** Co-change: minimum degree in percent (default 0: minConfidence decides; degree is small for every partner of a busy file). */
   minDegree: number
+  /** Co-change: minimum of the larger confidence, max(shared / revs_a, shared / revs_b) (default 0.3). */
+  minConfidence: number
   /** Commits touching more files than this are left out of co-change (default 30, as code-maat). */
   maxChangesetSize: number
   /** Communities smaller than this are folded away (default 3). */
@@ -59,7 +61,8 @@ export const DEFAULT_ANALYTICS_CONFIG: AnalyticsConfig = {
   recentDays: 90,
   minRevisions: 5,
   minShared: 5,
-  minDegree: 30,
+  minDegree: 0,
+  minConfidence: 0.3,
   maxChangesetSize: 30,
   minCommunitySize: 3,
   ghostDays: 180,
