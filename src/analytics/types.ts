@@ -101,10 +101,10 @@ export interface CoChange {
 export interface Community {
   /** Stable within one index: `c1`, `c2`, … by size, then label. */
   id: string
-  /** Readable: the dominant folder, or a common name stem. */
+  /** Readable: the dominant file or folder and the name words most members share (docs/communities.md). */
   label: string
   size: number
-  /** Fraction of the members' edge weight that stays inside the community (0..1). */
+  /** Share of the members' co-change weight that stays inside the community (0..1; 0: no co-change). */
   cohesion: number
 }
 

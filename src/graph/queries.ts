@@ -68,12 +68,12 @@ export const QUERIES = {
 /** History analytics (issue 4): read from the activity columns and the analytics tables. */
 export const ANALYTICS_QUERIES = {
   fileActivity: `
-    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix) AND ($allFiles OR f.language IS NOT NULL)
+    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix) AND ($allFiles OR f.language IS NOT NULL) AND ($includeTests OR NOT f.is_test)
     RETURN f.path AS key, f.path AS path, f.hotspot AS score, f.hotspot_percentile AS percentile, f.revisions AS revisions,
            f.recent_revisions AS recent_revisions, f.churn AS churn, f.authors AS authors, f.last_change AS last_change
     ORDER BY score DESC, revisions DESC, churn DESC, key LIMIT $limit`,
   symbolActivity: `
-    MATCH (s:Symbol) WHERE s.revisions > 0 AND (s.path = $path OR s.path STARTS WITH $prefix)
+    MATCH (f:File)-[:DEFINES]->(s:Symbol) WHERE s.revisions > 0 AND (s.path = $path OR s.path STARTS WITH $prefix) AND ($includeTests OR NOT f.is_test)
     RETURN s.id AS key, s.path AS path, s.qualified_name AS qualified_name, s.kind AS kind, s.start_line AS start_line,
            s.hotspot AS score, s.hotspot_percentile AS percentile, s.revisions AS revisions, s.recent_revisions AS recent_revisions,
            s.churn AS churn, s.authors AS authors, s.last_change AS last_change

@@ -175,9 +175,9 @@ export const TABLES: readonly TableDef[] = [
     rows: 'communities',
     columns: [
       text('id', 'Community id, c1 = the largest (primary key; stable within one index).'),
-      text('label', 'Readable label: the dominant folder or a common name stem.'),
+      text('label', 'Readable label: the dominant file or folder and the name words most members share, e.g. "src/router.ts: Route, match".'),
       int('size', 'Member symbols.'),
-      real('cohesion', 'Share of the members\' edge weight that stays inside the community (0..1).'),
+      real('cohesion', 'Share of the members\' co-change weight that stays inside the community (0..1; 0: no co-change).'),
     ],
   },
   {

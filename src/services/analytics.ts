@@ -122,9 +122,11 @@ export const HOTSPOT_FORMULA = 'score = recent_revisions × ln(1 + revisions); t
 
 /**
  * Hotspots, source files (those a grammar parses) unless `allFiles`: lockfiles, CI configs and
- * package manifests change often but are rarely what an agent or a reviewer is looking for.
+ * package manifests change often but are rarely what an agent or a reviewer is looking for. Test
+ * files (and their symbols) only with `includeTests`: a test changes with every fix of what it
+ * tests, so it outranks the code it tests.
  */
-export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both'; allFiles?: boolean }): Promise<HotspotsResult> {
+export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both'; allFiles?: boolean; includeTests?: boolean }): Promise<HotspotsResult> {
   return withReader(options, async (reader) => {
     const limit = options.limit ?? 20
     checkLimit(limit)
@@ -137,7 +139,7 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
     const level = options.level ?? 'both'
     const g = await reader.graph()
     // a file path matches itself; a directory (ending in /) everything under it; none: everything
-    const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit }
+    const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit, includeTests: options.includeTests === true }
     const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, { ...params, allFiles: options.allFiles === true })
     const symbols = level === 'file' ? [] : await g.query<ActivityItem>(Q.symbolActivity, params)
     return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
