@@ -2,6 +2,7 @@
  * Hotspots, a per-file risk score with readable reasons, and a backtest that replays history to
  * check whether the score predicted where fixes landed. Pure; formulas in docs/analytics.md.
  */
+import { isTestPath } from '../parse/classify.js'
 import { fileCoChange } from './cochange.js'
 import { activityStats, DAY, headFilesOf, headPathsByChange, isGhost, lastActivity, ownershipOf } from './stats.js'
 import type { ActivityStats, AnalyticsConfig, AnalyticsInput, Change } from './types.js'
@@ -247,7 +248,7 @@ export interface BacktestResult {
   /** T, epoch seconds. */
   as_of: number
   horizon_months: number
-  /** Files scored: present at T and still present at HEAD. */
+  /** Files scored: source files (a grammar parses them, not tests) present at T and still present at HEAD. */
   files: number
   positives: number
   /** positives / files; null when no file was scored. */
@@ -263,9 +264,19 @@ export interface BacktestResult {
 }
 
 /**
+ * Source code: a file a grammar parses that is not a test. Docs, manifests, CI configs and
+ * lockfiles change with every release (and a version bump may be labelled "fix"), tests change
+ * with every fix of what they test: scored among code, they led every ranking and said nothing.
+ */
+export function isSourceFile(file: { path: string; language: string | null }): boolean {
+  return file.language !== null && !isTestPath(file.path)
+}
+
+/**
  * Replays history: computes every feature as of T = headTime − months·30 days from the changes
- * with time ≤ T only, scores the files that existed at T and still exist at HEAD, and labels a
- * file positive when a fix (isFix) touched it after T. Approximations, because the input holds
+ * with time ≤ T only, scores the source files (isSourceFile) that existed at T and still exist at
+ * HEAD, and labels a file positive when a fix (isFix) changed lines of it after T (a rename or a
+ * mode change alone is no fix of the file). Approximations, because the input holds
  * HEAD's state only: a file's identity is its HEAD path (renames after T are followed, which only
  * joins histories); a file existed at T when a change ≤ T touched it; ownership at T is each
  * author's share of the lines ADDED to the file by non-merge commits ≤ T (not a blame at T).
@@ -279,7 +290,7 @@ export function backtest(input: AnalyticsInput, options: BacktestOptions): Backt
   const positive = new Set<string>()
   input.changes.forEach((c, i) => {
     if (c.time > asOf) {
-      if (isFix(c)) for (const p of headFilesOf(c, paths[i]).keys()) positive.add(p)
+      if (isFix(c)) for (const [p, lines] of headFilesOf(c, paths[i])) if (lines > 0) positive.add(p)
       return
     }
     const files: Change['files'] = []
@@ -316,8 +327,9 @@ export function backtest(input: AnalyticsInput, options: BacktestOptions): Backt
     symbols: [],
     ownership,
   }
+  const source = new Set(input.files.filter(isSourceFile).map((f) => f.path))
   const features = fileRiskFeatures(atT, options.config)
-  const scored = [...features].map(([path, f]) => ({ path, risk: riskOf(f, model), positive: positive.has(path) }))
+  const scored = [...features].filter(([path]) => source.has(path)).map(([path, f]) => ({ path, risk: riskOf(f, model), positive: positive.has(path) }))
   const ranked: BacktestFile[] = scored
     .map((s) => ({ path: s.path, score: s.risk.score, level: s.risk.level, positive: s.positive }))
     .sort((x, y) => y.score - x.score || byString(x.path, y.path))

@@ -236,6 +236,22 @@ describe('backtest', () => {
     expect(r.positives).toBe(1)
   })
 
+  it('scores source files only and counts a fix only where it changed lines of the file', () => {
+    const input = history()
+      .repeat(6, { daysAgo: 200, author: 'a@x', files: ['src/a.ts', 'CHANGELOG.md', 'package.json', 'src/a.spec.ts'] })
+      .repeat(6, { daysAgo: 200, author: 'a@x', files: ['src/b.ts'] })
+      .commit({ daysAgo: 50, author: 'b@x', subject: 'fix: release 1.0.1', files: [['package.json', 1, 1], ['CHANGELOG.md', 5, 0], ['src/a.spec.ts', 3, 0], ['src/a.ts', 0, 0]] })
+      .commit({ daysAgo: 40, author: 'b@x', subject: 'fix: wrong result', files: [['src/b.ts', 2, 2]] })
+      .build({ files: ['src/a.ts', 'src/b.ts', 'CHANGELOG.md', 'package.json', 'src/a.spec.ts'] })
+    input.files = input.files.map((f) => (f.path.endsWith('.ts') ? f : { ...f, language: null }))
+    const r = backtest(input, { months: 6, config: cfg })
+    // docs, manifests and tests are not scored; src/a.ts was in the release commit without a changed line
+    expect(r.ranked.map((f) => [f.path, f.positive]).sort()).toEqual([
+      ['src/a.ts', false],
+      ['src/b.ts', true],
+    ])
+  })
+
   it('returns null auc and precision when nothing existed at T', () => {
     const input = history().commit({ daysAgo: 10, files: ['a.ts'] }).build({ files: ['a.ts'] })
     expect(backtest(input, { months: 6, config: cfg })).toMatchObject({ files: 0, positives: 0, base_rate: null, auc: null, precision_at_10pct: null })
