@@ -86,10 +86,21 @@ describe('riskOf', () => {
   })
 
   it('a factor adding under 0.05 gets no reason; singular wording', () => {
-    expect(riskOf({ ...calm, cochange_breadth: 1 }).reasons).toEqual([])
-    expect(riskOf({ ...calm, cochange_breadth: 2 }).reasons).toEqual(['often changes together with 2 other files'])
+    expect(riskOf({ ...calm, cochange_breadth: 1 }, SEED).reasons).toEqual([])
+    expect(riskOf({ ...calm, cochange_breadth: 2 }, SEED).reasons).toEqual(['often changes together with 2 other files'])
     expect(riskOf({ ...calm, recent_revisions: 1, hotspot_percentile: 0.999 }, { ...DEFAULT_RISK_MODEL, weights: { ownership: 0, hotspot: 1, cochange: 0 } }).reasons).toEqual([
       'changed once in the last 90 days (top 1 % of files)',
+    ])
+  })
+
+  it('ownership reasons are knowledge risk: shown from a factor of 0.5 even at weight 0 (the default)', () => {
+    expect(DEFAULT_RISK_MODEL.weights.ownership).toBe(0)
+    const owned = (share: number) => riskOf({ ...calm, bus_factor: 1, dominant_share: share }).reasons
+    expect(owned(0.7)).toEqual([])
+    expect(owned(0.8)).toEqual(['one author owns 80 % of the lines (bus factor 1)'])
+    expect(riskOf({ ...calm, bus_factor: 1, dominant_share: 0.6, ghost: true, owner_inactive_days: 400 }).reasons).toEqual([
+      'one author owns 60 % of the lines (bus factor 1)',
+      'its main owner has been inactive for 400 days',
     ])
   })
 
