@@ -56,4 +56,12 @@ describe('reverts are verified against the diff', () => {
     const two = ev.evidence.find((e) => e.commit.sha === sha.two)
     expect(two?.commit).not.toHaveProperty('reverts')
   })
+
+  test('an update verifies a new revert against a commit of the stored history', async () => {
+    sha.late = repo.revert(sha.squash)
+    const r = (await analyze({ repo: repo.dir })) as { mode: string }
+    expect(r.mode).toBe('incremental')
+    const { rows } = await cypher({ repo: repo.dir, statement: 'MATCH (c:Commit {sha: $sha})-[:REVERTS]->(t:Commit) RETURN t.sha AS target, c.category AS category', params: { sha: sha.late } })
+    expect(rows).toEqual([{ target: sha.squash, category: 'revert' }])
+  })
 })
