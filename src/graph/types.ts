@@ -39,8 +39,6 @@ export interface CommitRow {
   body: string
   parent_count: number
   category: string
-  /** The commit a verified revert undoes (a REVERTS edge), else ''. Not a column: the edge holds it. */
-  reverts: string
   additions: number
   deletions: number
   /** Index in the stored topological order (0 = newest). */

@@ -18,7 +18,7 @@ export interface CatalogEntry {
 /** The last element, the SHA a verified revert undoes, is present only on reverts. */
 type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>, string?]
 
-function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
+function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
   const prs = new Map<number, [string, string]>(knownPrs)
   for (const p of data.pullRequests) prs.set(p.number, [p.title, p.url])
   const issues = new Map(data.issues.map((i) => [i.number, i]))
@@ -36,6 +36,7 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
     if (!list) refs.set(r.sha, (list = []))
     list.push([r.number, i?.title ?? '', i?.url ?? '', r.closes ? 1 : 0])
   }
+  const reverts = new Map((data.reverts ?? []).map((r) => [r.sha, r.target]))
   return data.commits.map((c) => {
     const packed: Packed = [
       c.sha,
@@ -49,7 +50,8 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
       (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
       (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
     ]
-    if (c.reverts) packed.push(c.reverts)
+    const target = reverts.get(c.sha)
+    if (target) packed.push(target)
     return packed
   })
 }
@@ -61,7 +63,7 @@ export function saveCommitCatalog(dir: string, data: GraphData): void {
 }
 
 /** The catalog of `previousDir` plus the commits of `data` (an update's new commits). */
-export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): void {
+export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): void {
   updateShards(previousDir, dir, NAME, pack(data).map((p) => [p[0], p] as [string, Packed]))
 }
 
@@ -82,7 +84,7 @@ function unpack(packed: Packed): CatalogEntry {
 }
 
 /** The entries a catalog written from `data` holds (what a stored catalog is checked against). */
-export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): CatalogEntry[] {
+export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): CatalogEntry[] {
   return pack(data).map(unpack)
 }
 

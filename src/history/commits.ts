@@ -51,7 +51,6 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
       body,
       parent_count: c.parents.length,
       category,
-      reverts: category === 'revert' ? reverted.get(c.sha)!.target : '',
       additions,
       deletions,
       topo: i,
