@@ -17,10 +17,11 @@ export interface CatalogEntry {
   issues: IssueRef[]
 }
 
-// [sha, author, email, date, committed, subject, category, boundary, prs, issues, why ('' = none)]
-type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>, string]
+// [sha, author, email, date, committed, subject, category, boundary, prs, issues, why ('' = none), reverts?]
+/** The last element, the SHA a verified revert undoes, is present only on reverts. */
+type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>, string, string?]
 
-function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
+function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
   const prs = new Map<number, [string, string]>(knownPrs)
   for (const p of data.pullRequests) prs.set(p.number, [p.title, p.url])
   const issues = new Map(data.issues.map((i) => [i.number, i]))
@@ -38,19 +39,25 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
     if (!list) refs.set(r.sha, (list = []))
     list.push([r.number, i?.title ?? '', i?.url ?? '', r.closes ? 1 : 0])
   }
-  return data.commits.map((c) => [
-    c.sha,
-    c.author_name,
-    c.author_email,
-    new Date(c.author_date).toISOString(),
-    Math.floor(Date.parse(c.committer_date) / 1000),
-    c.subject,
-    c.category,
-    c.boundary ? 1 : 0,
-    (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
-    (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
-    firstParagraph(c.body) ?? '',
-  ])
+  const reverts = new Map((data.reverts ?? []).map((r) => [r.sha, r.target]))
+  return data.commits.map((c) => {
+    const packed: Packed = [
+      c.sha,
+      c.author_name,
+      c.author_email,
+      new Date(c.author_date).toISOString(),
+      Math.floor(Date.parse(c.committer_date) / 1000),
+      c.subject,
+      c.category,
+      c.boundary ? 1 : 0,
+      (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+      (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+      firstParagraph(c.body) ?? '',
+    ]
+    const target = reverts.get(c.sha)
+    if (target) packed.push(target)
+    return packed
+  })
 }
 
 const NAME = 'commits'
@@ -60,7 +67,7 @@ export function saveCommitCatalog(dir: string, data: GraphData): void {
 }
 
 /** The catalog of `previousDir` plus the commits of `data` (an update's new commits). */
-export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): void {
+export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): void {
   updateShards(previousDir, dir, NAME, pack(data).map((p) => [p[0], p] as [string, Packed]))
 }
 
@@ -71,9 +78,10 @@ export function loadCommitCatalog(dir: string, remote?: RemoteWeb | null): Commi
 
 /** A catalog row as an entry; links come from the remote analyze recorded (stored URLs are empty). */
 function unpack(packed: Packed, remote: RemoteWeb | null = null): CatalogEntry {
-  const [sha, author, email, date, committed, subject, category, boundary, prs, issues, why] = packed
+  const [sha, author, email, date, committed, subject, category, boundary, prs, issues, why, reverts] = packed
   const commit: CommitRef = { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] }
   if (why) commit.why = why
+  if (reverts) commit.reverts = reverts
   return {
     commit,
     committed,
@@ -84,7 +92,7 @@ function unpack(packed: Packed, remote: RemoteWeb | null = null): CatalogEntry {
 }
 
 /** The entries a catalog written from `data` holds (what a stored catalog is checked against). */
-export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): CatalogEntry[] {
+export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): CatalogEntry[] {
   return pack(data).map((p) => unpack(p))
 }
 

@@ -11,11 +11,11 @@ export const record = (fields: string) => z.record(z.string(), z.unknown()).desc
 
 export const indexInfo = record('{head, stale, commits_behind (null: history rewritten)}: the indexed HEAD')
 
-export const commitRef = record('{sha, short, author, email, date, subject, category, why?}')
+export const commitRef = record('{sha, short, author, email, date, subject, category, why?, reverts?}')
 
 /** One line for the whole item: three tools list evidence items, and each pays for the schema. */
 export const evidenceItem = record(
-  '{commit: {sha, short, author, email, date, subject, category, why?}, source: blame|history|area|pickaxe, lines? (blame: lines owned), path_at_commit?, pull_requests: [{number, title, url}], issues: [{number, title, url, closes}], patch?: [{path, hunks: [{header, lines}]}]}',
+  '{commit: {sha, short, author, email, date, subject, category, why?, reverts?}, source: blame|history|area|pickaxe, lines? (blame: lines owned), path_at_commit?, pull_requests: [{number, title, url}], issues: [{number, title, url, closes}], patch?: [{path, hunks: [{header, lines}]}]}',
 )
 
 /** Optional on every tool: which indexed repository to ask. */

@@ -12,6 +12,7 @@ import { activityRows, analyticsRows, computeAnalytics, loadStoredAnalytics, rea
 import { analyticsInput, changesFromRows, loadAnalyticsCache, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, type AnalyticsCache } from '../analytics/cache.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
+import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { buildGraph } from '../history/graph.js'
 import { PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
@@ -160,12 +161,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let mode: AnalyzeSummary['mode'] = 'full'
     const newCommits = commits.length
     if (canUpdate) {
-      counts = await time('update', () => updateIndex({ prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig }))
+      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig }))
       if (counts) mode = 'incremental'
       else commits = await time('history_full', () => read(head))
     }
     if (!counts) {
-      const data = await mapAndSave(commits, files, shallow, dir, head, analyticsConfig, time, progress)
+      const reverts = await time('reverts', () => revertsOf(repo, commits))
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, time, progress)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
@@ -248,6 +250,7 @@ type Timer = <T>(name: string, fn: () => Promise<T> | T) => Promise<T>
 /** Walk the history for every file and symbol, write the caches, and return the graph's rows. */
 async function mapAndSave(
   commits: RawCommit[],
+  reverts: RevertEdge[],
   files: IndexedFile[],
   shallow: ReadonlySet<string>,
   dir: string,
@@ -266,7 +269,7 @@ async function mapAndSave(
   })
   const data = await time('rows', (): GraphData => {
     const paths = new Set<string>()
-    const tables = commitTables(commits, mapped.graph, paths)
+    const tables = commitTables(commits, mapped.graph, paths, reverts)
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
     return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [] }
@@ -462,6 +465,7 @@ const MAX_UPDATE_COMMITS = 500
  * delta. Returns null when the conditions do not hold; the caller then rebuilds.
  */
 async function updateIndex(u: {
+  repo: string
   prevDir: string
   dir: string
   oldHead: string
@@ -488,7 +492,10 @@ async function updateIndex(u: {
   const knownIssues = known.issues
   const knownAuthors = known.emails
   const paths = new Set<string>()
-  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths)
+  const catalog = loadCommitCatalog(prevDir)
+  const older = catalog.since(-Infinity).sort((a, b) => b.committed - a.committed).map((e) => ({ sha: e.commit.sha, subject: e.commit.subject }))
+  const reverts = await time('reverts', () => revertsOf(u.repo, fresh, older))
+  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, reverts)
   // a new commit naming an older PR can change that PR's title: rebuild instead
   if (tables.pullRequests.some((p) => knownPrs.has(p.number))) return null
   for (const c of tables.commits) c.boundary = false

@@ -11,6 +11,8 @@ export interface CommitRef {
   category: CommitCategory
   /** The first paragraph of the body that explains (no trailers, no squash boilerplate), cut to ~240 characters; absent when there is none. */
   why?: string
+  /** Only on a verified revert (category `revert`): the SHA of the commit it undoes. */
+  reverts?: string
 }
 
 export type CommitCategory = 'merge' | 'initial' | 'bot' | 'revert' | 'formatting' | 'micro' | 'normal' | 'mega'
