@@ -40,7 +40,7 @@ export const offsetArg = z.number().int().min(0).max(10_000_000).optional().desc
 export const pageInfo = z
   .record(z.string(), z.unknown())
   .optional()
-  .describe('{offset, returned, total, next_offset}: a page; call again with offset: next_offset')
+  .describe('{offset, returned, total, next_offset}')
 
 /** Fit an answer into the budget, starting at `offset` of its list. */
 export function fitAnswer(answer: ToolAnswer, offset = 0): { text: string; data: object } {
