@@ -89,7 +89,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
 /** Blame and line history of one range: (sha → lines owned), earlier commits, lines beyond the cut. */
 function walkRange(reader: IndexReader, rel: string, lines: number, start: number, end: number) {
   const graph = reader.pathIndex().graphFor(rel)
-  const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }])
+  const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }], reader.ignoredRevs(graph.shas))
   const { owners, undecided: undecidedLines } = blameOwners(result.blame[0], start - 1, end, graph.shas.length)
   const blame = new Map([...owners].map(([c, lines]) => [graph.shas[c], lines]))
   const changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
