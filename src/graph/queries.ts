@@ -89,10 +89,10 @@ export const ANALYTICS_QUERIES = {
     RETURN s.revisions AS revisions, s.recent_revisions AS recent_revisions, s.hotspot_percentile AS percentile, s.cochange_partners AS partners`,
   fileOwners: `
     MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path = $path OR f.path STARTS WITH $prefix
-    RETURN a.email AS email, a.name AS name, sum(o.lines) AS lines ORDER BY lines DESC, email`,
+    RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(o.lines) AS lines ORDER BY lines DESC, email`,
   symbolOwners: `
     MATCH (s:Symbol {id: $id})-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE c.category <> 'bot'
-    RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email`,
+    RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(b.lines) AS lines ORDER BY lines DESC, email`,
   authorsLastActive: `
     MATCH (c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE a.email IN $emails
     RETURN a.email AS email, max(c.committer_date) AS last_active,
