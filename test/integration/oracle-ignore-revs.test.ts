@@ -6,6 +6,8 @@
  * stay in line history, marked.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { augment } from '../../src/services/augment.js'
+import { createRepo } from '../helpers/repo.js'
 import { analyze } from '../../src/services/analyze.js'
 import { evidence } from '../../src/services/evidence.js'
 import { readMeta } from '../../src/services/workspace.js'
@@ -93,4 +95,27 @@ describe('ignore-revs: the list, the switch and the marks', () => {
     }
     expect(history).toBeGreaterThan(0)
   })
+})
+
+test('augment never names a listed sweep as the last change or the why', async () => {
+  const repo = createRepo()
+  try {
+    repo.write('src/a.ts', 'export function area(w: number, h: number): number {\n  return w*h\n}\n')
+    repo.commit('feat: area of a rectangle')
+    repo.write('src/a.ts', 'export function area(w: number, h: number): number {\n  return w * h;\n}\n')
+    const sweep = repo.commit('style: format everything')
+    repo.write('.git-blame-ignore-revs', `${sweep}\n`)
+    repo.commit('ignore the sweep in blame')
+    await analyze({ repo: repo.dir })
+    for (const query of [{ pattern: 'src/a.ts', mode: 'glob' as const }, { pattern: 'area', mode: 'regex' as const }]) {
+      const r = await augment({ repo: repo.dir, query })
+      expect(r.matches.length).toBeGreaterThan(0)
+      for (const m of r.matches) {
+        expect(m.last_change?.commit.subject, query.pattern).toBe('feat: area of a rectangle')
+        expect(m.why).toBe('feat: area of a rectangle')
+      }
+    }
+  } finally {
+    repo.cleanup()
+  }
 })
