@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { augment } from '../../src/services/augment.js'
+import { contextForPr } from '../../src/services/context-for-pr.js'
 import { createRepo } from '../helpers/repo.js'
 import { analyze } from '../../src/services/analyze.js'
 import { evidence } from '../../src/services/evidence.js'
@@ -97,13 +98,13 @@ describe('ignore-revs: the list, the switch and the marks', () => {
   })
 })
 
-test('augment never names a listed sweep as the last change or the why', async () => {
+test('augment and context-for-pr never name a listed sweep as the last change, the why or a last PR', async () => {
   const repo = createRepo()
   try {
     repo.write('src/a.ts', 'export function area(w: number, h: number): number {\n  return w*h\n}\n')
-    repo.commit('feat: area of a rectangle')
+    repo.commit('feat: area of a rectangle (#11)')
     repo.write('src/a.ts', 'export function area(w: number, h: number): number {\n  return w * h;\n}\n')
-    const sweep = repo.commit('style: format everything')
+    const sweep = repo.commit('style: format everything (#12)')
     repo.write('.git-blame-ignore-revs', `${sweep}\n`)
     repo.commit('ignore the sweep in blame')
     await analyze({ repo: repo.dir })
@@ -111,10 +112,12 @@ test('augment never names a listed sweep as the last change or the why', async (
       const r = await augment({ repo: repo.dir, query })
       expect(r.matches.length).toBeGreaterThan(0)
       for (const m of r.matches) {
-        expect(m.last_change?.commit.subject, query.pattern).toBe('feat: area of a rectangle')
-        expect(m.why).toBe('feat: area of a rectangle')
+        expect(m.last_change?.commit.subject, query.pattern).toBe('feat: area of a rectangle (#11)')
+        expect(m.last_change?.pull_request?.number).toBe(11)
       }
     }
+    const pr = await contextForPr({ repo: repo.dir, files: ['src/a.ts'] })
+    expect(pr.files[0].last_prs.map((p) => p.number)).toEqual([11])
   } finally {
     repo.cleanup()
   }
