@@ -9,27 +9,15 @@
 // before and after (read from /proc). Then a second burst on the warm server. Stops by itself.
 // Build first (`npm run build`); the repository needs `gitwhy analyze` first.
 
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { BIN, ROOT, benchArgs, rssMb as rss, startHttpServer } from './lib.mjs'
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const sdk = (p) => import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm', p))
 const { Client } = await sdk('client/index.js')
 const { StdioClientTransport } = await sdk('client/stdio.js')
 const { StreamableHTTPClientTransport } = await sdk('client/streamableHttp.js')
 
-const args = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1] : fallback
-}
-const repo = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
-if (!repo || !existsSync(join(repo, '.gitwhy', 'meta.json'))) {
-  process.stderr.write('usage: node bench/mcp-load.mjs <indexed-repo> [--calls N] [--sessions N] [--json]\n(run `gitwhy analyze <repo>` first)\n')
-  process.exit(1)
-}
+const { opt, repo, json } = benchArgs('node bench/mcp-load.mjs <indexed-repo> [--calls N] [--sessions N] [--json]')
 const CALLS = Number(opt('calls', 100))
 const SESSIONS = Number(opt('sessions', 10))
 
@@ -38,10 +26,7 @@ const stats = (xs) => {
   const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))]
   return { p50: +at(0.5).toFixed(1), p95: +at(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1) }
 }
-const rssMb = (pid) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return m ? Math.round(Number(m[1]) / 1024) : null
-}
+const rssMb = (pid) => Math.round(rss(pid))
 
 /** Real targets from the index: its busiest source files and the directory of the first. */
 async function callArgs(client) {
@@ -87,14 +72,14 @@ async function burst(clients, pick, n) {
 }
 
 async function stdioRun() {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin/run.js'), 'mcp'], cwd: repo, stderr: 'ignore' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: repo, stderr: 'ignore' })
   const client = new Client({ name: 'gitwhy-load', version: '1' })
   await client.connect(transport)
   const pid = transport.pid
   const before = rssMb(pid)
   // the argument lookup opens the database: the cold burst goes to a fresh server instead
   const probe = new Client({ name: 'gitwhy-load-probe', version: '1' })
-  const probeTransport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'bin/run.js'), 'mcp'], cwd: repo, stderr: 'ignore' })
+  const probeTransport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: repo, stderr: 'ignore' })
   await probe.connect(probeTransport)
   const pick = await callArgs(probe)
   await probe.close()
@@ -102,22 +87,20 @@ async function stdioRun() {
   const afterCold = rssMb(pid)
   const warm = await burst([client], pick, CALLS)
   const after = rssMb(pid)
+  // where the time goes: each tool alone, one call at a time, on the warm server
+  const perTool = {}
+  for (let i = 0; i < 8 * 5; i++) {
+    const [name, a] = pick(i)
+    const t0 = performance.now()
+    await client.callTool({ name, arguments: a })
+    ;(perTool[name] ??= []).push(performance.now() - t0)
+  }
   await client.close()
-  return { transport: 'stdio', rss_mb: { before, after_cold: afterCold, after }, cold, warm }
+  return { transport: 'stdio', rss_mb: { before, after_cold: afterCold, after }, cold, warm, alone: Object.fromEntries(Object.entries(perTool).map(([k, v]) => [k, stats(v)])) }
 }
 
 async function httpRun() {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'mcp', '--http', '--port', '0', '--host', '127.0.0.1'], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] })
-  const url = await new Promise((resolveUrl, reject) => {
-    let err = ''
-    child.stderr.on('data', (d) => {
-      err += d
-      const m = /on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err)
-      if (m) resolveUrl(m[1])
-    })
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)))
-    setTimeout(() => reject(new Error('server did not start')), 20_000)
-  })
+  const { url, child, stop } = await startHttpServer(repo)
   try {
     const before = rssMb(child.pid)
     const clients = []
@@ -135,12 +118,12 @@ async function httpRun() {
     await Promise.all([...clients, probe].map((c) => c.close()))
     return { transport: 'http', sessions: SESSIONS, rss_mb: { before, after }, first: cold, warm }
   } finally {
-    child.kill('SIGTERM')
+    stop()
   }
 }
 
 const results = [await stdioRun(), await httpRun()]
-if (args.includes('--json')) process.stdout.write(JSON.stringify(results, null, 2) + '\n')
+if (json) process.stdout.write(JSON.stringify(results, null, 2) + '\n')
 else {
   for (const r of results) {
     process.stdout.write(`${r.transport}${r.sessions ? ` (${r.sessions} sessions)` : ''}: RSS ${JSON.stringify(r.rss_mb)} MB\n`)
@@ -148,5 +131,6 @@ else {
       process.stdout.write(`  ${label.padEnd(5)} ${b.calls} calls at once: ${b.failures} failed, p50 ${b.p50} ms, p95 ${b.p95} ms, max ${b.max} ms\n`)
       for (const [e, n] of Object.entries(b.errors)) process.stdout.write(`    ${n}× ${e}\n`)
     }
+    if (r.alone) process.stdout.write(`  one call at a time (p50 / p95 ms): ${Object.entries(r.alone).map(([k, v]) => `${k} ${v.p50}/${v.p95}`).join(', ')}\n`)
   }
 }

@@ -9,43 +9,14 @@
 // and whether a new client still gets answers from graph tools. Stops the server by itself.
 // Build first (`npm run build`); the repository needs `gitwhy analyze` first.
 
-import { spawn } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { benchArgs, rssMb, startHttpServer } from './lib.mjs'
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const args = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1] : fallback
-}
-const repo = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
-if (!repo || !existsSync(join(repo, '.gitwhy', 'meta.json'))) {
-  process.stderr.write('usage: node bench/mcp-sessions.mjs <indexed-repo> [--sessions N] [--calls N] [--json]\n')
-  process.exit(1)
-}
+const { opt, repo, json } = benchArgs('node bench/mcp-sessions.mjs <indexed-repo> [--sessions N] [--calls N] [--json]')
 const sessions = Number(opt('sessions', 1000))
 const calls = Number(opt('calls', 100))
 
-const child = spawn(process.execPath, [join(ROOT, 'bin/run.js'), 'mcp', '--http', '--host', '127.0.0.1', '--port', '0'], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] })
-const stop = () => child.exitCode === null && child.kill('SIGTERM')
-process.on('exit', stop)
-const url = await new Promise((resolve, reject) => {
-  let err = ''
-  const timer = setTimeout(() => reject(new Error(`the server did not start: ${err}`)), 30_000)
-  child.stderr.on('data', (d) => {
-    err += d
-    const m = /on (http:\/\/\S+)/.exec(err)
-    if (m) {
-      clearTimeout(timer)
-      resolve(m[1])
-    }
-  })
-  child.on('exit', (code) => reject(new Error(`the server exited with ${code}: ${err}`)))
-})
-
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024
+const { url, child, stop } = await startHttpServer(repo)
+const rss = () => rssMb(child.pid)
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
 const post = async (body, id) => {
   const res = await fetch(url, { method: 'POST', headers: { ...HEADERS, ...(id ? { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' } : {}) }, body: JSON.stringify(body) })
@@ -57,7 +28,7 @@ const cypher = (id) => post({ jsonrpc: '2.0', id: 2, method: 'tools/call', param
 // warm up: one session that opens the index, so "before" counts the database once
 const warm = await initialize()
 await cypher(warm.id)
-const before = rssMb()
+const before = rss()
 let peak = before
 let failures = 0
 const started = Date.now()
@@ -68,19 +39,19 @@ for (let i = 0; i < sessions; i++) {
     const r = await cypher(s.id)
     if (r.status !== 200 || r.text.includes('"isError":true')) failures++
   }
-  if (i % 50 === 0) peak = Math.max(peak, rssMb())
+  if (i % 50 === 0) peak = Math.max(peak, rss())
 }
 const elapsed = Date.now() - started
 global.gc?.()
 await new Promise((r) => setTimeout(r, 1000))
-const after = rssMb()
+const after = rss()
 const fresh = await initialize()
 const answer = await cypher(fresh.id)
 const works = answer.status === 200 && !answer.text.includes('"isError":true')
 stop()
 
 const result = { sessions, graph_calls: calls, failures, new_client_works: works, rss_mb: { before: Math.round(before), peak: Math.round(Math.max(peak, after)), after: Math.round(after) }, seconds: elapsed / 1000 }
-if (args.includes('--json')) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+if (json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
 else {
   process.stdout.write(`${sessions} sessions opened and abandoned (${calls} with a cypher call) in ${result.seconds} s, ${failures} failures\n`)
   process.stdout.write(`server RSS: ${result.rss_mb.before} MB before, ${result.rss_mb.peak} MB peak, ${result.rss_mb.after} MB after\n`)

@@ -13,24 +13,14 @@
 // Build first (`npm run build`); the repository needs `gitwhy analyze` first.
 
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ROOT, benchArgs } from './lib.mjs'
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { Client } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'))
 const { StdioClientTransport } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'))
 
-const args = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1] : fallback
-}
-const repo = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
-if (!repo || !existsSync(join(repo, '.gitwhy', 'meta.json'))) {
-  process.stderr.write('usage: node bench/mcp.mjs <indexed-repo> [--files N] [--starts N] [--seed S] [--json]\n(run `gitwhy analyze <repo>` first)\n')
-  process.exit(1)
-}
+const { args, opt, repo } = benchArgs('node bench/mcp.mjs <indexed-repo> [--files N] [--starts N] [--seed S] [--json]')
 const FILES = Number(opt('files', 40))
 const STARTS = Number(opt('starts', 10))
 let seed = Number(opt('seed', 1))

@@ -29,13 +29,25 @@ export function printableLines(text: string): string {
 export function renderEvidence(items: EvidenceItem[], total: number, moreHint = 'use --limit 0 for all'): string[] {
   const lines: string[] = []
   for (const e of items) {
-    const tag = e.source === 'blame' ? `blame ${e.lines}L` : e.source === 'area' ? (e.path_at_commit ?? 'area') : 'history'
+    const files = (e as { files?: string[] }).files ?? []
+    const tag =
+      e.source === 'blame'
+        ? `blame ${e.lines}L`
+        : e.source === 'area'
+          ? (e.path_at_commit ?? 'area')
+          : e.source === 'pickaxe'
+            ? files.length === 0 ? 'message' : `${files[0]}${files.length > 1 ? ` +${files.length - 1}` : ''}`
+            : 'history'
     // a squash merge's subject already is the PR title
     const prs = e.pull_requests.map((p) => `PR #${p.number}${p.title && !e.commit.subject.startsWith(p.title) ? ` ${p.title}` : ''}`)
     const issues = e.issues.map((i) => `${i.closes ? 'closes ' : ''}#${i.number}`)
     const refs = [...prs, ...issues]
     const ignored = e.ignored ? ' (ignored rev)' : ''
     lines.push(`${e.commit.short}  ${e.commit.date.slice(0, 10)}  ${e.commit.author.padEnd(18).slice(0, 18)}  ${tag.padEnd(10)}  ${e.commit.subject}${ignored}${refs.length ? `  [${refs.join('; ')}]` : ''}`)
+    if (e.commit.why) lines.push(`      ${e.commit.why}`)
+    for (const f of e.patch ?? []) {
+      for (const h of f.hunks) lines.push(`      ${f.path} ${h.header}`, ...h.lines.map((l) => `      ${l}`))
+    }
   }
   if (total > items.length) lines.push(`… ${total - items.length} more (${moreHint})`)
   return lines

@@ -5,7 +5,7 @@
 import { countsAsRevision, headFilesOf, headPathsByChange } from './stats.js'
 import type { AnalyticsConfig, AnalyticsInput, CoChange } from './types.js'
 
-export type CoChangeConfig = Pick<AnalyticsConfig, 'minRevisions' | 'minShared' | 'minDegree' | 'maxChangesetSize'>
+export type CoChangeConfig = Pick<AnalyticsConfig, 'minRevisions' | 'minShared' | 'minDegree' | 'maxChangesetSize'> & Partial<Pick<AnalyticsConfig, 'minConfidence'>>
 
 /** One commit's items (file paths at HEAD or symbol ids); include = false for merge, bot, formatting. */
 export interface Changeset {
@@ -19,7 +19,10 @@ const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
  * Pairs of items that change together. A changeset counts when it is included, has at least one
  * item and at most maxChangesetSize distinct items; an item's revisions are the counted
  * changesets that hold it. A pair is kept when both items have ≥ minRevisions revisions, they
- * share ≥ minShared changesets and degree ≥ minDegree, where
+ * share ≥ minShared changesets, degree ≥ minDegree and max(confidence_ab, confidence_ba) ≥
+ * minConfidence (the coupling seen from the less busy side: a hub file's partners all have a small
+ * degree, since its own revisions swamp the average, yet each of them may change with it half the
+ * time), where
  *   degree = 100 · shared / ((revs_a + revs_b) / 2)   (code-maat; reported rounded to 0.1)
  *   confidence_ab = shared / revs_a, confidence_ba = shared / revs_b
  *   support = shared / (number of counted changesets).
@@ -71,20 +74,21 @@ export function coChange(changesets: Iterable<Changeset>, config: CoChangeConfig
     let y = key - x * n
     if (names[y] < names[x]) [x, y] = [y, x]
     const degree = (100 * s) / ((revs[x] + revs[y]) / 2)
-    if (degree < config.minDegree) continue
+    if (degree < config.minDegree || Math.max(s / revs[x], s / revs[y]) < (config.minConfidence ?? 0)) continue
     out.push({ a: names[x], b: names[y], shared: s, degree: Math.round(degree * 10) / 10, confidence_ab: s / revs[x], confidence_ba: s / revs[y], support: s / total })
   }
   return out.sort((p, q) => q.degree - p.degree || q.shared - p.shared || byString(p.a, q.a) || byString(p.b, q.b))
 }
 
 /** One changeset per commit: the HEAD paths of its files (gone files dropped, duplicates merged). */
-export function fileChangesets(input: AnalyticsInput, paths: Array<Map<string, string>> = headPathsByChange(input.changes, input.renames, input.files)): Changeset[] {
-  return input.changes.map((c, i) => ({ items: [...headFilesOf(c, paths[i]).keys()], include: countsAsRevision(c.category) }))
+export function fileChangesets(input: AnalyticsInput, paths: Array<Map<string, string>> = headPathsByChange(input.changes, input.renames, input.files), maxFiles = Infinity): Changeset[] {
+  // the size cap counts every file the commit touched (gone ones too), as for symbols: a sweep is a sweep
+  return input.changes.map((c, i) => ({ items: [...headFilesOf(c, paths[i]).keys()], include: countsAsRevision(c.category) && c.files.length <= maxFiles }))
 }
 
 /** Co-change of present files (paths at HEAD). */
 export function fileCoChange(input: AnalyticsInput, config: CoChangeConfig, paths?: Array<Map<string, string>>): CoChange[] {
-  return coChange(fileChangesets(input, paths), config)
+  return coChange(fileChangesets(input, paths, config.maxChangesetSize), config)
 }
 
 /**

@@ -27,9 +27,11 @@ export const COCHANGE_WEIGHT = 2
 export const COCHANGE_FULL_SHARED = 10
 /** Louvain's random walk order comes from this seed, never from Math.random. */
 export const LOUVAIN_SEED = 0x9e3779b9
-/** A label (folder or name stem) must cover at least this share of the members. */
+/** A label's file or folder must hold at least this share of the members. */
 export const LABEL_SHARE = 0.6
-/** Shorter name stems ("a*", "is*") say nothing; the label falls through to the file. */
+/** A label's name word must be in at least this share of the members' names. */
+export const STEM_SHARE = 0.25
+/** Shorter name words ("a", "is") say nothing. */
 export const MIN_STEM_LENGTH = 3
 
 export interface CommunityInput {
@@ -62,7 +64,8 @@ export function detectCommunities(input: CommunityInput, config: AnalyticsConfig
   // typical of a small repository); Louvain then stops at an arbitrary tie such as one symbol per
   // community. Whole connected components are the honest answer there.
   const assignment = detailed.modularity > 0 ? detailed.communities : connectedComponents(graph)
-  const cohesionOf = cohesions(graph, assignment, new Set(byId.keys()))
+  // sorted, so that float sums cannot depend on the input order
+  const cohesionOf = cohesions([...input.symbolCoChange].sort((x, y) => compare(x.a, y.a) || compare(x.b, y.b)), assignment, new Set(byId.keys()))
 
   const groups = new Map<number, string[]>()
   for (const s of symbols) {
@@ -183,32 +186,48 @@ function connectedComponents(graph: WeightedGraph): Record<string, number> {
 }
 
 /**
- * Per Louvain community: internal weight / weight incident to its member symbols. An edge is
- * internal when both ends are in the community; a file anchor counts as inside when Louvain put it
- * there. One pass over the edges for all communities. Rounded to 0.001.
+ * Per Louvain community: the co-change weight between two members over the co-change weight
+ * incident to its members (coChangeWeight of every pair). Structure (containment, same file,
+ * imports) is left out: Louvain keeps it inside by construction, so counting it made every
+ * community's cohesion 0.99–1.00. 0 when no member co-changes with anything. Rounded to 0.001.
  */
-function cohesions(graph: WeightedGraph, assignment: Record<string, number>, symbolIds: Set<string>): Map<number, number> {
+function cohesions(pairs: CoChange[], assignment: Record<string, number>, symbolIds: Set<string>): Map<number, number> {
   const internal = new Map<number, number>()
   const incident = new Map<number, number>()
-  graph.forEachEdge((_edge, attrs, source, target) => {
-    const cs = assignment[source]!
-    const ct = assignment[target]!
-    const ends = new Set<number>()
-    if (symbolIds.has(source)) ends.add(cs)
-    if (symbolIds.has(target)) ends.add(ct)
-    for (const c of ends) {
-      incident.set(c, (incident.get(c) ?? 0) + attrs.weight)
-      if (cs === c && ct === c) internal.set(c, (internal.get(c) ?? 0) + attrs.weight)
-    }
-  })
+  for (const p of pairs) {
+    if (!symbolIds.has(p.a) || !symbolIds.has(p.b)) continue
+    const w = coChangeWeight(p)
+    const ca = assignment[p.a]!
+    const cb = assignment[p.b]!
+    incident.set(ca, (incident.get(ca) ?? 0) + w)
+    if (cb !== ca) incident.set(cb, (incident.get(cb) ?? 0) + w)
+    else internal.set(ca, (internal.get(ca) ?? 0) + w)
+  }
   const result = new Map<number, number>()
   for (const [c, total] of incident) result.set(c, total === 0 ? 0 : Math.round(((internal.get(c) ?? 0) / total) * 1000) / 1000)
   return result
 }
 
-/** The dominant folder, else a common name stem, else the file holding most members. */
+/**
+ * Where the members live and what they are about: the file holding at least LABEL_SHARE of them,
+ * else the deepest folder that does, else the file holding most; then the name words most members
+ * share (up to two, each in at least STEM_SHARE of the names and at least two of them), e.g.
+ * `packages/runtime-core/src/renderer.ts: patch, mount`.
+ */
 function baseLabel(members: CommunityInput['symbols']): string {
+  const words = sharedWords(members.map((m) => m.qualified_name))
+  const where = place(members)
+  if (words.length === 0) return where.path
+  return where.dominant ? `${where.path}: ${words.join(', ')}` : words.join(', ')
+}
+
+/** The file or deepest folder holding LABEL_SHARE of the members (dominant), else the file holding most. */
+function place(members: CommunityInput['symbols']): { path: string; dominant: boolean } {
   const need = LABEL_SHARE * members.length
+  const perFile = new Map<string, number>()
+  for (const m of members) perFile.set(m.path, (perFile.get(m.path) ?? 0) + 1)
+  const [topFile, inTop] = [...perFile].sort((x, y) => y[1] - x[1] || compare(x[0], y[0]))[0]!
+  if (inTop >= need) return { path: topFile, dominant: true }
 
   const folders = new Map<string, number>()
   for (const m of members) {
@@ -223,45 +242,43 @@ function baseLabel(members: CommunityInput['symbols']): string {
     if (count < need) continue
     if (folder === null || depth(f) > depth(folder) || (depth(f) === depth(folder) && f < folder)) folder = f
   }
-  if (folder !== null) return folder
+  return folder === null ? { path: topFile, dominant: false } : { path: folder, dominant: true }
+}
 
-  const stem = nameStem(members.map((m) => m.qualified_name), need)
-  if (stem !== null) return `${stem}*`
+/** Words that name nothing in particular. */
+const STOP_WORDS = new Set(['get', 'set', 'has', 'the', 'and', 'for', 'with', 'from', 'new', 'default', 'init', 'value', 'type', 'data', 'options', 'props', 'create'])
 
-  const perFile = new Map<string, number>()
-  for (const m of members) perFile.set(m.path, (perFile.get(m.path) ?? 0) + 1)
-  return [...perFile].sort((x, y) => y[1] - x[1] || compare(x[0], y[0]))[0]![0]
+/**
+ * The name words (split at camelCase, digits and punctuation, compared case-insensitively, at
+ * least MIN_STEM_LENGTH letters, not a STOP_WORD) held by the most names: up to two, each held by at
+ * least STEM_SHARE of the names and by two or more; spelled as in the first name holding it.
+ */
+function sharedWords(names: string[]): string[] {
+  const counts = new Map<string, { count: number; spelling: string }>()
+  for (const name of [...names].sort(compare)) {
+    const seen = new Set<string>()
+    let start = 0
+    for (const end of wordEnds(name)) {
+      const word = name.slice(start, end).replace(/^[^A-Za-z0-9]+/, '')
+      start = end
+      const key = word.toLowerCase()
+      if (key.length < MIN_STEM_LENGTH || STOP_WORDS.has(key) || seen.has(key)) continue
+      seen.add(key)
+      const entry = counts.get(key)
+      if (entry) entry.count++
+      else counts.set(key, { count: 1, spelling: word })
+    }
+  }
+  const need = Math.max(2, STEM_SHARE * names.length)
+  return [...counts]
+    .filter(([, v]) => v.count >= need)
+    .sort((x, y) => y[1].count - x[1].count || compare(x[0], y[0]))
+    .slice(0, 2)
+    .map(([, v]) => v.spelling)
 }
 
 function depth(folder: string): number {
   return folder.split('/').length
-}
-
-/**
- * The longest run of leading words shared by at least `need` names (words split at camelCase,
- * digits and punctuation, compared case-insensitively), spelled as in the first such name.
- */
-function nameStem(names: string[], need: number): string | null {
-  const counts = new Map<string, { count: number; spelling: string }>()
-  for (const name of [...names].sort(compare)) {
-    const seen = new Set<string>()
-    for (const end of wordEnds(name)) {
-      const spelling = name.slice(0, end)
-      const key = spelling.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim()
-      if (seen.has(key)) continue
-      seen.add(key)
-      const entry = counts.get(key)
-      if (entry) entry.count++
-      else counts.set(key, { count: 1, spelling })
-    }
-  }
-  let best: { key: string; spelling: string } | null = null
-  for (const [key, { count, spelling }] of counts) {
-    if (count < need || spelling.length < MIN_STEM_LENGTH) continue
-    const words = key.split(' ').length
-    if (best === null || words > best.key.split(' ').length || (words === best.key.split(' ').length && key < best.key)) best = { key, spelling }
-  }
-  return best?.spelling ?? null
 }
 
 /** End offsets of each word of a qualified name: `RouterBuilder.create_v2` → Router|Builder|create|v|2. */

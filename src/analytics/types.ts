@@ -45,8 +45,10 @@ export interface AnalyticsConfig {
   minRevisions: number
   /** Co-change: a pair needs at least this many shared revisions (default 5). */
   minShared: number
-  /** Co-change: minimum degree in percent (default 30). */
+  /** Co-change: minimum degree in percent (default 0: minConfidence decides; degree is small for every partner of a busy file). */
   minDegree: number
+  /** Co-change: minimum of the larger confidence, max(shared / revs_a, shared / revs_b) (default 0.3). */
+  minConfidence: number
   /** Commits touching more files than this are left out of co-change (default 30, as code-maat). */
   maxChangesetSize: number
   /** Communities smaller than this are folded away (default 3). */
@@ -59,7 +61,8 @@ export const DEFAULT_ANALYTICS_CONFIG: AnalyticsConfig = {
   recentDays: 90,
   minRevisions: 5,
   minShared: 5,
-  minDegree: 30,
+  minDegree: 0,
+  minConfidence: 0.3,
   maxChangesetSize: 30,
   minCommunitySize: 3,
   ghostDays: 180,
@@ -98,10 +101,10 @@ export interface CoChange {
 export interface Community {
   /** Stable within one index: `c1`, `c2`, … by size, then label. */
   id: string
-  /** Readable: the dominant folder, or a common name stem. */
+  /** Readable: the dominant file or folder and the name words most members share (docs/communities.md). */
   label: string
   size: number
-  /** Fraction of the members' edge weight that stays inside the community (0..1). */
+  /** Share of the members' co-change weight that stays inside the community (0..1; 0: no co-change). */
   cohesion: number
 }
 

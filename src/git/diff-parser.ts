@@ -23,6 +23,11 @@ export interface FileDiff {
   deletions: number
   /** Only whitespace changed (all removed and added text equal once whitespace is dropped). */
   whitespaceOnly: boolean
+  /**
+   * The hunks' removed and added lines with their `-`/`+`, in hunk order, joined by `\n` (no
+   * `\ No newline` markers): only when the parser was asked to keep text.
+   */
+  text?: string
 }
 
 /** Blob ids of a file from the --raw section: [old, new]. */
@@ -127,13 +132,15 @@ class FileBuilder {
   // Rolling hashes of the removed and added text with all whitespace dropped.
   removedHash = 0
   addedHash = 0
+  /** The hunk lines, when kept. */
+  lines: string[] | null = null
 
   finish(): FileDiff {
     let whitespaceOnly = false
     if ((this.additions > 0 || this.deletions > 0) && this.status === 'M' && !this.binary) {
       whitespaceOnly = this.removedHash === this.addedHash
     }
-    return {
+    const diff: FileDiff = {
       path: this.path,
       oldPath: this.oldPath || this.path,
       status: this.status,
@@ -143,6 +150,8 @@ class FileBuilder {
       deletions: this.deletions,
       whitespaceOnly,
     }
+    if (this.lines && this.lines.length > 0 && !this.binary) diff.text = decodeLatin1(this.lines.join('\n'))
+    return diff
   }
 }
 
@@ -169,7 +178,11 @@ export class DiffStreamParser {
   /** --raw lines of the current record: path -> [old oid, new oid] */
   private raw = new Map<string, BlobIds>()
 
-  constructor(private readonly onRecord: (record: DiffRecord) => void) {}
+  /** `keepText`: keep each file's hunk lines (FileDiff.text), for the patch store. */
+  constructor(
+    private readonly onRecord: (record: DiffRecord) => void,
+    private readonly keepText = false,
+  ) {}
 
   push(chunk: Buffer): void {
     const text = this.rest + chunk.toString('latin1')
@@ -248,11 +261,13 @@ export class DiffStreamParser {
       if (c === 43 /* + */) {
         f.additions++
         f.addedHash = hashNonSpace(f.addedHash, line)
+        f.lines?.push(line)
         return
       }
       if (c === 45 /* - */) {
         f.deletions++
         f.removedHash = hashNonSpace(f.removedHash, line)
+        f.lines?.push(line)
         return
       }
       if (c === 92 /* \ */ || c === 32 /* space */) return
@@ -273,6 +288,7 @@ export class DiffStreamParser {
     if (line.startsWith('diff --git ')) {
       this.flushFile()
       const fb = new FileBuilder()
+      if (this.keepText) fb.lines = []
       fb.path = pathFromDiffGit(line)
       fb.oldPath = fb.path
       this.file = fb

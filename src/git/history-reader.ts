@@ -143,7 +143,7 @@ async function readPasses(repo: string, options: ReadHistoryOptions, pre: string
     oids.set(c.sha, rec.oids)
     commits.push(c)
     if (options.onProgress && commits.length % 500 === 0) options.onProgress(commits.length, total)
-  })
+  }, true)
   // git spools to files and runs at its own pace; parsing starts once it is done
   const logFile = path.join(workDir, 'log')
   const mainPass = gitToFile(repo, [...pre, ...logArgs(options.range, options.maxCommits)], logFile)

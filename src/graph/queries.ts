@@ -51,6 +51,9 @@ export const QUERIES = {
   issueClosedBy: `
     MATCH (p:PullRequest)-[:CLOSES]->(:Issue {number: $number})
     RETURN p.number AS number, p.title AS title, p.url AS url ORDER BY number`,
+  commitMessages: `
+    MATCH (c:Commit)
+    RETURN c.sha AS sha, c.subject AS subject, c.body AS body`,
   dateRange: `
     MATCH (c:Commit)
     RETURN min(c.committer_date) AS first, max(c.committer_date) AS last`,
@@ -71,12 +74,12 @@ export const QUERIES = {
  */
 export const ANALYTICS_QUERIES = {
   fileActivity: `
-    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix) AND ($allFiles OR f.language IS NOT NULL)
+    MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix) AND ($allFiles OR f.language IS NOT NULL) AND ($includeTests OR NOT f.is_test)
     RETURN f.path AS key, f.path AS path, f.hotspot AS score, f.hotspot_percentile AS percentile, f.revisions AS revisions,
            f.recent_revisions AS recent_revisions, f.churn AS churn, f.authors AS authors, f.last_change AS last_change
     ORDER BY score DESC, revisions DESC, churn DESC, key LIMIT $limit`,
   symbolActivity: `
-    MATCH (s:Symbol) WHERE s.revisions > 0 AND (s.path = $path OR s.path STARTS WITH $prefix)
+    MATCH (f:File)-[:DEFINES]->(s:Symbol) WHERE s.revisions > 0 AND (s.path = $path OR s.path STARTS WITH $prefix) AND ($includeTests OR NOT f.is_test)
     RETURN s.id AS key, s.path AS path, s.qualified_name AS qualified_name, s.kind AS kind, s.start_line AS start_line,
            s.hotspot AS score, s.hotspot_percentile AS percentile, s.revisions AS revisions, s.recent_revisions AS recent_revisions,
            s.churn AS churn, s.authors AS authors, s.last_change AS last_change
@@ -104,22 +107,30 @@ export const ANALYTICS_QUERIES = {
     MATCH (f:File {path: $key})-[r:CO_CHANGED]-(g:File)
     RETURN g.path AS key, r.shared AS shared, r.degree AS degree,
            CASE WHEN f.path < g.path THEN r.confidence ELSE r.reverse_confidence END AS confidence,
+           CASE WHEN f.path < g.path THEN r.reverse_confidence ELSE r.confidence END AS reverse_confidence,
            r.support AS support
-    ORDER BY degree DESC, shared DESC, key LIMIT $limit`,
+    ORDER BY shared DESC, reverse_confidence DESC, key LIMIT $limit`,
   symbolCoChanged: `
     MATCH (s:Symbol {id: $key})-[r:CO_CHANGED]-(t:Symbol)
     RETURN t.id AS key, t.qualified_name AS qualified_name, t.path AS path, r.shared AS shared, r.degree AS degree,
            CASE WHEN s.id < t.id THEN r.confidence ELSE r.reverse_confidence END AS confidence,
+           CASE WHEN s.id < t.id THEN r.reverse_confidence ELSE r.confidence END AS reverse_confidence,
            r.support AS support
-    ORDER BY degree DESC, shared DESC, key LIMIT $limit`,
+    ORDER BY shared DESC, reverse_confidence DESC, key LIMIT $limit`,
   filePairCommits: `
     MATCH (c:Commit)-[:TOUCHED]->(:File {path: $a}), (c)-[:TOUCHED]->(g:File)
     WHERE g.path IN $bs AND c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
-    RETURN g.path AS key, c.sha AS sha ORDER BY c.committer_date DESC, c.sha`,
+    WITH DISTINCT c, g.path AS key
+    MATCH (c)-[:TOUCHED]->(other:File)
+    WITH c, key, count(other) AS files WHERE files <= $maxFiles
+    RETURN key, c.sha AS sha ORDER BY c.committer_date DESC, sha`,
   symbolPairCommits: `
     MATCH (c:Commit)-[:CHANGED]->(:Symbol {id: $a}), (c)-[:CHANGED]->(t:Symbol)
     WHERE t.id IN $bs AND c.category <> 'merge' AND c.category <> 'bot' AND c.category <> 'formatting'
-    RETURN t.id AS key, c.sha AS sha ORDER BY c.committer_date DESC, c.sha`,
+    WITH DISTINCT c, t.id AS key
+    MATCH (c)-[:TOUCHED]->(other:File)
+    WITH c, key, count(other) AS files WHERE files <= $maxFiles
+    RETURN key, c.sha AS sha ORDER BY c.committer_date DESC, sha`,
   filesRiskFeatures: `
     MATCH (f:File) WHERE f.path IN $paths
     RETURN f.path AS key, f.revisions AS revisions, f.recent_revisions AS recent_revisions, f.hotspot_percentile AS percentile, f.cochange_partners AS partners`,

@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 6
+export const SCHEMA_VERSION = 7
 
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE'
 
@@ -127,7 +127,7 @@ export const TABLES: readonly TableDef[] = [
       text('subject', 'First line of the message.'),
       text('body', 'Rest of the message after the subject (may be empty).'),
       int('parent_count', 'Number of parents (2 or more: a merge).'),
-      text('category', 'Change category derived from the message and diff (feat, fix, refactor, ...).'),
+      text('category', 'Change category: merge, initial, bot, revert (verified: see REVERTS), formatting, micro, mega or normal.'),
       int('additions', 'Lines added over all files.'),
       int('deletions', 'Lines deleted over all files.'),
       int('topo', 'Position in the stored topological order (0 = newest).'),
@@ -153,7 +153,7 @@ export const TABLES: readonly TableDef[] = [
     columns: [
       int('number', 'Pull request number (primary key).'),
       text('title', 'Title (from the merge message, or the forge API when enrichment is enabled).'),
-      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
       text('source', 'Where it was found: merge-message, squash-subject, api, ...'),
     ],
   },
@@ -165,7 +165,7 @@ export const TABLES: readonly TableDef[] = [
     columns: [
       int('number', 'Issue number (primary key).'),
       text('title', 'Title when known (forge API), else empty.'),
-      text('url', 'Web URL, or empty when the remote is unknown.'),
+      text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
       text('source', 'Where it was found: message, api, ...'),
     ],
   },
@@ -176,9 +176,9 @@ export const TABLES: readonly TableDef[] = [
     rows: 'communities',
     columns: [
       text('id', 'Community id, c1 = the largest (primary key; stable within one index).'),
-      text('label', 'Readable label: the dominant folder or a common name stem.'),
+      text('label', 'Readable label: the dominant file or folder and the name words most members share, e.g. "src/router.ts: Route, match".'),
       int('size', 'Member symbols.'),
-      real('cohesion', 'Share of the members\' edge weight that stays inside the community (0..1).'),
+      real('cohesion', 'Share of the members\' co-change weight that stays inside the community (0..1; 0: no co-change).'),
     ],
   },
   {
@@ -251,6 +251,15 @@ export const TABLES: readonly TableDef[] = [
     from: { table: 'Commit', field: 'sha' },
     to: { table: 'Commit', field: 'parent' },
     columns: [int('idx', 'Parent position (0 = first parent).')],
+  },
+  {
+    kind: 'rel',
+    name: 'REVERTS',
+    description: 'The commit reverts the other: its message names it and its diff undoes it on the files both change (a message alone is not enough).',
+    rows: 'reverts',
+    from: { table: 'Commit', field: 'sha' },
+    to: { table: 'Commit', field: 'target' },
+    columns: [real('share', 'Share of the smaller side (the reverted commit\'s or the revert\'s changed lines on the files both change) that the revert undoes (0.8..1).')],
   },
   {
     kind: 'rel',

@@ -75,6 +75,7 @@ export interface GraphData {
   references: Array<{ sha: string; number: number; closes: boolean }>
   closes: Array<{ pr: number; issue: number }>
   renamedFrom: Array<{ path: string; from: string; sha: string }>
+  reverts: Array<{ sha: string; target: string; share: number }>
   fileCoChanged: CoChangeRow[]
   symbolCoChanged: CoChangeRow[]
   communities: CommunityRow[]

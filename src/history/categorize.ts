@@ -3,7 +3,8 @@ import type { FileDiff } from '../git/diff-parser.js'
 
 /**
  * Commit categories, first match wins:
- * merge (2+ parents) · initial (no parents) · bot (author looks automated) · revert ·
+ * merge (2+ parents) · initial (no parents) · bot (author looks automated) · revert (its diff
+ * undoes the commit its message names: verified in reverts.ts, a message alone is not enough) ·
  * formatting (every changed file changed only whitespace) · then by size of the first-parent diff:
  * micro (≤ MICRO_LINES changed lines) · mega (> MEGA_LINES lines or > MEGA_FILES files) · normal.
  */
@@ -17,15 +18,11 @@ export function isBot(name: string, email: string): boolean {
   return BOT_RE.test(name) || /\[bot\]|^bot@|dependabot|renovate|github-actions/i.test(email)
 }
 
-export function isRevert(message: string): boolean {
-  return /^Revert "/.test(message) || /This reverts commit [0-9a-f]{7,40}/.test(message)
-}
-
-export function categorize(input: { parents: number; authorName: string; authorEmail: string; message: string; diff: FileDiff[] }): CommitCategory {
+export function categorize(input: { parents: number; authorName: string; authorEmail: string; reverts: boolean; diff: FileDiff[] }): CommitCategory {
   if (input.parents > 1) return 'merge'
   if (input.parents === 0) return 'initial'
   if (isBot(input.authorName, input.authorEmail)) return 'bot'
-  if (isRevert(input.message)) return 'revert'
+  if (input.reverts) return 'revert'
   const changed = input.diff.filter((d) => d.additions + d.deletions > 0)
   if (changed.length > 0 && changed.every((d) => d.whitespaceOnly) && !input.diff.some((d) => d.binary)) return 'formatting'
   let lines = 0

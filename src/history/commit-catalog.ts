@@ -1,5 +1,7 @@
 import { ShardReader, updateShards, writeShards } from './shards.js'
 import type { GraphData } from '../graph/types.js'
+import { firstParagraph } from './message.js'
+import { issueUrl, pullRequestUrl, type RemoteWeb } from './remote.js'
 import type { CommitRef, IssueRef, PullRequestRef } from '../services/types.js'
 
 /**
@@ -15,9 +17,11 @@ export interface CatalogEntry {
   issues: IssueRef[]
 }
 
-type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>]
+// [sha, author, email, date, committed, subject, category, boundary, prs, issues, why ('' = none), reverts?]
+/** The last element, the SHA a verified revert undoes, is present only on reverts. */
+type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>, string, string?]
 
-function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
+function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
   const prs = new Map<number, [string, string]>(knownPrs)
   for (const p of data.pullRequests) prs.set(p.number, [p.title, p.url])
   const issues = new Map(data.issues.map((i) => [i.number, i]))
@@ -35,18 +39,25 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
     if (!list) refs.set(r.sha, (list = []))
     list.push([r.number, i?.title ?? '', i?.url ?? '', r.closes ? 1 : 0])
   }
-  return data.commits.map((c) => [
-    c.sha,
-    c.author_name,
-    c.author_email,
-    new Date(c.author_date).toISOString(),
-    Math.floor(Date.parse(c.committer_date) / 1000),
-    c.subject,
-    c.category,
-    c.boundary ? 1 : 0,
-    (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
-    (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
-  ])
+  const reverts = new Map((data.reverts ?? []).map((r) => [r.sha, r.target]))
+  return data.commits.map((c) => {
+    const packed: Packed = [
+      c.sha,
+      c.author_name,
+      c.author_email,
+      new Date(c.author_date).toISOString(),
+      Math.floor(Date.parse(c.committer_date) / 1000),
+      c.subject,
+      c.category,
+      c.boundary ? 1 : 0,
+      (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+      (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+      firstParagraph(c.body) ?? '',
+    ]
+    const target = reverts.get(c.sha)
+    if (target) packed.push(target)
+    return packed
+  })
 }
 
 const NAME = 'commits'
@@ -56,35 +67,51 @@ export function saveCommitCatalog(dir: string, data: GraphData): void {
 }
 
 /** The catalog of `previousDir` plus the commits of `data` (an update's new commits). */
-export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): void {
+export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): void {
   updateShards(previousDir, dir, NAME, pack(data).map((p) => [p[0], p] as [string, Packed]))
 }
 
 /** The catalog as a lookup: a query reads the shards of the commits it names, and builds only those entries. */
-export function loadCommitCatalog(dir: string): CommitCatalog {
-  return new CommitCatalog(new ShardReader<Packed>(dir, NAME))
+export function loadCommitCatalog(dir: string, remote?: RemoteWeb | null): CommitCatalog {
+  return new CommitCatalog(new ShardReader<Packed>(dir, NAME), remote ?? null)
 }
 
-function unpack(packed: Packed): CatalogEntry {
-  const [sha, author, email, date, committed, subject, category, boundary, prs, issues] = packed
+/** A catalog row as an entry; links come from the remote analyze recorded (stored URLs are empty). */
+function unpack(packed: Packed, remote: RemoteWeb | null = null): CatalogEntry {
+  const [sha, author, email, date, committed, subject, category, boundary, prs, issues, why, reverts] = packed
+  const commit: CommitRef = { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] }
+  if (why) commit.why = why
+  if (reverts) commit.reverts = reverts
   return {
-    commit: { sha, short: sha.slice(0, 7), author, email, date, subject, category: category as CommitRef['category'] },
+    commit,
     committed,
     boundary: boundary === 1,
-    pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || null })),
-    issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || null, closes: closes === 1 })),
+    pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || pullRequestUrl(remote, number) })),
+    issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || issueUrl(remote, number), closes: closes === 1 })),
   }
 }
 
 /** The entries a catalog written from `data` holds (what a stored catalog is checked against). */
-export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'>): CatalogEntry[] {
-  return pack(data).map(unpack)
+export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): CatalogEntry[] {
+  return pack(data).map((p) => unpack(p))
+}
+
+/**
+ * "Now" for every recency question (the last 90 days, an inactive owner, a hotspot's recent
+ * revisions): the indexed HEAD's committer date, so that an answer depends on the index only,
+ * never on the day it is asked. The wall clock only when HEAD is not in the catalog.
+ */
+export function indexClock(index: { commits(): CommitCatalog; meta: { head: string } }): number {
+  return index.commits().get(index.meta.head)?.committed ?? Math.floor(Date.now() / 1000)
 }
 
 export class CommitCatalog {
   private readonly built = new Map<string, CatalogEntry>()
 
-  constructor(private readonly shards: ShardReader<Packed>) {}
+  constructor(
+    private readonly shards: ShardReader<Packed>,
+    private readonly remote: RemoteWeb | null = null,
+  ) {}
 
   get(sha: string): CatalogEntry | undefined {
     const entry = this.built.get(sha)
@@ -101,7 +128,7 @@ export class CommitCatalog {
   }
 
   private build(packed: Packed): CatalogEntry {
-    const entry = unpack(packed)
+    const entry = unpack(packed, this.remote)
     this.built.set(entry.commit.sha, entry)
     return entry
   }

@@ -6,17 +6,28 @@ import type { HistoryGraph } from './graph.js'
 import type { IdentityMap } from './identity.js'
 import { splitMessage } from './message.js'
 import { parseMessageRefs } from './refs.js'
+import type { RevertEdge } from './reverts.js'
 
-type CommitTables = Pick<GraphData, 'commits' | 'authors' | 'pullRequests' | 'issues' | 'authoredBy' | 'parents' | 'partOf' | 'references' | 'closes' | 'touched' | 'renamedFrom'>
+type CommitTables = Pick<GraphData, 'commits' | 'authors' | 'pullRequests' | 'issues' | 'authoredBy' | 'parents' | 'partOf' | 'references' | 'closes' | 'touched' | 'renamedFrom' | 'reverts'>
 
 /**
  * Commit-level rows: commits with categories, authors (already .mailmap-mapped by %aN/%aE, then
  * grouped into one identity per person by `identities`: see identity.ts), parents, PR / issue links, touched files and renames. Commits that arrived through a PR merge's
  * second parent are PART_OF that PR: walking from the merge's other parents, every commit not on
- * the first-parent line of HEAD and not already claimed by an older PR merge.
+ * the first-parent line of HEAD and not already claimed by an older PR merge. `reverts` are the
+ * verified reverts (reverts.ts): only those are category `revert`, each with its REVERTS edge.
  */
-export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: Set<string>, identities: IdentityMap = new Map()): CommitTables {
-  const t: CommitTables = { commits: [], authors: [], pullRequests: [], issues: [], authoredBy: [], parents: [], partOf: [], references: [], closes: [], touched: [], renamedFrom: [] }
+export interface CommitTableOptions {
+  /** Author identities (identity.ts): each .mailmap-mapped email to its person. */
+  identities?: IdentityMap
+  /** The verified reverts (reverts.ts). */
+  reverts?: readonly RevertEdge[]
+}
+
+export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: Set<string>, options: CommitTableOptions = {}): CommitTables {
+  const identities: IdentityMap = options.identities ?? new Map()
+  const t: CommitTables = { commits: [], authors: [], pullRequests: [], issues: [], authoredBy: [], parents: [], partOf: [], references: [], closes: [], touched: [], renamedFrom: [], reverts: [] }
+  const reverted = new Map((options.reverts ?? []).map((r) => [r.sha, r]))
   const authors = new Map<string, { name: string; emails: string[] }>()
   const prs = new Map<number, { title: string; source: string }>()
   const issues = new Set<number>()
@@ -35,7 +46,8 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
       t.touched.push({ sha: c.sha, path: d.path, additions: d.additions, deletions: d.deletions, change: d.status, old_path: d.status === 'R' ? d.oldPath : '' })
       if (d.status === 'R') t.renamedFrom.push({ path: d.path, from: d.oldPath, sha: c.sha })
     }
-    const category: CommitCategory = categorize({ parents: c.parents.length, authorName: c.authorName, authorEmail: c.authorEmail, message: c.message, diff: first })
+    const category: CommitCategory = categorize({ parents: c.parents.length, authorName: c.authorName, authorEmail: c.authorEmail, reverts: reverted.has(c.sha), diff: first })
+    if (category === 'revert') t.reverts.push(reverted.get(c.sha)!)
     const { subject, body } = splitMessage(c.message)
     const who = identities.get(c.authorEmail) ?? { email: c.authorEmail, name: c.authorName, emails: [c.authorEmail] }
     const row: CommitRow = {

@@ -33,6 +33,8 @@ export interface RangeChange {
   commit: number
   added: number
   removed: number
+  /** With `{ hunks: true }`: the diffs' hunks that touched the range (first parent for a merge). */
+  parts?: Array<{ path: string; hunks: number[]; touched: number[]; ranges: number[] }>
 }
 
 export interface MapResult {
@@ -275,7 +277,15 @@ function ignorePass(runs: Runs, guess: ReadonlyMap<number, number> | undefined):
   return { passed, kept }
 }
 
-export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget[], ignored?: IgnoredRevs): MapResult {
+export interface MapOptions {
+  /** Keep the hunks that touched each range (`RangeChange.parts`, for evidence --patch). */
+  hunks?: boolean
+  /** The commits blame looks through (.git-blame-ignore-revs; ignore-revs.ts). */
+  ignored?: IgnoredRevs
+}
+
+export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget[], options: MapOptions = {}): MapResult {
+  const ignored = options.ignored
   const blame = targets.map((t) => new Int32Array(t.lines).fill(-0x7fffffff))
   // range ids are global; rangeOwner maps them back to (target, range)
   const rangeOwner: Array<[number, number]> = []
@@ -310,7 +320,8 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       out.fill(value, h, h + runs[r + 1])
     }
   }
-  const record = (commit: number, id: number, hunks: number[], touched: number[]): void => {
+  const record = (commit: number, id: number, hunks: number[], touched: number[], path: string, ranges: RangeSet): void => {
+    const part = options.hunks && touched.length > 0 ? { path, hunks, touched, ranges } : null
     let added = 0
     let removed = 0
     for (const t of touched) {
@@ -321,10 +332,12 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
     if (last && last.commit === commit) {
       last.added += added
       last.removed += removed
+      if (part) (last.parts ??= []).push(part)
       return
     }
     const [f, k] = rangeOwner[id]
-    const change = { commit, added, removed }
+    const change: RangeChange = { commit, added, removed }
+    if (part) change.parts = [part]
     rangeHistory[f][k].push(change)
     lastRecorded.set(id, change)
   }
@@ -431,7 +444,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
           for (const key in entry) {
             const id = Number(key)
             const { ranges, touched } = mapAcross(entry[key], fd.hunks)
-            if (touched.length > 0) record(i, id, fd.hunks, touched)
+            if (touched.length > 0) record(i, id, fd.hunks, touched, fd.path, entry[key])
             addLine(moved, fd.oldPath, id, ranges)
           }
         }
@@ -446,17 +459,17 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
           for (const key in entry) {
             const id = Number(key)
             const rs = entry[key]
-            const cands: Array<{ path: string; ranges: RangeSet; hunks: number[]; touched: number[] }> = []
+            const cands: Array<{ path: string; ranges: RangeSet; hunks: number[]; touched: number[]; newPath: string }> = []
             let follow = -1
             for (let k = 0; k < parents.length; k++) {
               const d = byParent[k].get(fd.path)
               if (!d) {
-                cands.push({ path: fd.path, ranges: rs, hunks: [], touched: [] })
+                cands.push({ path: fd.path, ranges: rs, hunks: [], touched: [], newPath: fd.path })
                 follow = k
                 break
               }
               const m = mapAcross(rs, d.hunks)
-              cands.push({ path: d.oldPath, ranges: m.ranges, hunks: d.hunks, touched: m.touched })
+              cands.push({ path: d.oldPath, ranges: m.ranges, hunks: d.hunks, touched: m.touched, newPath: d.path })
               if (m.touched.length === 0) {
                 follow = k
                 break
@@ -467,7 +480,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
               continue
             }
             // shown: git prints the merge; count the lines of its first-parent diff
-            record(i, id, cands[0].hunks, cands[0].touched)
+            record(i, id, cands[0].hunks, cands[0].touched, cands[0].newPath, rs)
             cands.forEach((c, k) => addLine(toParent[k], c.path, id, c.ranges))
           }
         }

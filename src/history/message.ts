@@ -20,3 +20,29 @@ const TRAILING_SPACE = /[\t\n\v\f\r ]+$/
 function isBlank(line: string): boolean {
   return line.replace(TRAILING_SPACE, '') === ''
 }
+
+/** The longest `why` kept: about two lines of a terminal. */
+const WHY_MAX = 240
+// a trailer line: `Token: value` where the token is a known one or has a hyphen (git's rule of thumb)
+const TRAILER = /^(?:[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9-]*|Cc|Fixes|Closes|Resolves|Refs?|Bug|Link|See-also|Issue|Signed-off-by|Change-Id)\s*:\s*\S/i
+// squash-merge boilerplate: the `* sub-commit subject` list, its `---------` rule, Gerrit/GitLab footers
+const BOILERPLATE = /^(?:(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?|refs?|see)\s+(?:[\w.-]+\/[\w.-]+)?#\d+[\s,.]*$|\*\s|-{3,}\s*$|See merge request\s|This reverts commit\s|\(cherry picked from commit\s)/i
+
+/**
+ * The paragraph of a commit body that says why: its first paragraph that is not trailers
+ * (Signed-off-by, Co-authored-by, Change-Id…) or squash-merge boilerplate (the `* subject`
+ * list of the squashed commits), its lines joined and cut to about two lines. Null when the
+ * body has none.
+ */
+export function firstParagraph(body: string): string | null {
+  for (const paragraph of body.split(/\n[\t\v\f\r ]*\n/)) {
+    const lines = paragraph.split('\n').map((l) => l.trim()).filter((l) => l !== '')
+    if (lines.length === 0) continue
+    if (lines.every((l) => TRAILER.test(l) || BOILERPLATE.test(l))) continue
+    // a bullet list whose items are the squashed commits' subjects, continued on indented lines
+    if (BOILERPLATE.test(lines[0]) && lines[0].startsWith('*')) continue
+    const text = lines.filter((l) => !TRAILER.test(l)).join(' ').replace(/\s+/g, ' ')
+    return text.length > WHY_MAX ? `${text.slice(0, WHY_MAX - 1).trimEnd()}…` : text
+  }
+  return null
+}

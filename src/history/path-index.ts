@@ -1,5 +1,6 @@
 import { appendFileSync, closeSync, copyFileSync, fstatSync, openSync, readSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
 import type { RawCommit } from '../git/history-reader.js'
 import type { HistoryGraph } from './graph.js'
@@ -33,6 +34,39 @@ interface Dag {
 }
 
 type Sections = Record<string, Array<[number, number]>>
+
+/**
+ * The patch store: the removed and added lines of every first-parent (and root) diff, for
+ * `--patch` and `pickaxe`. `patches.bin` holds deflated JSON sections by path (the diff's new
+ * path), located through `patches-index/`; entries are [age, path, text] (FileDiff.text).
+ */
+const PATCHES = 'patches.bin'
+const PATCH_INDEX = 'patches-index'
+export type PatchEntry = [number, string, string]
+
+function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, PatchEntry[]> {
+  const sections = new Map<string, PatchEntry[]>()
+  for (const { age, diffs } of perCommit) {
+    for (const d of diffs[0] ?? []) {
+      if (!d.text) continue
+      let list = sections.get(d.path)
+      if (!list) sections.set(d.path, (list = []))
+      list.push([age, d.path, d.text])
+    }
+  }
+  return sections
+}
+
+function packPatches(sections: Map<string, PatchEntry[]>, index: Sections, offset: number): Buffer {
+  const chunks: Buffer[] = []
+  for (const [p, entries] of sections) {
+    const buf = deflateRawSync(Buffer.from(JSON.stringify(entries)))
+    ;(index[p] ??= []).push([offset, buf.length])
+    chunks.push(buf)
+    offset += buf.length
+  }
+  return Buffer.concat(chunks)
+}
 
 function entriesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, Entry[]> {
   const sections = new Map<string, Entry[]>()
@@ -71,6 +105,9 @@ export function savePathIndex(dir: string, graph: HistoryGraph): void {
   const index: Sections = {}
   writeFileSync(path.join(dir, DIFFS), packSections(entriesByPath(perCommit), index, 0))
   writeShards(dir, INDEX, Object.entries(index))
+  const patchIndex: Sections = {}
+  writeFileSync(path.join(dir, PATCHES), packPatches(patchesByPath(perCommit), patchIndex, 0))
+  writeShards(dir, PATCH_INDEX, Object.entries(patchIndex))
   const byAge = (i: number) => n - 1 - i
   const dag: Dag = { shas: [], parents: [], dates: [], boundary: [] }
   for (let age = 0; age < n; age++) {
@@ -86,9 +123,54 @@ export function savePathIndex(dir: string, graph: HistoryGraph): void {
 export class PathIndex {
   private dagCache: Dag | null = null
   private readonly index: ShardReader<Array<[number, number]>>
+  private readonly patchIndex: ShardReader<Array<[number, number]>>
 
   private constructor(private readonly dir: string) {
     this.index = new ShardReader(dir, INDEX)
+    this.patchIndex = new ShardReader(dir, PATCH_INDEX)
+  }
+
+  /**
+   * The stored hunk lines of the first-parent diffs that name these paths (every path when
+   * `paths` is null), as [age, path, text]; `topo` turns an age into the index of a graph from
+   * graphFor (0 = newest).
+   */
+  patches(paths: Iterable<string> | null): PatchEntry[] {
+    const wanted = paths === null ? Object.keys(this.patchIndex.entries()) : [...new Set(paths)]
+    const out: PatchEntry[] = []
+    let fd: number
+    try {
+      fd = openSync(path.join(this.dir, PATCHES), 'r')
+    } catch {
+      throw damagedIndex(this.dir, `${PATCHES} cannot be opened`)
+    }
+    try {
+      const size = fstatSync(fd).size
+      for (const p of wanted) {
+        for (const [offset, length] of this.patchIndex.get(p) ?? []) {
+          if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
+            throw damagedIndex(this.dir, `a section of ${PATCHES} lies outside the file`)
+          }
+          const buf = Buffer.alloc(length)
+          readSync(fd, buf, 0, length, offset)
+          let entries: PatchEntry[]
+          try {
+            entries = JSON.parse(inflateRawSync(buf).toString('utf8')) as PatchEntry[]
+          } catch {
+            throw damagedIndex(this.dir, `a section of ${PATCHES} cannot be read`)
+          }
+          for (const e of entries) out.push(e)
+        }
+      }
+    } finally {
+      closeSync(fd)
+    }
+    return out
+  }
+
+  /** The graph index (0 = newest) of a commit's age, in a graph from graphFor without fresh commits. */
+  topo(age: number): number {
+    return this.size - 1 - age
   }
 
   static open(dir: string): PathIndex {
@@ -233,6 +315,11 @@ export class PathIndex {
     const added: Sections = {}
     appendFileSync(target, packSections(entriesByPath(perCommit), added, statSync(target).size))
     updateShards(this.dir, dir, INDEX, Object.entries(added).map(([p, locations]) => [p, [...(this.index.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
+    const patches = path.join(dir, PATCHES)
+    copyFileSync(path.join(this.dir, PATCHES), patches)
+    const addedPatches: Sections = {}
+    appendFileSync(patches, packPatches(patchesByPath(perCommit), addedPatches, statSync(patches).size))
+    updateShards(this.dir, dir, PATCH_INDEX, Object.entries(addedPatches).map(([p, locations]) => [p, [...(this.patchIndex.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
     writeFileSync(path.join(dir, DAG), JSON.stringify(dag))
   }
 }

@@ -35,12 +35,12 @@ export function listAnswer<D extends object>(data: D, list: Array<keyof D & stri
   return { data, list, render }
 }
 
-export const offsetArg = z.number().int().min(0).max(10_000_000).optional().describe('skip this many items: the page.next_offset of a cut answer')
+export const offsetArg = z.number().int().min(0).max(10_000_000).optional().describe('page.next_offset of a cut answer')
 
 export const pageInfo = z
   .record(z.string(), z.unknown())
   .optional()
-  .describe('{offset, returned, total, next_offset}: set when the answer is a page; call again with offset: next_offset for more')
+  .describe('{offset, returned, total, next_offset}')
 
 /** Fit an answer into the budget, starting at `offset` of its list. */
 export function fitAnswer(answer: ToolAnswer, offset = 0): { text: string; data: object } {

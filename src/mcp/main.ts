@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util'
 import { UserError, isUserError } from '../errors.js'
 import { printable, printableLines } from '../render.js'
 import { packageVersion } from '../setup/launcher.js'
-import { createServer, newIndexPool } from './server.js'
+import { IndexPool } from '../services/index-pool.js'
+import { createServer } from './server.js'
 import { isLoopback, serveHttp, serveStdio } from './transports.js'
 
 export interface McpOptions {
@@ -45,7 +46,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
     throw new UserError(`refusing to serve the index on ${options.host} without authentication`, 'set GITWHY_MCP_TOKEN or pass --token-file <file>, or bind to 127.0.0.1', 'insecure_bind')
   }
   // one set of open indexes for every session: a session holds no database of its own
-  const pool = newIndexPool()
+  const pool = new IndexPool()
   const http = await serveHttp(() => createServer({ startDir, version, pool }).server, {
     host: options.host,
     port: options.port,
@@ -58,7 +59,11 @@ export async function runMcp(options: McpOptions): Promise<void> {
     throw error
   })
   await new Promise<void>((resolve) => {
-    const stop = () => http.close(() => resolve())
+    const stop = () => {
+      http.close(() => resolve())
+      // clients holding an event stream open would keep close() waiting forever
+      http.closeAllConnections()
+    }
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   })

@@ -70,7 +70,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
         'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, what changed recently, and what is risky, owned by whom and coupled to what. Call evidence_for before editing or when code looks odd, and risk or context_for_pr before a non-trivial change; answers cite SHAs and PR numbers.',
     },
   )
-  const pool = options.pool ?? newIndexPool()
+  const pool = options.pool ?? new IndexPool()
   // the default repository depends on this client's roots, so it is resolved per session
   const defaultRoot = defaultRootResolver(server, options.startDir)
   const indexes: SessionIndexes = {
@@ -96,10 +96,6 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   return { server, pool }
 }
 
-/** An IndexPool for servers whose sessions resolve their own default repository (SessionIndexes). */
-export function newIndexPool(): IndexPool {
-  return new IndexPool(() => Promise.reject(new Error('IndexPool: the session resolves the default repository')))
-}
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<Record<string, unknown>>
 

@@ -1,3 +1,4 @@
+import { indexClock } from '../history/commit-catalog.js'
 import { UserError, checkLimit } from '../errors.js'
 import { DAY, DOMINANT_SHARE, isGhost, ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
@@ -73,8 +74,12 @@ export interface RelatedItem {
   qualified_name?: string
   shared: number
   degree: number
+  /** shared / revisions of the target: how often a change to the target came with this one. */
   confidence: number
+  /** shared / revisions of this partner: how often a change to it came with the target. */
+  reverse_confidence: number
   support: number
+  /** Newest first, under the filters of the counts: no merge, bot or formatting commit, none over maxChangesetSize files. */
   examples: CommitRef[]
 }
 
@@ -110,8 +115,7 @@ export interface CommunityResult {
 
 /** "Now" for the analytics: the indexed HEAD's committer date (epoch seconds). */
 export async function asOf(reader: IndexReader): Promise<number> {
-  const entry = reader.commits().get(reader.meta.head)
-  return entry ? entry.committed : Math.floor(Date.now() / 1000)
+  return indexClock(reader)
 }
 
 const cap = <T>(items: T[], limit: number): T[] => (limit === 0 ? items : items.slice(0, limit))
@@ -120,9 +124,11 @@ export const HOTSPOT_FORMULA = 'score = recent_revisions × ln(1 + revisions); t
 
 /**
  * Hotspots, source files (those a grammar parses) unless `allFiles`: lockfiles, CI configs and
- * package manifests change often but are rarely what an agent or a reviewer is looking for.
+ * package manifests change often but are rarely what an agent or a reviewer is looking for. Test
+ * files (and their symbols) only with `includeTests`: a test changes with every fix of what it
+ * tests, so it outranks the code it tests.
  */
-export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both'; allFiles?: boolean }): Promise<HotspotsResult> {
+export async function hotspots(options: { repo?: string; reader?: IndexReader; path?: string; limit?: number; level?: 'file' | 'symbol' | 'both'; allFiles?: boolean; includeTests?: boolean }): Promise<HotspotsResult> {
   return withReader(options, async (reader) => {
     const limit = options.limit ?? 20
     checkLimit(limit)
@@ -135,7 +141,7 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
     const level = options.level ?? 'both'
     const g = await reader.graph()
     // a file path matches itself; a directory (ending in /) everything under it; none: everything
-    const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit }
+    const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit, includeTests: options.includeTests === true }
     const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, { ...params, allFiles: options.allFiles === true })
     const symbols = level === 'file' ? [] : await g.query<ActivityItem>(Q.symbolActivity, params)
     return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
@@ -200,7 +206,11 @@ export async function ghosts(options: { repo?: string; reader?: IndexReader; day
   })
 }
 
-/** What usually changes with a file or symbol: co-change partners with the commits that show it. */
+/**
+ * What usually changes with a file or symbol: co-change partners (kept by the thresholds of
+ * cochange.ts) ranked by shared revisions, i.e. by the target's confidence shared / revisions of the
+ * target, then by the partner's own confidence; with the commits that show it.
+ */
 export async function related(options: { repo?: string; reader?: IndexReader; target: string; limit?: number; examples?: number }): Promise<RelatedResult> {
   return withReader(options, async (reader) => {
     const limit = options.limit ?? 10
@@ -211,7 +221,7 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     const key = target.kind === 'file' ? target.path : target.id
     const rows = await g.query<Omit<RelatedItem, 'examples' | 'path'> & { path?: string }>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : limit })
     // the example commits of every partner in one query, newest first
-    const pairs = rows.length ? await g.query<{ key: string; sha: string }>(target.kind === 'file' ? Q.filePairCommits : Q.symbolPairCommits, { a: key, bs: rows.map((r) => r.key) }) : []
+    const pairs = rows.length ? await g.query<{ key: string; sha: string }>(target.kind === 'file' ? Q.filePairCommits : Q.symbolPairCommits, { a: key, bs: rows.map((r) => r.key), maxFiles: reader.meta.options.analytics.maxChangesetSize }) : []
     const examples = new Map<string, CommitRef[]>()
     for (const p of pairs) {
       const list = examples.get(p.key) ?? []

@@ -12,6 +12,7 @@ import { activityRows, analyticsRows, computeAnalytics, loadStoredAnalytics, rea
 import { analyticsInput, changesFromRows, loadAnalyticsCache, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, type AnalyticsCache } from '../analytics/cache.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
+import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { buildGraph } from '../history/graph.js'
 import { PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
@@ -41,11 +42,13 @@ import {
   lockFile,
   missingIndexFiles,
   newIndexDir,
+  originRemote,
   readMeta,
   removeStaleIndexDirs,
   resolveRepo,
   shallowCommits,
   tryLock,
+  updateMetaRemote,
   writeFailure,
   type IndexMeta,
 } from './workspace.js'
@@ -131,6 +134,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (release) {
       try {
         removeStaleIndexDirs(repo)
+        // the one thing a no-op analyze refreshes: links follow a changed remote
+        updateMetaRemote(repo, await originRemote(repo))
       } finally {
         release()
       }
@@ -173,12 +178,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let mode: AnalyzeSummary['mode'] = 'full'
     const newCommits = commits.length
     if (canUpdate) {
-      counts = await time('update', () => updateIndex({ prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history }))
+      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history }))
       if (counts) mode = 'incremental'
       else commits = await time('history_full', () => read(head))
     }
     if (!counts) {
-      const data = await mapAndSave(commits, files, shallow, dir, head, analyticsConfig, history, time, progress)
+      const reverts = await time('reverts', () => revertsOf(repo, commits))
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
@@ -207,6 +213,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       createdAt: new Date().toISOString(),
       gitwhyVersion: VERSION,
       manifest,
+      remote: await originRemote(repo),
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
@@ -303,6 +310,7 @@ function humanAuthor(commits: ReadonlyMap<string, { author: string; category: st
 /** Walk the history for every file and symbol, write the caches, and return the graph's rows. */
 async function mapAndSave(
   commits: RawCommit[],
+  reverts: RevertEdge[],
   files: IndexedFile[],
   shallow: ReadonlySet<string>,
   dir: string,
@@ -316,7 +324,7 @@ async function mapAndSave(
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
     progress('hunk map', 0, 1)
-    const result = mapHistory(graph, 0, targets, await ignoredRevs(graph, history, dir))
+    const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir) })
     progress('hunk map', 1, 1)
     return { graph, result }
   })
@@ -324,7 +332,7 @@ async function mapAndSave(
     const paths = new Set<string>()
     const signatures = summariseSignatures(commits)
     saveSignatures(dir, signatures)
-    const tables = commitTables(commits, mapped.graph, paths, resolveIdentities(signatures, history.identities, history.identityMerge))
+    const tables = commitTables(commits, mapped.graph, paths, { identities: resolveIdentities(signatures, history.identities, history.identityMerge), reverts })
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
     return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [] }
@@ -520,6 +528,7 @@ const MAX_UPDATE_COMMITS = 500
  * delta. Returns null when the conditions do not hold; the caller then rebuilds.
  */
 async function updateIndex(u: {
+  repo: string
   prevDir: string
   dir: string
   oldHead: string
@@ -553,7 +562,10 @@ async function updateIndex(u: {
   const identities = resolveIdentities(signatures, history.identities, history.identityMerge)
   for (const [email, who] of before) if (JSON.stringify(identities.get(email)) !== JSON.stringify(who)) return null
   const paths = new Set<string>()
-  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, identities)
+  const catalog = loadCommitCatalog(prevDir)
+  const older = catalog.since(-Infinity).sort((a, b) => b.committed - a.committed).map((e) => ({ sha: e.commit.sha, subject: e.commit.subject }))
+  const reverts = await time('reverts', () => revertsOf(u.repo, fresh, older))
+  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts })
   // a new commit naming an older PR can change that PR's title: rebuild instead
   if (tables.pullRequests.some((p) => knownPrs.has(p.number))) return null
   for (const c of tables.commits) c.boundary = false
@@ -567,7 +579,7 @@ async function updateIndex(u: {
   const { symbols, owners } = await time('update_walk', async () => {
     const graph = old.graphFor(affected.map((f) => f.path), { fresh })
     const targets: MapTarget[] = affected.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
-    const result = mapHistory(graph, 0, targets, await ignoredRevs(graph, history, dir, readIndexJson<IgnoreGuesses>(prevDir, IGNORED_REVS_FILE) ?? {}))
+    const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir, readIndexJson<IgnoreGuesses>(prevDir, IGNORED_REVS_FILE) ?? {}) })
     return { symbols: symbolRows(affected, result, graph.shas), owners: { result, shas: graph.shas } }
   })
 

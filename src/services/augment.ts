@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js'
 import { UserError, checkLimit } from '../errors.js'
 import { followHistories } from '../history/area.js'
-import type { CommitCatalog } from '../history/commit-catalog.js'
+import { indexClock, type CommitCatalog } from '../history/commit-catalog.js'
 import type { HistoryGraph } from '../history/graph.js'
 import { mapHistory, type MapTarget } from '../history/hunk-mapper.js'
 import type { PathIndex } from '../history/path-index.js'
@@ -69,7 +69,7 @@ export interface AugmentIndex {
 export interface AugmentOptions {
   /** Maximum matches; 0 = no cap. Default 5. */
   limit?: number
-  /** Epoch seconds the 90-day window ends at (default: now). */
+  /** Epoch seconds the 90-day window ends at (default: the indexed HEAD's committer date, as every recency in gitwhy). */
   now?: number
   /** Called between the steps of an answer (the hook uses it to give up past its deadline). */
   checkpoint?: () => void
@@ -121,7 +121,7 @@ export function augmentIndex(index: AugmentIndex, query: AugmentQuery, options: 
   const filePaths = chosen.filter((c) => !c.symbol).map((c) => c.file.path)
   const fileHistory = new Map(filePaths.length === 0 ? [] : followHistories(graph, 0, filePaths).map((r, k) => [filePaths[k], r]))
   checkpoint()
-  const now = options.now ?? Math.floor(Date.now() / 1000)
+  const now = options.now ?? indexClock(index)
   const catalog = index.commits()
   const ignored = new Set(index.meta.options?.ignoreRevs ?? [])
   const matches = chosen.map((c, i): AugmentMatch => {
@@ -449,6 +449,7 @@ export function renderAugment(result: { query: { pattern: string }; matches: Aug
       const c = m.last_change.commit
       const pr = m.last_change.pull_request
       lines.push(`  last changed ${c.date.slice(0, 10)} by ${c.author} in ${c.short}${pr ? ` (PR #${pr.number})` : ''}: ${m.why}`)
+      if (c.why) lines.push(`    ${c.why}`)
     } else lines.push('  not changed in the indexed history')
     const total = `${m.commits.total} commit${m.commits.total === 1 ? '' : 's'}${m.truncated ? ' (history cut: maybe more)' : ''}`
     lines.push(`  ${total}, ${m.commits.last_90_days} in the last 90 days`)

@@ -40,6 +40,10 @@ export interface CatchupResult {
   /** Commits listed in `pull_requests` and `commits` together; `truncated` when the limit cut some. */
   shown: number
   truncated: boolean
+  /** Committer date of the indexed HEAD: the newest commit the answer can know of. */
+  newest_indexed: string | null
+  /** Set when the whole index is older than `since` (the answer is empty because of that). */
+  note: string | null
 }
 
 const REDUCED = new Set<CommitCategory>(['merge', 'bot', 'formatting'])
@@ -108,7 +112,26 @@ export async function catchup(options: CatchupOptions): Promise<CatchupResult> {
       else loose.push(e.commit)
     }
     const pullRequests = [...groups.values()].sort((a, b) => b.newest - a.newest || b.number - a.number).map(({ newest, ...g }) => g)
-    return { since: since.toISOString(), index: await reader.indexInfo(), total: entries.length, by_category: byCategory, pull_requests: pullRequests, commits: loose, reduced, shown, truncated }
+    const head = catalog.get(reader.meta.head)
+    const newest = head ? head.committed : null
+    const sinceSeconds = Math.floor(since.getTime() / 1000)
+    const note =
+      newest !== null && newest < sinceSeconds
+        ? `the newest indexed commit (${head!.commit.short}, ${new Date(newest * 1000).toISOString().slice(0, 10)}) is ${Math.floor((sinceSeconds - newest) / 86400)} days older than ${since.toISOString().slice(0, 10)}: nothing in the index is that recent${(await reader.indexInfo()).stale ? '; run `gitwhy analyze` to index the newer commits' : ''}`
+        : null
+    return {
+      since: since.toISOString(),
+      index: await reader.indexInfo(),
+      total: entries.length,
+      by_category: byCategory,
+      pull_requests: pullRequests,
+      commits: loose,
+      reduced,
+      shown,
+      truncated,
+      newest_indexed: newest === null ? null : new Date(newest * 1000).toISOString(),
+      note,
+    }
   })
 }
 

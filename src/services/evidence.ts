@@ -1,9 +1,11 @@
 import { UserError, checkLimit } from '../errors.js'
-import { blameOwners, mapHistory } from '../history/hunk-mapper.js'
+import { blameOwners, mapHistory, type RangeChange } from '../history/hunk-mapper.js'
+import { rangeHunks } from '../history/patch.js'
+import type { PathIndex } from '../history/path-index.js'
 import type { IndexedFile } from './index-layout.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { RANGE_FORMS, findSymbol, resolvePath, splitRange } from './resolve.js'
-import type { EvidenceResult, EvidenceTarget } from './types.js'
+import type { EvidenceResult, EvidenceTarget, FilePatch } from './types.js'
 
 export interface EvidenceOptions {
   repo?: string
@@ -15,6 +17,8 @@ export interface EvidenceOptions {
   symbol?: string
   /** Maximum items; 0 = no cap. Default 50. */
   limit?: number
+  /** Give each commit its hunks for the range (as `git log -L` shows them), from the stored diffs. */
+  patch?: boolean
   reader?: IndexReader
 }
 
@@ -68,12 +72,14 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
     const target: EvidenceTarget = { path: rel, line_start: start, line_end: end, symbol }
 
     // The same walk analyze does for every symbol, here for one range of one file's lineage.
-    const { blame, changed, undecidedLines, truncated } = reader.memo(`evidence\0${rel}\0${start}\0${end}`, () => walkRange(reader, rel, file.lines, start, end))
+    const patch = options.patch ?? false
+    const { blame, changed, undecidedLines, truncated, patches } = reader.memo(`evidence\0${rel}\0${start}\0${end}\0${patch}`, () => walkRange(reader, rel, file.lines, start, end, patch))
     const entries = [
       ...[...blame].map(([sha, lines]) => ({ sha, source: 'blame' as const, lines })),
       ...changed.filter((sha) => !blame.has(sha)).map((sha) => ({ sha, source: 'history' as const })),
     ]
     const items = reader.evidenceItems(entries)
+    if (patches) for (const item of items) item.patch = patches.get(item.commit.sha) ?? []
     const cut = reader.meta.shallow ? 'shallow clone: older history is not available locally' : 'history cut by --max-commits'
     // Lines whose origin is beyond the cut, or a line history that reached it: say so, never guess.
     const undecided =
@@ -87,11 +93,29 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
 }
 
 /** Blame and line history of one range: (sha → lines owned), earlier commits, lines beyond the cut. */
-function walkRange(reader: IndexReader, rel: string, lines: number, start: number, end: number) {
-  const graph = reader.pathIndex().graphFor(rel)
-  const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }], reader.ignoredRevs(graph.shas))
+function walkRange(reader: IndexReader, rel: string, lines: number, start: number, end: number, patch: boolean) {
+  const index = reader.pathIndex()
+  const graph = index.graphFor(rel)
+  const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }], { hunks: patch, ignored: reader.ignoredRevs(graph.shas) })
   const { owners, undecided: undecidedLines } = blameOwners(result.blame[0], start - 1, end, graph.shas.length)
   const blame = new Map([...owners].map(([c, lines]) => [graph.shas[c], lines]))
   const changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])
-  return { blame, changed, undecidedLines, truncated: result.rangeTruncated[0][0] }
+  return { blame, changed, undecidedLines, truncated: result.rangeTruncated[0][0], patches: patch ? rangePatches(index, graph.shas, result.rangeHistory[0][0]) : null }
+}
+
+/** Each change's hunks for the range, by SHA, cut from the stored diff text of its paths. */
+function rangePatches(index: PathIndex, shas: string[], changes: RangeChange[]): Map<string, FilePatch[]> {
+  const texts = new Map<string, string>()
+  const paths = new Set(changes.flatMap((ch) => (ch.parts ?? []).map((p) => p.path)))
+  for (const [age, p, text] of index.patches(paths)) texts.set(`${index.topo(age)}\0${p}`, text)
+  const out = new Map<string, FilePatch[]>()
+  for (const ch of changes) {
+    const files: FilePatch[] = []
+    for (const part of ch.parts ?? []) {
+      const text = texts.get(`${ch.commit}\0${part.path}`)
+      if (text !== undefined) files.push({ path: part.path, hunks: rangeHunks(text, part) })
+    }
+    out.set(shas[ch.commit], files)
+  }
+  return out
 }

@@ -27,12 +27,8 @@ export class IndexPool {
   private readonly roots = new Map<string, string>()
   private readonly entries = new Map<string, RepoEntry>()
 
-  /** `defaultRoot` answers when a call names no repository. */
-  constructor(private readonly defaultRoot: () => Promise<string>) {}
-
   /** The work tree root for a tool's `repo` argument (a registered name or a path). */
-  async root(repo: string | undefined): Promise<string> {
-    if (repo === undefined || repo === '') return this.defaultRoot()
+  async root(repo: string): Promise<string> {
     const known = this.roots.get(repo)
     if (known) return known
     const root = await resolveRepo(lookupRepo(repo))
@@ -41,7 +37,7 @@ export class IndexPool {
   }
 
   /** Run `fn` with the current index of a repository. */
-  async use<T>(repo: string | undefined, fn: (reader: IndexReader) => Promise<T>): Promise<T> {
+  async use<T>(repo: string, fn: (reader: IndexReader) => Promise<T>): Promise<T> {
     const root = await this.root(repo)
     const lease = await this.acquire(root)
     try {

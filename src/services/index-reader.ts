@@ -186,7 +186,7 @@ export class IndexReader {
 
   /** Commit details with PRs and issues, keyed by SHA (written at analyze time from the graph's rows). */
   commits(): CommitCatalog {
-    if (!this.catalog) this.catalog = loadCommitCatalog(this.dir)
+    if (!this.catalog) this.catalog = loadCommitCatalog(this.dir, this.meta.remote)
     return this.catalog
   }
 

@@ -35,7 +35,7 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
   }
   const raw = headers.map((h) => ({ ...h, diffs: [] }))
   const identities = resolveIdentities(summariseSignatures(raw), meta.options.identities, meta.options.identityMerge)
-  const tables = commitTables(raw, buildGraph(raw, shallow), new Set(), identities)
+  const tables = commitTables(raw, buildGraph(raw, shallow), new Set(), { identities })
   const expected = new Map(tables.commits.map((c) => [c.sha, c]))
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -46,7 +46,7 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
   for (const e of stored) {
     const w = want.get(e.commit.sha)
     if (!w) report(`commit ${e.commit.sha.slice(0, 7)} is not in this repository's history`)
-    else if (!CATEGORIES.has(e.commit.category) || !same({ ...e.commit, category: '' }, { ...w.commit, category: '' }) || e.committed !== w.committed || !same(e.pull_requests, w.pull_requests) || !same(e.issues, w.issues)) {
+    else if (!CATEGORIES.has(e.commit.category) || !same({ ...e.commit, category: '', reverts: undefined }, { ...w.commit, category: '', reverts: undefined }) || e.committed !== w.committed || !same(e.pull_requests, w.pull_requests) || !same(e.issues, w.issues)) {
       report(`commit ${e.commit.sha.slice(0, 7)} differs from git's in the commit catalog`)
     }
   }

@@ -1,3 +1,4 @@
+import { issueUrl, pullRequestUrl } from '../history/remote.js'
 import { UserError } from '../errors.js'
 import { QUERIES } from '../graph/queries.js'
 import type { IndexReader } from './index-reader.js'
@@ -108,10 +109,10 @@ export async function pullRequestDetail(reader: IndexReader, number: number, fil
     g.query<{ number: number; title: string; url: string }>(QUERIES.pullRequestIssues, { number }),
   ])
   return {
-    pull_request: { number: pr.number, title: pr.title, url: nullIfEmpty(pr.url), source: pr.source },
+    pull_request: { number: pr.number, title: pr.title, url: nullIfEmpty(pr.url) ?? pullRequestUrl(reader.meta.remote, pr.number), source: pr.source },
     commits: commitRefs(reader, commits.map((c) => c.sha)),
     files,
-    closes: closes.map((i) => ({ ...i, url: nullIfEmpty(i.url) })),
+    closes: closes.map((i) => ({ ...i, url: nullIfEmpty(i.url) ?? issueUrl(reader.meta.remote, i.number) })),
     index: await reader.indexInfo(),
   }
 }
@@ -127,9 +128,9 @@ export async function issueDetail(reader: IndexReader, number: number): Promise<
   ])
   const closes = new Map(commits.map((c) => [c.sha, c.closes]))
   return {
-    issue: { ...issue, url: nullIfEmpty(issue.url) },
+    issue: { ...issue, url: nullIfEmpty(issue.url) ?? issueUrl(reader.meta.remote, issue.number) },
     commits: commitRefs(reader, commits.map((c) => c.sha)).map((c) => ({ ...c, closes: closes.get(c.sha) ?? false })),
-    closed_by: closedBy.map((p) => ({ ...p, url: nullIfEmpty(p.url) })),
+    closed_by: closedBy.map((p) => ({ ...p, url: nullIfEmpty(p.url) ?? pullRequestUrl(reader.meta.remote, p.number) })),
     index: await reader.indexInfo(),
   }
 }

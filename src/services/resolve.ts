@@ -50,9 +50,17 @@ export function resolveTarget(reader: IndexReader, input: string): Target {
   if (!input.trim()) throw new UserError('nothing to look at', 'pass a file path, a directory or a symbol name', 'bad_option')
   const found = resolvePath(reader, input)
   if (found) return found
-  const looksLikePath = input.includes('/') || /\.[a-z0-9]+$/i.test(input)
-  if (looksLikePath && !/:[^/]+$/.test(input)) reader.requireFile(reader.relativePath(input))
-  const s = findSymbol(reader, input)
+  // `src/x.ts` is a path; `x.ts` may be a path or `Class.method` (ReactiveEffect.run,
+  // Command.ExecuteC): a symbol of that name wins, else it is reported as the missing file
+  const pathLike = !/:[^/]+$/.test(input) && (input.includes('/') || /\.[a-z0-9]+$/i.test(input))
+  if (pathLike && input.includes('/')) reader.requireFile(reader.relativePath(input))
+  let s: SymbolHit
+  try {
+    s = findSymbol(reader, input)
+  } catch (error) {
+    if (pathLike && error instanceof UserError && error.code === 'unknown_symbol') reader.requireFile(reader.relativePath(input))
+    throw error
+  }
   return { kind: 'symbol', id: s.id, qualified_name: s.qualified_name, symbol_kind: s.kind, path: s.path, start_line: s.start_line, end_line: s.end_line }
 }
 

@@ -9,6 +9,10 @@ export interface CommitRef {
   date: string
   subject: string
   category: CommitCategory
+  /** The first paragraph of the body that explains (no trailers, no squash boilerplate), cut to ~240 characters; absent when there is none. */
+  why?: string
+  /** Only on a verified revert (category `revert`): the SHA of the commit it undoes. */
+  reverts?: string
 }
 
 export type CommitCategory = 'merge' | 'initial' | 'bot' | 'revert' | 'formatting' | 'micro' | 'normal' | 'mega'
@@ -26,7 +30,7 @@ export interface IssueRef {
   closes: boolean
 }
 
-export type EvidenceSource = 'blame' | 'history' | 'area'
+export type EvidenceSource = 'blame' | 'history' | 'area' | 'pickaxe'
 
 export interface EvidenceItem {
   commit: CommitRef
@@ -42,6 +46,13 @@ export interface EvidenceItem {
   ignored?: true
   pull_requests: PullRequestRef[]
   issues: IssueRef[]
+  /** With --patch: the commit's hunks for the range, per file (as `git log -L`, without context lines). */
+  patch?: FilePatch[]
+}
+
+export interface FilePatch {
+  path: string
+  hunks: Array<{ header: string; lines: string[] }>
 }
 
 export interface IndexInfo {

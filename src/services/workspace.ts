@@ -4,6 +4,7 @@ import path from 'node:path'
 import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { IdentityConfig } from '../history/identity.js'
+import { remoteWeb, type RemoteWeb } from '../history/remote.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { INDEX_FILES } from './index-layout.js'
 import { checkOnOpen, damagedIndex } from './index-integrity.js'
@@ -46,6 +47,8 @@ export interface IndexMeta {
   gitwhyVersion: string
   /** SHA-256 of the index directory's manifest.json (see index-integrity.ts). */
   manifest?: string
+  /** The `origin` remote's web address and forge when analyze last ran (PR and issue links); null: none known. */
+  remote?: RemoteWeb | null
   /** The index this one replaced: kept until the next swap, for readers that opened it. */
   previousIndexDir?: string | null
 }
@@ -315,6 +318,22 @@ export async function currentHead(repo: string): Promise<string | null> {
     if (error instanceof GitError) return null
     throw error
   }
+}
+
+/** The web address of the `origin` remote (see remote.ts), null when there is none or its forge is unknown. */
+export async function originRemote(repo: string): Promise<RemoteWeb | null> {
+  const { stdout, code } = await gitBuffer(repo, ['config', '--get', 'remote.origin.url'], { okCodes: [1] })
+  return code === 0 ? remoteWeb(stdout.toString('utf8')) : null
+}
+
+/** Record a changed remote in the active meta.json (same index, same previous index). */
+export function updateMetaRemote(repo: string, remote: RemoteWeb | null): void {
+  const meta = readMeta(repo)
+  if (!meta || JSON.stringify(meta.remote ?? null) === JSON.stringify(remote)) return
+  const root = gitwhyDir(repo)
+  const tmp = path.join(root, `meta.json.${process.pid}.tmp`)
+  writeFileSync(tmp, JSON.stringify({ ...meta, remote }, null, 2))
+  renameSync(tmp, path.join(root, 'meta.json'))
 }
 
 export async function isAncestor(repo: string, older: string, newer: string): Promise<boolean> {

@@ -223,7 +223,7 @@ export const ERROR_DOC = t.obj({ error: t.obj({ code: t.str(/^[a-z_]+$/), messag
 
 export const COUNT_KEYS = ['commits', 'files', 'symbols', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed'] as const
 export const SKIPPED_KEYS = ['binary', 'generated', 'vendored', 'minified', 'too_large'] as const
-export const FULL_TIMING_KEYS = ['history_ms', 'files_ms', 'hunk_map_ms', 'rows_ms', 'analytics_ms', 'graph_load_ms', 'save_ms', 'manifest_ms', 'total_ms'] as const
+export const FULL_TIMING_KEYS = ['history_ms', 'files_ms', 'reverts_ms', 'hunk_map_ms', 'rows_ms', 'analytics_ms', 'graph_load_ms', 'save_ms', 'manifest_ms', 'total_ms'] as const
 
 const fixedKeys = (keys: readonly string[], spec: Spec): Spec => t.obj(Object.fromEntries(keys.map((k) => [k, spec])))
 
@@ -290,14 +290,17 @@ export const COMMIT = t.obj({
   date: t.str(ISO),
   subject: t.str(),
   category: t.lit('merge', 'initial', 'bot', 'revert', 'formatting', 'micro', 'normal', 'mega'),
-})
+  why: t.str(),
+}, ['why'])
 
 const PR = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()) })
 const ISSUE = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()), closes: t.bool() })
 
+const PATCH = t.arr(t.obj({ path: t.str(), hunks: t.arr(t.obj({ header: t.str(/^@@ -\d+(,\d+)? \+\d+(,\d+)? @@$/), lines: t.arr(t.str(/^[-+]/)) })) }))
+
 export const BLAME_OR_HISTORY_ITEM = t.or(
-  t.obj({ commit: COMMIT, source: t.lit('blame'), lines: t.int(), pull_requests: t.arr(PR), issues: t.arr(ISSUE) }),
-  t.obj({ commit: COMMIT, source: t.lit('history'), pull_requests: t.arr(PR), issues: t.arr(ISSUE) }),
+  t.obj({ commit: COMMIT, source: t.lit('blame'), lines: t.int(), pull_requests: t.arr(PR), issues: t.arr(ISSUE), patch: PATCH }, ['patch']),
+  t.obj({ commit: COMMIT, source: t.lit('history'), pull_requests: t.arr(PR), issues: t.arr(ISSUE), patch: PATCH }, ['patch']),
 )
 
 export const AREA_ITEM = t.obj({ commit: COMMIT, source: t.lit('area'), path_at_commit: t.str(), pull_requests: t.arr(PR), issues: t.arr(ISSUE) })

@@ -193,6 +193,7 @@ describe('CLI contract (--json documents and human output)', () => {
       'Symbol-BLAMED_ON->Commit',
       'Commit-AUTHORED_BY->Author',
       'Commit-PARENT->Commit',
+      'Commit-REVERTS->Commit',
       'Commit-PART_OF->PullRequest',
       'Commit-REFERENCES->Issue',
       'PullRequest-CLOSES->Issue',

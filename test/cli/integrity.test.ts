@@ -363,8 +363,8 @@ describe('an index that came with the repository', () => {
     }
     // the MCP server's way in: the pool its tools share
     const { IndexPool } = await import('../../src/services/index-pool.js')
-    const pool = new IndexPool(async () => clone.dir)
-    await expect(pool.use(undefined, async () => 'served')).rejects.toMatchObject({ code: 'index_unverified' })
+    const pool = new IndexPool()
+    await expect(pool.use(clone.dir, async () => 'served')).rejects.toMatchObject({ code: 'index_unverified' })
     await pool.close()
 
     const r = await runCli(['analyze', '--json'], o)

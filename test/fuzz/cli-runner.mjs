@@ -35,7 +35,9 @@ for (const [i, argv] of cases.entries()) {
   if (process.exitCode !== undefined && process.exitCode !== 0 && code === 0) code = Number(process.exitCode)
   process.exitCode = 0
   let jsonOk = null
-  if (argv.includes('--json')) {
+  // after `--`, "--json" is an argument, not the flag
+  const flags = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv
+  if (flags.includes('--json')) {
     try {
       JSON.parse(captured)
       jsonOk = true

@@ -26,7 +26,7 @@ export function emptyGraph(): GraphData {
   return {
     files: [], symbols: [], commits: [], authors: [], pullRequests: [], issues: [],
     defines: [], contains: [], touched: [], changed: [], blamedOn: [], authoredBy: [], parents: [],
-    partOf: [], references: [], closes: [], renamedFrom: [],
+    partOf: [], references: [], closes: [], renamedFrom: [], reverts: [],
     fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [],
   }
 }
@@ -74,6 +74,7 @@ export function trickyGraph(): GraphData {
   g.references.push({ sha: sha(2), number: 7, closes: true }, { sha: sha(3), number: 8, closes: false })
   g.closes.push({ pr: 42, issue: 7 })
   g.renamedFrom.push({ path: 'docs/😀.md', from: 'src/new\nline.py', sha: sha(2) })
+  g.reverts.push({ sha: sha(3), target: sha(1), share: 0.875 })
   g.fileCoChanged.push({ a: 'docs/😀.md', b: 'src/a,b "c".ts', shared: 5, degree: 71.4, confidence: 0.625, reverse_confidence: 5 / 6, support: 1 / 3 })
   g.symbolCoChanged.push({ a: 'src/a,b "c".ts#Foo', b: 'src/a,b "c".ts#Foo.bar', shared: 7, degree: 100, confidence: 1, reverse_confidence: 1, support: 0.5 })
   g.communities.push({ id: 'c1', label: 'src "a,b"', size: 2, cohesion: 0.75 })

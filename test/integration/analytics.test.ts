@@ -307,5 +307,5 @@ describe('risk --backtest on a repository whose future fixes are planted', () =>
         repo.cleanup()
       }
     }
-  })
+  }, 300_000)
 })

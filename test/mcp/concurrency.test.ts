@@ -29,6 +29,7 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   context_for_pr: { files: ['src/mod2.ts'] },
   list_repos: {},
   ping: {},
+  pickaxe: { pattern: 'return 1' },
 }
 
 beforeAll(async () => {

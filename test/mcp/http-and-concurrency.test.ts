@@ -134,12 +134,13 @@ describe('gitwhy mcp --http', () => {
   }, 120_000)
 
   test('an idle session expires (404) and the client initializes again; a listening client stays', async () => {
-    const server = await startHttpServer({ cwd: repo.dir, env: opts.env, args: ['--session-timeout', '0.2'] })
+    // long enough that the first ping is in time on a loaded machine, short enough to wait out
+    const server = await startHttpServer({ cwd: repo.dir, env: opts.env, args: ['--session-timeout', '2'] })
     try {
-      const { id } = await initialize(server.url)
       const listening = await connectHttp(server.url)
+      const { id } = await initialize(server.url)
       expect(await rpc(server.url, id!, 'ping')).toBe(200)
-      await new Promise((r) => setTimeout(r, 600))
+      await new Promise((r) => setTimeout(r, 4000))
       expect(await rpc(server.url, id!, 'ping')).toBe(404)
       const again = await initialize(server.url)
       expect(again.status).toBe(200)
@@ -147,7 +148,9 @@ describe('gitwhy mcp --http', () => {
       // an SDK client keeps its event stream open: a live client is not idle
       const result = await listening.callTool({ name: 'cypher', arguments: { statement: 'MATCH (c:Commit) RETURN count(*) AS n' } })
       expect(result.isError, text(result)).toBeFalsy()
-      await listening.close()
+      // SIGTERM with a client's event stream still open: the server ends (it used to wait forever)
+      await server.stop()
+      await listening.close().catch(() => {})
     } finally {
       await server.stop()
     }

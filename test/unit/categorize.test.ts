@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { categorize, isBot, isRevert, MEGA_FILES, MEGA_LINES, MICRO_LINES } from '../../src/history/categorize.js'
+import { categorize, isBot, MEGA_FILES, MEGA_LINES, MICRO_LINES } from '../../src/history/categorize.js'
+import { parseLineDiffs, revertClaim, undoneShare } from '../../src/history/reverts.js'
 import type { FileDiff } from '../../src/git/diff-parser.js'
 
 function fd(additions: number, deletions: number, extra: Partial<FileDiff> = {}): FileDiff {
   return { path: 'f.ts', oldPath: 'f.ts', status: 'M', binary: false, hunks: [], additions, deletions, whitespaceOnly: false, ...extra }
 }
 
-const human = { parents: 1, authorName: 'Ada Lovelace', authorEmail: 'ada@example.com', message: 'Change things' }
+const human = { parents: 1, authorName: 'Ada Lovelace', authorEmail: 'ada@example.com', reverts: false }
 const cat = (diff: FileDiff[], over: Partial<typeof human> = {}) => categorize({ ...human, ...over, diff })
 const files = (n: number, each: (i: number) => FileDiff = () => fd(1, 0)) => Array.from({ length: n }, (_, i) => ({ ...each(i), path: `f${i}.ts`, oldPath: `f${i}.ts` }))
 
@@ -18,7 +19,7 @@ describe('thresholds', () => {
 
 describe('categorize', () => {
   it('merge: two or more parents, before anything else', () => {
-    expect(cat([fd(5000, 0)], { parents: 2, authorName: 'dependabot[bot]', message: 'Revert "x"' })).toBe('merge')
+    expect(cat([fd(5000, 0)], { parents: 2, authorName: 'dependabot[bot]', reverts: true })).toBe('merge')
     expect(cat([], { parents: 3 })).toBe('merge')
   })
 
@@ -29,13 +30,13 @@ describe('categorize', () => {
   it('bot: by name or email, before revert and size', () => {
     expect(cat([fd(3, 0)], { authorName: 'dependabot[bot]', authorEmail: '49699333+dependabot[bot]@users.noreply.github.com' })).toBe('bot')
     expect(cat([fd(3000, 0)], { authorName: 'CI Bot' })).toBe('bot')
-    expect(cat([fd(3, 0)], { message: 'Revert "x"', authorName: 'release-bot' })).toBe('bot')
+    expect(cat([fd(3, 0)], { reverts: true, authorName: 'release-bot' })).toBe('bot')
     expect(cat([fd(3, 0)], { authorName: 'Deploy', authorEmail: 'bot@example.com' })).toBe('bot')
   })
 
-  it('revert: "Revert \\"…" subject or "This reverts commit <sha>"', () => {
-    expect(cat([fd(300, 0)], { message: 'Revert "Add the thing"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.' })).toBe('revert')
-    expect(cat([fd(300, 0)], { message: 'Undo the thing\n\nThis reverts commit abcdef1.' })).toBe('revert')
+  it('revert: only a verified revert (reverts.ts), whatever its size', () => {
+    expect(cat([fd(300, 0)], { reverts: true })).toBe('revert')
+    expect(cat([fd(300, 0)], { reverts: false })).toBe('normal')
   })
 
   it('formatting: every changed file is whitespace-only (unchanged files ignored)', () => {
@@ -100,18 +101,35 @@ describe('isBot', () => {
   })
 })
 
-describe('isRevert', () => {
-  it('recognises git revert messages', () => {
-    expect(isRevert('Revert "Add x"')).toBe(true)
-    expect(isRevert('Something\n\nThis reverts commit 1234567.')).toBe(true)
-    expect(isRevert('Revert "Revert "Add x""\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.')).toBe(true)
+describe('revertClaim', () => {
+  it('reads the named SHAs and the quoted subject', () => {
+    expect(revertClaim('Revert "Add x"')).toEqual({ shas: [], subject: 'Add x' })
+    expect(revertClaim('Something\n\nThis reverts commit 1234567.')).toEqual({ shas: ['1234567'], subject: null })
+    expect(revertClaim('Revert "Revert "Add x""\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.')).toEqual({ shas: ['0123456789abcdef0123456789abcdef01234567'], subject: 'Revert "Add x"' })
+    expect(revertClaim('chore: Revert "ci: Add Bundle Analysis (#4072)" (#4076)')?.subject).toBe('ci: Add Bundle Analysis (#4072)')
   })
 
-  it('does not flag other mentions of reverting', () => {
-    expect(isRevert('Reverting the cache change')).toBe(false)
-    expect(isRevert('revert "x"')).toBe(false)
-    expect(isRevert('Fix: do not Revert "x"')).toBe(false)
-    expect(isRevert('This reverts commit 123456 (too short)')).toBe(false)
-    expect(isRevert('This reverts commit XYZXYZXYZ')).toBe(false)
+  it('claims nothing for other mentions of reverting', () => {
+    expect(revertClaim('Reverting the cache change')).toBeNull()
+    expect(revertClaim('Fix: do not Revert "x"')).toBeNull()
+    expect(revertClaim('This reverts commit 123456 (too short)')).toBeNull()
+    expect(revertClaim('This reverts commit XYZXYZXYZ')).toBeNull()
+  })
+})
+
+describe('undoneShare', () => {
+  const diff = (sha: string, files: Record<string, [string[], string[]]>) =>
+    `\x01${sha}\x02\n` + Object.entries(files).map(([p, [add, del]]) => `diff --git a/${p} b/${p}\n--- a/${p}\n+++ b/${p}\n@@ -1 +1 @@\n${del.map((l) => `-${l}`).join('\n')}\n${add.map((l) => `+${l}`).join('\n')}`).join('\n') + '\n'
+  const parsed = parseLineDiffs(
+    diff('x', { 'a.ts': [['one', 'two'], ['old']], 'b.ts': [['three'], []] }) +
+      diff('full', { 'a.ts': [['old'], ['one', 'two']], 'b.ts': [[], ['three']] }) +
+      diff('part', { 'a.ts': [[], ['two']] }) +
+      diff('other', { 'a.ts': [['four', 'five'], ['one']] }),
+  )
+  it('1 for a whole revert, 1 for a partial one, little for an unrelated change', () => {
+    expect(undoneShare(parsed.get('full')!, parsed.get('x')!)).toBe(1)
+    expect(undoneShare(parsed.get('part')!, parsed.get('x')!)).toBe(1)
+    expect(undoneShare(parsed.get('other')!, parsed.get('x')!)).toBeLessThan(0.5)
+    expect(undoneShare(parsed.get('x')!, parsed.get('x')!)).toBe(0)
   })
 })

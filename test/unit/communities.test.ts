@@ -187,10 +187,11 @@ describe('detectCommunities: labels and ids', () => {
     ]
     // 4 of 5 under adapters/ (80 %), only 2 of 5 under adapters/ws/ (40 %): adapters wins.
     const { communities } = detectCommunities(input(symbols, clique(symbols.map((s) => s.id))), config)
-    expect(communities.map((c) => c.label)).toEqual([adapters])
+    // and the name words most members share (expressAdapter, wsAdapter; expressHandler, …)
+    expect(communities.map((c) => c.label)).toEqual([`${adapters}: Adapter, express`])
   })
 
-  it('labels with a common name stem when no folder dominates', () => {
+  it('labels with the shared name words alone when no file or folder dominates', () => {
     const symbols = [
       sym('a/builder.ts', 'RouterBuilder'),
       sym('b/def.ts', 'RouterDef'),
@@ -199,7 +200,7 @@ describe('detectCommunities: labels and ids', () => {
     ]
     // 3 of 4 names start with the word Router (75 %); no folder holds more than one member.
     const { communities } = detectCommunities(input(symbols, clique(symbols.map((s) => s.id))), config)
-    expect(communities.map((c) => c.label)).toEqual(['Router*'])
+    expect(communities.map((c) => c.label)).toEqual(['Router'])
   })
 
   it('labels with the file holding most members when neither folder nor stem fits', () => {
@@ -214,18 +215,18 @@ describe('detectCommunities: labels and ids', () => {
     const other = ['d', 'e', 'f'].map((n) => sym('src/api/other.ts', n))
     const { communities } = detectCommunities(input([...small, ...other, ...big]), config)
     expect(communities.map((c) => [c.id, c.label, c.size])).toEqual([
-      ['c1', 'src/core', 4],
-      ['c2', 'src/api', 3],
-      ['c3', 'src/core (2)', 3],
+      ['c1', 'src/core/big.ts', 4],
+      ['c2', 'src/api/other.ts', 3],
+      ['c3', 'src/core/small.ts', 3],
     ])
   })
 })
 
 describe('detectCommunities: cohesion', () => {
-  it('is internal weight over weight incident to the members', () => {
-    // x/one.ts: p, q, r; y/two.ts: s, t, u. Inside each file: 3 co-change pairs of weight 2 and
-    // 3 symbol-anchor edges of weight 1 → 9 internal. Across: r–s at degree 50, shared 5 → 0.5.
-    // Cohesion = 9 / 9.5 = 0.947 for both.
+  it('is internal co-change weight over co-change weight incident to the members', () => {
+    // x/one.ts: p, q, r; y/two.ts: s, t, u. Inside each file: 3 co-change pairs of weight 2 → 6
+    // internal (the symbol-anchor edges are structure and do not count). Across: r–s at degree 50,
+    // shared 5 → 0.5. Cohesion = 6 / 6.5 = 0.923 for both.
     const one = ['p', 'q', 'r'].map((n) => sym('x/one.ts', n))
     const two = ['s', 't', 'u'].map((n) => sym('y/two.ts', n))
     const history = [...clique(one.map((s) => s.id)), ...clique(two.map((s) => s.id)), co('x/one.ts#r', 'y/two.ts#s', 50, 5)]
@@ -233,8 +234,8 @@ describe('detectCommunities: cohesion', () => {
     expect(coChangeWeight({ degree: 50, shared: 5 })).toBe(0.5)
     const { communities } = detectCommunities(input([...one, ...two], history), config)
     expect(communities).toEqual([
-      { id: 'c1', label: 'x', size: 3, cohesion: 0.947 },
-      { id: 'c2', label: 'y', size: 3, cohesion: 0.947 },
+      { id: 'c1', label: 'x/one.ts', size: 3, cohesion: 0.923 },
+      { id: 'c2', label: 'y/two.ts', size: 3, cohesion: 0.923 },
     ])
 
     // Without the cross pair nothing leaves either community.
@@ -242,7 +243,13 @@ describe('detectCommunities: cohesion', () => {
     expect(isolated.communities.map((c) => c.cohesion)).toEqual([1, 1])
   })
 
-  it('counts the weight to a file anchor left in another community as outgoing', () => {
+  it('is 0 without co-change, however tightly the structure binds the members', () => {
+    const one = ['p', 'q', 'r'].map((n) => sym('x/one.ts', n))
+    const { communities } = detectCommunities(input(one, []), config)
+    expect(communities.map((c) => c.cohesion)).toEqual([0])
+  })
+
+  it('ignores the structure edges to a file anchor left in another community', () => {
     // lib/mixed.ts holds a1..a3 (co-changing with lib/a.ts's a4..a6) and b1..b3 (co-changing with
     // lib/b.ts's b4..b6): the file splits, and its anchor can sit in only one of the two halves.
     const mixedA = ['a1', 'a2', 'a3'].map((n) => sym('lib/mixed.ts', n))
@@ -252,10 +259,8 @@ describe('detectCommunities: cohesion', () => {
     const history = [...clique([...mixedA, ...a].map((s) => s.id)), ...clique([...mixedB, ...b].map((s) => s.id))]
     const { communities, memberOf } = detectCommunities(input([...mixedA, ...mixedB, ...a, ...b], history), config)
     expect(partition(memberOf)).toEqual([[...a, ...mixedA].map((s) => s.id).sort(), [...b, ...mixedB].map((s) => s.id).sort()])
-    // Incident to each side: 15 co-change pairs × 2 = 30, 3 edges to lib/a.ts's (or b.ts's) anchor,
-    // 3 edges to lib/mixed.ts's anchor = 36. Louvain puts the mixed anchor on one side: that side
-    // keeps 36 / 36 = 1, the other loses its 3 edges to it: 33 / 36 = 0.917.
-    expect(communities.map((c) => c.cohesion).sort()).toEqual([0.917, 1])
+    // every co-change pair stays inside its side: the anchor's side does not matter
+    expect(communities.map((c) => c.cohesion).sort()).toEqual([1, 1])
   })
 })
 

@@ -86,10 +86,21 @@ describe('riskOf', () => {
   })
 
   it('a factor adding under 0.05 gets no reason; singular wording', () => {
-    expect(riskOf({ ...calm, cochange_breadth: 1 }).reasons).toEqual([])
-    expect(riskOf({ ...calm, cochange_breadth: 2 }).reasons).toEqual(['often changes together with 2 other files'])
+    expect(riskOf({ ...calm, cochange_breadth: 1 }, SEED).reasons).toEqual([])
+    expect(riskOf({ ...calm, cochange_breadth: 2 }, SEED).reasons).toEqual(['often changes together with 2 other files'])
     expect(riskOf({ ...calm, recent_revisions: 1, hotspot_percentile: 0.999 }, { ...DEFAULT_RISK_MODEL, weights: { ownership: 0, hotspot: 1, cochange: 0 } }).reasons).toEqual([
       'changed once in the last 90 days (top 1 % of files)',
+    ])
+  })
+
+  it('ownership reasons are knowledge risk: shown from a factor of 0.5 even at weight 0 (the default)', () => {
+    expect(DEFAULT_RISK_MODEL.weights.ownership).toBe(0)
+    const owned = (share: number) => riskOf({ ...calm, bus_factor: 1, dominant_share: share }).reasons
+    expect(owned(0.7)).toEqual([])
+    expect(owned(0.8)).toEqual(['one author owns 80 % of the lines (bus factor 1)'])
+    expect(riskOf({ ...calm, bus_factor: 1, dominant_share: 0.6, ghost: true, owner_inactive_days: 400 }).reasons).toEqual([
+      'one author owns 60 % of the lines (bus factor 1)',
+      'its main owner has been inactive for 400 days',
     ])
   })
 
@@ -234,6 +245,22 @@ describe('backtest', () => {
     expect(r.ranked[0].score).toBeGreaterThan(r.ranked[1].score)
     expect(r.auc).toBe(0)
     expect(r.positives).toBe(1)
+  })
+
+  it('scores source files only and counts a fix only where it changed lines of the file', () => {
+    const input = history()
+      .repeat(6, { daysAgo: 200, author: 'a@x', files: ['src/a.ts', 'CHANGELOG.md', 'package.json', 'src/a.spec.ts'] })
+      .repeat(6, { daysAgo: 200, author: 'a@x', files: ['src/b.ts'] })
+      .commit({ daysAgo: 50, author: 'b@x', subject: 'fix: release 1.0.1', files: [['package.json', 1, 1], ['CHANGELOG.md', 5, 0], ['src/a.spec.ts', 3, 0], ['src/a.ts', 0, 0]] })
+      .commit({ daysAgo: 40, author: 'b@x', subject: 'fix: wrong result', files: [['src/b.ts', 2, 2]] })
+      .build({ files: ['src/a.ts', 'src/b.ts', 'CHANGELOG.md', 'package.json', 'src/a.spec.ts'] })
+    input.files = input.files.map((f) => (f.path.endsWith('.ts') ? f : { ...f, language: null }))
+    const r = backtest(input, { months: 6, config: cfg })
+    // docs, manifests and tests are not scored; src/a.ts was in the release commit without a changed line
+    expect(r.ranked.map((f) => [f.path, f.positive]).sort()).toEqual([
+      ['src/a.ts', false],
+      ['src/b.ts', true],
+    ])
   })
 
   it('returns null auc and precision when nothing existed at T', () => {

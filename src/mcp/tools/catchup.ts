@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { catchup, type CatchupResult } from '../../services/catchup.js'
 import type { CommitRef } from '../../services/types.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
-import { commitRef, indexInfo, limitArg, repoArg } from '../schemas.js'
+import { commitRef, indexInfo, limitArg, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../server.js'
 import { indexLine } from '../text.js'
 
@@ -20,6 +20,7 @@ export function renderCatchup(r: CatchupResult): string[] {
   const noise = Object.entries(r.reduced).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`)
   if (noise.length) out.push(`counted only: ${noise.join(', ')}`)
   if (r.truncated) out.push(`showing ${r.shown} commits; raise limit (0 = all) for the rest`)
+  if (r.note) out.push(`note: ${r.note}`)
   return out
 }
 
@@ -42,13 +43,13 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
         index: indexInfo,
         total: z.number(),
         by_category: z.record(z.string(), z.number()),
-        pull_requests: z.array(
-          z.object({ number: z.number(), title: z.string(), url: z.string().nullable(), last_activity: z.string(), commits: z.array(commitRef), other_commits: z.number() }),
-        ),
+        pull_requests: z.array(record('{number, title, url, last_activity, commits: [commit], other_commits}')),
         commits: z.array(commitRef).describe('commits in no PR'),
-        reduced: z.object({ merge: z.number(), bot: z.number(), formatting: z.number() }),
+        reduced: record('{merge, bot, formatting}: counted, not listed'),
         shown: z.number(),
         truncated: z.boolean(),
+        newest_indexed: z.string().nullable(),
+        note: z.string().nullable().describe('index older than since'),
         page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -20,6 +20,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         line_start: z.number().int().min(1).max(10_000_000).optional().describe('first line (1-based); default 1'),
         line_end: z.number().int().min(1).max(10_000_000).optional().describe('last line; default line_start, or the end of the file'),
         qualified_name: z.string().optional().describe('symbol instead of lines: Class.method, a name, or path:Name'),
+        patch: z.boolean().optional().describe("true: each commit's hunks for the range, as git log -L"),
         limit: limitArg(20),
         offset: offsetArg,
         repo: repoArg,
@@ -46,7 +47,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         if (!args.path && !args.qualified_name) throw new UserError('nothing to explain', 'pass path (with optional line_start/line_end) or qualified_name', 'bad_arguments')
         const symbol = args.qualified_name ? (args.path ? `${args.path}:${args.qualified_name}` : args.qualified_name) : undefined
         const lineEnd = args.line_end ?? args.line_start
-        const r = await evidence({ reader, symbol, path: symbol ? undefined : args.path, lineStart: args.line_start, lineEnd, limit: pagedLimit(args) })
+        const r = await evidence({ reader, symbol, path: symbol ? undefined : args.path, lineStart: args.line_start, lineEnd, limit: pagedLimit(args), patch: args.patch })
         const t = r.target
         return listAnswer({ repo: reader.repo, ...r }, ['evidence'], (d) =>
             [

@@ -18,6 +18,7 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
         path: z.string().optional().describe('only under this file or directory'),
         level: z.enum(['file', 'symbol', 'both']).default('both').describe('files, symbols or both'),
         all_files: z.boolean().default(false).describe('include non-source files (lockfiles, CI configs)'),
+        include_tests: z.boolean().default(false).describe('include test files and their symbols'),
         limit: limitArg(10),
         offset: offsetArg,
         repo: repoArg,
@@ -35,7 +36,7 @@ export function registerHotspotsTool(server: McpServer, ctx: ServerContext): voi
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
-        const r = await hotspots({ reader, path: args.path, level: args.level, limit: pagedLimit(args), allFiles: args.all_files })
+        const r = await hotspots({ reader, path: args.path, level: args.level, limit: pagedLimit(args), allFiles: args.all_files, includeTests: args.include_tests })
         return listAnswer({ repo: reader.repo, ...r }, ['files', 'symbols'], (d) =>
           [
             ...(d.files.length ? ['files:', ...d.files.map((i) => `- ${line(i)}`)] : []),

@@ -5,6 +5,7 @@ import { registerCatchupTool } from './catchup.js'
 import { registerCypherTool } from './cypher.js'
 import { registerEvidenceForTool } from './evidence-for.js'
 import { registerListReposTool } from './list-repos.js'
+import { registerPickaxeTool } from './pickaxe.js'
 import { registerPingTool } from './ping.js'
 import { registerContextForPrTool } from './context-for-pr.js'
 import { registerHotspotsTool } from './hotspots.js'
@@ -24,4 +25,5 @@ export function registerTools(server: McpServer, ctx: ServerContext): void {
   registerHotspotsTool(server, ctx)
   registerOwnershipTool(server, ctx)
   registerContextForPrTool(server, ctx)
+  registerPickaxeTool(server, ctx)
 }

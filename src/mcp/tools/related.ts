@@ -18,7 +18,7 @@ export function registerRelatedTool(server: McpServer, ctx: ServerContext): void
         repo: z.string(),
         target: record('{kind: file|symbol, path, ...}'),
         index: indexInfo,
-        related: z.array(record('{key, path, qualified_name?, shared, degree, confidence, support, examples: commits}')),
+        related: z.array(record('{key, path, qualified_name?, shared, degree, confidence, reverse_confidence, support, examples: commits}')),
         page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -30,7 +30,7 @@ export function registerRelatedTool(server: McpServer, ctx: ServerContext): void
         const name = t.kind === 'symbol' ? t.qualified_name : t.path
         return listAnswer({ repo: reader.repo, ...r }, ['related'], (d) => {
           const lines = d.related.map(
-            (x) => `${x.qualified_name ? `${x.qualified_name} (${x.path})` : x.path}: ${x.shared} shared commits, ${(x.confidence * 100).toFixed(0)} % of ${name}'s changes, e.g. ${x.examples.map((c) => `${c.short} ${c.subject}`).join('; ')}`,
+            (x) => `${x.qualified_name ? `${x.qualified_name} (${x.path})` : x.path}: ${x.shared} shared commits, ${(x.confidence * 100).toFixed(0)} % of ${name}'s changes, ${(x.reverse_confidence * 100).toFixed(0)} % of its own, e.g. ${x.examples.map((c) => `${c.short} ${c.subject}`).join('; ')}`,
           )
           return [`${name}: ${lines.length ? 'usually changes with' : 'no co-change above the thresholds'}`, ...lines.map((l) => `- ${l}`), indexLine(d.index)]
         })
