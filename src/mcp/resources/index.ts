@@ -5,7 +5,7 @@ import { formatSchema } from '../../graph/schema.js'
 import type { IndexReader } from '../../services/index-reader.js'
 import { communities, community } from '../../services/analytics.js'
 import { commitDetail, issueDetail, pullRequestDetail, repoOverview } from '../../services/lookup.js'
-import { failureText, type ServerContext } from '../server.js'
+import { failureText, type ServerContext } from '../context.js'
 
 /** Resources answer for the default repository (tools take `repo` for the others). */
 export function registerResources(server: McpServer, ctx: ServerContext): void {

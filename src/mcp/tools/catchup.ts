@@ -4,7 +4,7 @@ import { catchup, type CatchupResult } from '../../services/catchup.js'
 import type { CommitRef } from '../../services/types.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { commitRef, indexInfo, limitArg, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 const line = (c: CommitRef) => `${c.short} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}${c.category === 'normal' ? '' : ` [${c.category}]`}`

@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { listRegistered } from '../../services/registry.js'
 import { indexInfo } from '../schemas.js'
-import { toolError, type ServerContext } from '../server.js'
+import { toolError, type ServerContext } from '../context.js'
 import { answerText, indexLine } from '../text.js'
 
 export function registerListReposTool(server: McpServer, ctx: ServerContext): void {
