@@ -5,7 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { UserError } from '../errors.js'
 import { IndexPool } from '../services/index-pool.js'
-import { listRegistered } from '../services/registry.js'
+import { liveRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
 import { fitAnswer } from './budget.js'
 import { toolError, type ServerContext, type SessionIndexes } from './context.js'
@@ -138,7 +138,7 @@ function defaultRootResolver(server: McpServer, startDir: string): () => Promise
         // a client that announces roots but does not answer: go on without them
       }
     }
-    const registered = listRegistered().filter((r) => existsSync(r.path))
+    const registered = liveRegistered()
     if (registered.length === 1 && !candidates.includes(registered[0].path)) candidates.push(registered[0].path)
     const indexed = candidates.find(hasIndex)
     if (indexed) return (cached = indexed)

@@ -1,5 +1,5 @@
 import { isUserError } from '../errors.js'
-import { launcher } from '../setup/launcher.js'
+import { PORTABLE_COMMAND, launcher } from '../setup/launcher.js'
 import { IndexReader } from './index-reader.js'
 import { registrations } from './setup.js'
 import { verifyAll } from './index-integrity.js'
@@ -151,7 +151,8 @@ function registrationChecks(repo: string | null): Check[] {
     const where = `${r.name} (${r.scope}, ${r.file})`
     if (r.error) out.push(check(`client:${r.client}`, 'warn', `${where}: cannot read the config: ${r.error}`, 'fix the file by hand, then run `gitwhy setup`'))
     else if (r.registered && (r.command_exists === false || r.script_exists === false)) {
-      out.push(check(`client:${r.client}`, 'fail', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, which does not exist`, `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to point it at this gitwhy`))
+      const fix = r.command === PORTABLE_COMMAND ? 'put `gitwhy` on your PATH (`npm install -g gitwhy`, or `npm link` in a checkout)' : `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to point it at this gitwhy`
+      out.push(check(`client:${r.client}`, 'fail', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, which does not exist`, fix))
     } else if (r.registered && !r.current) {
       out.push(check(`client:${r.client}`, 'warn', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, not this gitwhy`, `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to update it`))
     } else if (r.registered) out.push(check(`client:${r.client}`, 'ok', `${where} launches this gitwhy`))

@@ -510,8 +510,8 @@ function isInstalled(spec: ClientSpec, env: SetupEnv): boolean {
 
 export function setup(options: SetupOptions): { result: SetupResult; previews: SetupPreview[] } {
   const env = options.env ?? currentEnv()
-  const l = launcher()
-  const hookCommand = hookCommandLine(env.platform)
+  const l = launcher(options.scope)
+  const hookCommand = hookCommandLine(env.platform, options.scope)
   const stamp = backupStamp()
   if (options.scope === 'project' && !options.repoRoot) throw new Error('setup: project scope needs repoRoot')
   const named = options.clients ?? null
@@ -632,7 +632,7 @@ export function registrations(options: { scope?: Scope; repoRoot?: string; env?:
   const env = options.env ?? currentEnv()
   const scope = options.scope ?? 'user'
   if (scope === 'project' && !options.repoRoot) throw new Error('registrations: project scope needs repoRoot')
-  const l = launcher()
+  const l = launcher(scope)
   return CLIENTS.map((spec) => {
     const file = scope === 'project' ? (spec.projectFile ? spec.projectFile(options.repoRoot!) : null) : spec.userFile(env)
     const reg: Registration = {
@@ -657,7 +657,7 @@ export function registrations(options: { scope?: Scope; repoRoot?: string; env?:
         reg.error = error instanceof PlanError ? error.message : tomlFail(file, error).message
       }
     }
-    if (spec.hook) reg.hook = readHookEntry(scope === 'project' ? spec.hook.projectFile(options.repoRoot!) : spec.hook.userFile(env), env)
+    if (spec.hook) reg.hook = readHookEntry(scope === 'project' ? spec.hook.projectFile(options.repoRoot!) : spec.hook.userFile(env), env, scope)
     return reg
   })
 }
@@ -687,7 +687,7 @@ function readServerEntry(spec: ClientSpec, file: string, l: Launcher, reg: Regis
   reg.current = isObject(entry) && spec.owned.every((k) => deepEqual((entry as Record<string, unknown>)[k], desired[k]))
 }
 
-function readHookEntry(file: string, env: SetupEnv): HookRegistration {
+function readHookEntry(file: string, env: SetupEnv, scope: Scope): HookRegistration {
   const reg: HookRegistration = { file, registered: false, command: null, command_exists: null, script_exists: null, current: false, error: null }
   try {
     const text = readText(file)
@@ -700,7 +700,7 @@ function readHookEntry(file: string, env: SetupEnv): HookRegistration {
     const words = splitHookCommand(found[0].command, env.platform)
     reg.command_exists = words[0] ? commandExists(words[0], env) : false
     reg.script_exists = words[1] && path.isAbsolute(words[1]) ? existsSync(words[1]) : null
-    reg.current = found.length === 1 && found[0].alone && deepEqual(toValue(nodeAt(doc.root, ['hooks', HOOK_EVENT, found[0].group])!), hookGroup(hookCommandLine(env.platform)))
+    reg.current = found.length === 1 && found[0].alone && deepEqual(toValue(nodeAt(doc.root, ['hooks', HOOK_EVENT, found[0].group])!), hookGroup(hookCommandLine(env.platform, scope)))
   } catch (error) {
     reg.error = (error as Error).message
   }

@@ -31,6 +31,7 @@ const SETUP_DOC = t.obj({
 const NODE = process.execPath
 const RUN_JS = BIN
 const LAUNCH = { command: NODE, args: [RUN_JS, 'mcp'] }
+const PORTABLE = { command: 'gitwhy', args: ['mcp'] }
 const HOOK_COMMAND = `"${NODE}" "${RUN_JS}" hook claude`
 
 /** Each client's user-level config, holding someone else's server and other keys. */
@@ -378,14 +379,23 @@ describe('gitwhy setup --project', () => {
       expect(doc.clients.find((c: any) => c.client === 'windsurf').message).toContain('Windsurf has no project-level MCP config')
       expect(relative(repo.dir, doc.clients[0].hook.file)).toBe('.claude/settings.json')
       expect(snapshot(home)).toEqual(homeBefore)
-      expect(jsonAt(join(repo.dir, '.mcp.json'), ['mcpServers', 'gitwhy'])).toEqual({ type: 'stdio', ...LAUNCH, env: {} })
-      expect(jsonAt(join(repo.dir, '.vscode/mcp.json'), ['servers', 'gitwhy'])).toEqual({ type: 'stdio', ...LAUNCH })
+      // shared files get the portable command, never this machine's node or checkout
+      expect(jsonAt(join(repo.dir, '.mcp.json'), ['mcpServers', 'gitwhy'])).toEqual({ type: 'stdio', ...PORTABLE, env: {} })
+      expect(jsonAt(join(repo.dir, '.vscode/mcp.json'), ['servers', 'gitwhy'])).toEqual({ type: 'stdio', ...PORTABLE })
+      expect(jsonAt(join(repo.dir, '.claude/settings.json'), ['hooks', 'PreToolUse', 0, 'hooks', 0, 'command'])).toBe('gitwhy hook claude')
+      expect(readFileSync(join(repo.dir, '.codex/config.toml'), 'utf8')).toContain('command = "gitwhy"\nargs = ["mcp"]')
+      for (const f of ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.codex/config.toml', 'opencode.json', '.gemini/settings.json', '.claude/settings.json']) {
+        const text = readFileSync(join(repo.dir, f), 'utf8')
+        expect(text.includes(NODE) || text.includes(RUN_JS), f).toBe(false)
+      }
       expect(backupsOf(repo.dir, '.vscode/mcp.json')).toHaveLength(1)
       const status = repo.git('status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean).map((l) => l.slice(3)).sort()
       expect(status).toEqual(['.claude/settings.json', '.codex/config.toml', '.cursor/mcp.json', '.gemini/settings.json', '.mcp.json', '.vscode/mcp.json', `.vscode/${backupsOf(repo.dir, '.vscode/mcp.json')[0]}`, 'opencode.json'])
 
       const regs = registrations({ scope: 'project', repoRoot: repo.dir, env: setupEnv(home) })
       expect(regs.filter((r) => r.registered).map((r) => r.client)).toEqual(['claude-code', 'cursor', 'vscode', 'codex', 'opencode', 'gemini'])
+      expect(regs.filter((r) => r.registered).every((r) => r.current && r.command === 'gitwhy')).toBe(true)
+      expect(regs.find((r) => r.client === 'claude-code')!.hook).toMatchObject({ registered: true, current: true, command: 'gitwhy hook claude' })
       expect(regs.find((r) => r.client === 'windsurf')).toMatchObject({ file: null, registered: false })
 
       const removed = (await runJson(['setup', '--project', '--remove', '--repo', repo.dir], opts)).json
