@@ -11,15 +11,15 @@ export const record = (fields: string) => z.record(z.string(), z.unknown()).desc
 
 export const indexInfo = record('{head, stale, commits_behind (null: history rewritten)}: the indexed HEAD')
 
-export const commitRef = record('{sha, short, author, email, date, subject, category}')
+export const commitRef = record('{sha, author, email, date, subject, category (absent: normal)}')
 
 export const evidenceItem = z.object({
   commit: commitRef,
   source: z.enum(['blame', 'history', 'area']),
   lines: z.number().optional().describe('blame: lines owned'),
   path_at_commit: z.string().optional(),
-  pull_requests: z.array(record('{number, title, url}')),
-  issues: z.array(record('{number, title, url, closes}')),
+  pull_requests: z.array(record('{number, title, url}')).optional().describe('absent: none'),
+  issues: z.array(record('{number, title, url, closes}')).optional().describe('absent: none'),
 })
 
 /** Optional on every tool: which indexed repository to ask. */

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
 import { UserError } from '../errors.js'
 import { IndexPool } from '../services/index-pool.js'
 import { liveRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
 import { fitAnswer } from './budget.js'
+import { compactData, type JsonSchema } from './compact.js'
 import { toolError, type ServerContext, type SessionIndexes } from './context.js'
 import { registerPrompts } from './prompts/index.js'
 import { registerResources } from './resources/index.js'
@@ -52,6 +54,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
       }
     },
   }
+  compactStructuredContent(server)
   registerTools(server, context)
   compactToolList(server)
   registerResources(server, context)
@@ -62,6 +65,27 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
 /** An IndexPool for servers whose sessions resolve their own default repository (SessionIndexes). */
 export function newIndexPool(): IndexPool {
   return new IndexPool(() => Promise.reject(new Error('IndexPool: the session resolves the default repository')))
+}
+
+/** Tools whose structured content is data as such (a query's rows), never compacted. */
+const VERBATIM_TOOLS = new Set(['cypher'])
+
+/**
+ * Every tool registered from here on answers with compacted structured content (compact.ts),
+ * following its output schema as tools/list gives it.
+ */
+function compactStructuredContent(server: McpServer): void {
+  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown
+  ;(server as unknown as { registerTool: (...args: unknown[]) => unknown }).registerTool = (name: unknown, config: unknown, callback: unknown) => {
+    const shape = (config as { outputSchema?: Record<string, z.ZodType> }).outputSchema
+    if (!shape || VERBATIM_TOOLS.has(String(name))) return register(name, config, callback)
+    const schema = z.toJSONSchema(z.object(shape), { io: 'output', unrepresentable: 'any' }) as JsonSchema
+    const wrapped = async (...args: unknown[]) => {
+      const result = (await (callback as (...a: unknown[]) => Promise<CallToolResult>)(...args)) as CallToolResult
+      return result.structuredContent && !result.isError ? { ...result, structuredContent: compactData(result.structuredContent, schema) as Record<string, unknown> } : result
+    }
+    return register(name, config, wrapped)
+  }
 }
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<Record<string, unknown>>

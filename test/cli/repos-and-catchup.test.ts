@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createRepo } from '../helpers/repo.js'
 import { connectStdio, structured, text } from '../mcp/client.js'
+import { compactData, type JsonSchema } from '../../src/mcp/compact.js'
 import { runCli, runJson } from './cli.js'
 
 const T0 = 1_735_689_600 // 2025-01-01T00:00:00Z
@@ -86,8 +87,8 @@ describe('gitwhy catchup', () => {
       const { client } = await connectStdio({ cwd: repo.dir, env })
       try {
         const answer = await client.callTool({ name: 'catchup', arguments: { since: '2025-01-05' } })
-        const { repo: _repo, page: _page, ...mcp } = structured(answer)
-        expect(mcp).toEqual(cli)
+        const { tools } = await client.listTools()
+        expect(structured(answer)).toEqual(compactData({ repo: repo.dir, ...cli }, tools.find((t) => t.name === 'catchup')!.outputSchema as JsonSchema))
         const plain = await runCli(['catchup', '2025-01-05'], opts)
         expect(text(answer).startsWith(plain.stdout.trimEnd())).toBe(true)
       } finally {
