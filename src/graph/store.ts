@@ -181,7 +181,7 @@ function readerAddressSpace(fileBytes: number): number {
   return size
 }
 
-/** Why a parameter value cannot be bound (Kuzu 0.11 crashes or corrupts it), or null when it can. */
+/** A parameter value Kuzu 0.11 would crash on or corrupt. */
 export class QueryParamError extends Error {
   constructor(
     readonly param: string,
@@ -200,19 +200,13 @@ export class QueryParamError extends Error {
  */
 export function checkParams(params: Record<string, unknown>): void {
   for (const [name, value] of Object.entries(params)) {
-    const problem = paramProblem(value)
+    const { problem } = shapeOf(value, 0)
     if (problem) throw new QueryParamError(name, problem)
   }
 }
 
-type ParamShape = string
-
-function paramProblem(value: unknown): string | null {
-  return shapeOf(value, 0).problem
-}
-
 /** The value's type as Kuzu would infer it, or the reason it cannot be bound. */
-function shapeOf(value: unknown, depth: number): { shape: ParamShape; problem: string | null } {
+function shapeOf(value: unknown, depth: number): { shape: string; problem: string | null } {
   if (depth > 16) return { shape: '', problem: 'is nested too deeply' }
   if (value === null || value === undefined) return { shape: 'null', problem: null }
   switch (typeof value) {
@@ -233,7 +227,7 @@ function shapeOf(value: unknown, depth: number): { shape: ParamShape; problem: s
   if (value instanceof Date) return { shape: 'date', problem: Number.isNaN(value.getTime()) ? 'is an invalid date' : null }
   if (Array.isArray(value)) {
     if (value.length === 0) return { shape: '', problem: 'is an empty list, which Kuzu 0.11 cannot bind (leave the condition out instead)' }
-    let shape: ParamShape | null = null
+    let shape: string | null = null
     for (const [i, item] of value.entries()) {
       const inner = shapeOf(item, depth + 1)
       if (inner.problem) return { shape: '', problem: `element ${i} ${inner.problem}` }
