@@ -42,7 +42,8 @@ export function renderEvidence(items: EvidenceItem[], total: number, moreHint = 
     const prs = e.pull_requests.map((p) => `PR #${p.number}${p.title && !e.commit.subject.startsWith(p.title) ? ` ${p.title}` : ''}`)
     const issues = e.issues.map((i) => `${i.closes ? 'closes ' : ''}#${i.number}`)
     const refs = [...prs, ...issues]
-    lines.push(`${e.commit.short}  ${e.commit.date.slice(0, 10)}  ${e.commit.author.padEnd(18).slice(0, 18)}  ${tag.padEnd(10)}  ${e.commit.subject}${refs.length ? `  [${refs.join('; ')}]` : ''}`)
+    const ignored = e.ignored ? ' (ignored rev)' : ''
+    lines.push(`${e.commit.short}  ${e.commit.date.slice(0, 10)}  ${e.commit.author.padEnd(18).slice(0, 18)}  ${tag.padEnd(10)}  ${e.commit.subject}${ignored}${refs.length ? `  [${refs.join('; ')}]` : ''}`)
     if (e.commit.why) lines.push(`      ${e.commit.why}`)
     for (const f of e.patch ?? []) {
       for (const h of f.hunks) lines.push(`      ${f.path} ${h.header}`, ...h.lines.map((l) => `      ${l}`))

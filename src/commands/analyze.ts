@@ -11,13 +11,15 @@ export default class Analyze extends BaseCommand {
     force: Flags.boolean({ description: 'rebuild from scratch even if the index is up to date' }),
     'max-commits': Flags.integer({ description: 'index only the newest N commits (older origins are reported as undecided)' }),
     'max-file-bytes': Flags.integer({ description: 'skip files larger than this many bytes', default: 1_000_000 }),
+    'identity-merge': Flags.boolean({ description: 'group one person\'s emails into one author beyond .mailmap (same name, GitHub login, .gitwhy/config.json identities); --no-identity-merge keeps one author per email', default: true, allowNo: true }),
+    'ignore-revs': Flags.boolean({ description: 'blame looks through the commits in blame.ignoreRevsFile and .git-blame-ignore-revs, as git blame does; --no-ignore-revs turns it off', default: true, allowNo: true }),
     quiet: Flags.boolean({ char: 'q', description: 'no progress on stderr' }),
   }
 
   async run(): Promise<AnalyzeSummary> {
     const { args, flags } = await this.parse(Analyze)
     const progress = stderrProgress(!flags.quiet && !this.jsonEnabled())
-    const summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], onProgress: progress, onWarning: (m) => this.logStderr(`warning: ${m}`) })
+    const summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], identityMerge: flags['identity-merge'], ignoreRevs: flags['ignore-revs'], onProgress: progress, onWarning: (m) => this.logStderr(`warning: ${m}`) })
     endProgress()
     if (!this.jsonEnabled()) {
       if (summary.mode === 'noop') this.log(`index is up to date at ${summary.head.slice(0, 7)} (nothing to do)`)

@@ -16,7 +16,7 @@ export default class Ownership extends BaseCommand {
     if (!this.jsonEnabled()) {
       const t = r.target
       this.log(`${t.kind === 'symbol' ? `${t.qualified_name} (${t.path})` : t.path || '.'}: ${r.lines} lines, bus factor ${r.bus_factor}`)
-      for (const o of r.owners) this.log(`  ${(o.share * 100).toFixed(1).padStart(5)} %  ${String(o.lines).padStart(6)} lines  ${o.name} <${o.email}>${o.last_active ? `  last commit ${o.last_active.slice(0, 10)}` : ''}`)
+      for (const o of r.owners) this.log(`  ${(o.share * 100).toFixed(1).padStart(5)} %  ${String(o.lines).padStart(6)} lines  ${o.name} <${o.email}>${o.emails.length > 1 ? ` (also ${o.emails.filter((e) => e !== o.email).join(', ')})` : ''}${o.last_active ? `  last commit ${o.last_active.slice(0, 10)}` : ''}`)
       const note = renderIndexNote(r.index)
       if (note) this.logStderr(note)
     }

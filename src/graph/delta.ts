@@ -117,7 +117,7 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
     if (delta.replaceSymbolsOf.length > 0) await run(conn, 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s', { paths: delta.replaceSymbolsOf })
     if (delta.topoShift !== 0) await run(conn, 'MATCH (c:Commit) SET c.topo = c.topo + $k', { k: delta.topoShift })
     if (delta.renameAuthors.length > 0) {
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name', delta.renameAuthors.map((a) => ({ ...a })))
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
     }
     if (delta.updateFiles.length > 0) {
       await runBatched(

@@ -68,7 +68,10 @@ export const QUERIES = {
 } as const
 
 
-/** History analytics (issue 4): read from the activity columns and the analytics tables. */
+/**
+ * History analytics (issue 4): read from the activity columns and the analytics tables. Owners
+ * are people: lines blamed on a bot commit (category bot) are nobody's (OWNED_BY leaves them out too).
+ */
 export const ANALYTICS_QUERIES = {
   fileActivity: `
     MATCH (f:File) WHERE f.present AND f.revisions > 0 AND (f.path = $path OR f.path STARTS WITH $prefix) AND ($allFiles OR f.language IS NOT NULL) AND ($includeTests OR NOT f.is_test)
@@ -89,10 +92,10 @@ export const ANALYTICS_QUERIES = {
     RETURN s.revisions AS revisions, s.recent_revisions AS recent_revisions, s.hotspot_percentile AS percentile, s.cochange_partners AS partners`,
   fileOwners: `
     MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path = $path OR f.path STARTS WITH $prefix
-    RETURN a.email AS email, a.name AS name, sum(o.lines) AS lines ORDER BY lines DESC, email`,
+    RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(o.lines) AS lines ORDER BY lines DESC, email`,
   symbolOwners: `
-    MATCH (s:Symbol {id: $id})-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author)
-    RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email`,
+    MATCH (s:Symbol {id: $id})-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE c.category <> 'bot'
+    RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(b.lines) AS lines ORDER BY lines DESC, email`,
   authorsLastActive: `
     MATCH (c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE a.email IN $emails
     RETURN a.email AS email, max(c.committer_date) AS last_active,
@@ -143,7 +146,7 @@ export const ANALYTICS_QUERIES = {
     MATCH (s:Symbol) WHERE s.path IN $paths
     RETURN s.id AS key, s.revisions AS revisions, s.recent_revisions AS recent_revisions, s.hotspot_percentile AS percentile, s.cochange_partners AS partners`,
   fileSymbolsOwners: `
-    MATCH (s:Symbol)-[b:BLAMED_ON]->(:Commit)-[:AUTHORED_BY]->(a:Author) WHERE s.path IN $paths
+    MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE s.path IN $paths AND c.category <> 'bot'
     RETURN s.id AS key, a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY key, lines DESC, email`,
   communities: `
     MATCH (c:Community)
@@ -158,6 +161,6 @@ export const ANALYTICS_QUERIES = {
     ORDER BY revisions DESC, id LIMIT $limit`,
   communityOwners: `
     MATCH (s:Symbol)-[:MEMBER_OF]->(:Community {id: $id})
-    MATCH (s)-[b:BLAMED_ON]->(:Commit)-[:AUTHORED_BY]->(a:Author)
+    MATCH (s)-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE c.category <> 'bot'
     RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email`,
 } as const

@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 6
+export const SCHEMA_VERSION = 7
 
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE'
 
@@ -120,8 +120,8 @@ export const TABLES: readonly TableDef[] = [
     columns: [
       text('sha', 'Full 40-hex commit id (primary key).'),
       text('short', 'Abbreviated commit id.'),
-      text('author_name', 'Author name as recorded in the commit.'),
-      text('author_email', 'Author email as recorded in the commit.'),
+      text('author_name', 'Author name: the canonical name of the author identity (after .mailmap and identity grouping).'),
+      text('author_email', 'Author email: the canonical email of the author identity (see Author.emails for all).'),
       time('author_date', 'Author date, stored in UTC.'),
       time('committer_date', 'Committer date, stored in UTC.'),
       text('subject', 'First line of the message.'),
@@ -137,11 +137,12 @@ export const TABLES: readonly TableDef[] = [
   {
     kind: 'node',
     name: 'Author',
-    description: 'A commit author, keyed by email.',
+    description: 'A person who authored commits: one identity per person (after .mailmap, emails grouped by name, GitHub login and .gitwhy/config.json identities), keyed by its canonical email.',
     rows: 'authors',
     columns: [
-      text('email', 'Email address (primary key).'),
-      text('name', 'Most recent name used with this email.'),
+      text('email', 'Canonical email of the identity (primary key): its most recently used non-noreply email.'),
+      text('name', 'Most recent name used with the canonical email.'),
+      text('emails', 'Every email of the identity, space-separated.'),
     ],
   },
   {

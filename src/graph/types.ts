@@ -48,7 +48,12 @@ export interface CommitRow {
 }
 export interface CoChangeRow { a: string; b: string; shared: number; degree: number; confidence: number; reverse_confidence: number; support: number }
 export interface CommunityRow { id: string; label: string; size: number; cohesion: number }
-export interface AuthorRow { email: string; name: string }
+export interface AuthorRow {
+  email: string
+  name: string
+  /** Every email of the identity, space-separated (see history/identity.ts). */
+  emails: string
+}
 export interface PullRequestRow { number: number; title: string; url: string; source: string }
 export interface IssueRow { number: number; title: string; url: string; source: string }
 

@@ -3,6 +3,7 @@ import type { CommitRow, GraphData } from '../graph/types.js'
 import type { CommitCategory } from '../services/types.js'
 import { categorize } from './categorize.js'
 import type { HistoryGraph } from './graph.js'
+import type { IdentityMap } from './identity.js'
 import { splitMessage } from './message.js'
 import { parseMessageRefs } from './refs.js'
 import type { RevertEdge } from './reverts.js'
@@ -10,16 +11,24 @@ import type { RevertEdge } from './reverts.js'
 type CommitTables = Pick<GraphData, 'commits' | 'authors' | 'pullRequests' | 'issues' | 'authoredBy' | 'parents' | 'partOf' | 'references' | 'closes' | 'touched' | 'renamedFrom' | 'reverts'>
 
 /**
- * Commit-level rows: commits with categories, authors (already .mailmap-mapped by %aN/%aE),
- * parents, PR / issue links, touched files and renames. Commits that arrived through a PR merge's
+ * Commit-level rows: commits with categories, authors (already .mailmap-mapped by %aN/%aE, then
+ * grouped into one identity per person by `identities`: see identity.ts), parents, PR / issue links, touched files and renames. Commits that arrived through a PR merge's
  * second parent are PART_OF that PR: walking from the merge's other parents, every commit not on
  * the first-parent line of HEAD and not already claimed by an older PR merge. `reverts` are the
  * verified reverts (reverts.ts): only those are category `revert`, each with its REVERTS edge.
  */
-export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: Set<string>, reverts: readonly RevertEdge[] = []): CommitTables {
+export interface CommitTableOptions {
+  /** Author identities (identity.ts): each .mailmap-mapped email to its person. */
+  identities?: IdentityMap
+  /** The verified reverts (reverts.ts). */
+  reverts?: readonly RevertEdge[]
+}
+
+export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: Set<string>, options: CommitTableOptions = {}): CommitTables {
+  const identities: IdentityMap = options.identities ?? new Map()
   const t: CommitTables = { commits: [], authors: [], pullRequests: [], issues: [], authoredBy: [], parents: [], partOf: [], references: [], closes: [], touched: [], renamedFrom: [], reverts: [] }
-  const reverted = new Map(reverts.map((r) => [r.sha, r]))
-  const authors = new Map<string, string>()
+  const reverted = new Map((options.reverts ?? []).map((r) => [r.sha, r]))
+  const authors = new Map<string, { name: string; emails: string[] }>()
   const prs = new Map<number, { title: string; source: string }>()
   const issues = new Set<number>()
   const prOf = new Int32Array(commits.length).fill(-1)
@@ -40,11 +49,12 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
     const category: CommitCategory = categorize({ parents: c.parents.length, authorName: c.authorName, authorEmail: c.authorEmail, reverts: reverted.has(c.sha), diff: first })
     if (category === 'revert') t.reverts.push(reverted.get(c.sha)!)
     const { subject, body } = splitMessage(c.message)
+    const who = identities.get(c.authorEmail) ?? { email: c.authorEmail, name: c.authorName, emails: [c.authorEmail] }
     const row: CommitRow = {
       sha: c.sha,
       short: c.sha.slice(0, 7),
-      author_name: c.authorName,
-      author_email: c.authorEmail,
+      author_name: who.name,
+      author_email: who.email,
       author_date: c.authorDate,
       committer_date: c.committerDate,
       subject,
@@ -57,8 +67,8 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
       boundary: graph.boundary[i],
     }
     t.commits.push(row)
-    if (!authors.has(c.authorEmail)) authors.set(c.authorEmail, c.authorName)
-    t.authoredBy.push({ sha: c.sha, email: c.authorEmail })
+    if (!authors.has(who.email)) authors.set(who.email, { name: who.name, emails: who.emails })
+    t.authoredBy.push({ sha: c.sha, email: who.email })
     c.parents.forEach((p, idx) => {
       if (graph.parents[i][idx] >= 0) t.parents.push({ sha: c.sha, parent: p, idx })
     })
@@ -98,7 +108,7 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
     if (n >= 0) t.partOf.push({ sha: commits[i].sha, number: n })
   })
 
-  for (const [email, name] of authors) t.authors.push({ email, name })
+  for (const [email, a] of authors) t.authors.push({ email, name: a.name, emails: a.emails.join(' ') })
   for (const [number, pr] of prs) t.pullRequests.push({ number, title: pr.title, url: '', source: pr.source })
   for (const number of issues) t.issues.push({ number, title: '', url: '', source: 'message' })
   for (const key of closes) {

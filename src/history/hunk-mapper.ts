@@ -19,6 +19,16 @@ export interface MapTarget {
   ranges: Array<{ start: number; end: number }>
 }
 
+/**
+ * Commits blame looks through (`git blame --ignore-revs-file`): their changed lines go to the
+ * parent line git's fuzzy matching picks (see ignore-revs.ts). `guess` gives, for the commit's
+ * diff against parent k of a file, each changed line's parent line (-1 or absent: it stays).
+ */
+export interface IgnoredRevs {
+  commits: ReadonlySet<number>
+  guess: (commit: number, parent: number, fd: FileDiff) => ReadonlyMap<number, number> | undefined
+}
+
 export interface RangeChange {
   commit: number
   added: number
@@ -248,7 +258,34 @@ function mergeLineMaps(into: Map<string, LinePending>, from: Map<string, LinePen
   }
 }
 
-export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget[], options: { hunks?: boolean } = {}): MapResult {
+/**
+ * The ignore pass of an ignored commit over one parent's diff of a file: lines of `runs` (in the
+ * commit's coordinates, all inside hunks) that match a parent line go to the parent (`passed`,
+ * parent coordinates, one line each); the others are `kept`.
+ */
+function ignorePass(runs: Runs, guess: ReadonlyMap<number, number> | undefined): { passed: Runs; kept: Runs } {
+  if (!guess || runs.length === 0) return { passed: [], kept: runs }
+  const passed: Runs = []
+  const kept: Runs = []
+  for (let r = 0; r < runs.length; r += 4) {
+    for (let l = 0; l < runs[r + 1]; l++) {
+      const m = guess.get(runs[r] + l) ?? -1
+      if (m >= 0) passed.push(m, 1, runs[r + 2], runs[r + 3] + l)
+      else kept.push(runs[r] + l, 1, runs[r + 2], runs[r + 3] + l)
+    }
+  }
+  return { passed, kept }
+}
+
+export interface MapOptions {
+  /** Keep the hunks that touched each range (`RangeChange.parts`, for evidence --patch). */
+  hunks?: boolean
+  /** The commits blame looks through (.git-blame-ignore-revs; ignore-revs.ts). */
+  ignored?: IgnoredRevs
+}
+
+export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget[], options: MapOptions = {}): MapResult {
+  const ignored = options.ignored
   const blame = targets.map((t) => new Int32Array(t.lines).fill(-0x7fffffff))
   // range ids are global; rangeOwner maps them back to (target, range)
   const rangeOwner: Array<[number, number]> = []
@@ -340,6 +377,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
     const parents = graph.parents[i]
     const diffs = graph.diffs[i]
     const shallowRoot = parents.length === 0 && graph.boundary[i]
+    const ignoring = ignored !== undefined && ignored.commits.has(i)
 
     if (bl) {
       if (parents.length === 0) {
@@ -351,7 +389,11 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
           else if (isIdentical(fd)) appendRuns(moved, fd.oldPath, runs)
           else {
             const { passed, kept } = splitRuns(runs, fd.hunks)
-            assign(i, kept, false)
+            if (ignoring && parents[0] >= 0 && kept.length > 0) {
+              const again = ignorePass(kept, ignored!.guess(i, 0, fd))
+              assign(i, again.kept, false)
+              appendRuns(moved, fd.oldPath, again.passed)
+            } else assign(i, kept, false)
             appendRuns(moved, fd.oldPath, passed)
           }
         }
@@ -377,6 +419,14 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
             const d = byParent[k].get(fd.path)
             if (!d || d.status === 'A' || d.binary) continue
             const { passed, kept } = splitRuns(remaining, d.hunks)
+            appendRuns(toParent[k], d.oldPath, passed)
+            remaining = kept
+          }
+          // an ignored merge: what no parent explains goes to the parents' matching lines in order
+          for (let k = 0; ignoring && k < parents.length && remaining.length > 0; k++) {
+            const d = byParent[k].get(fd.path)
+            if (!d || d.status === 'A' || d.binary || parents[k] < 0) continue
+            const { passed, kept } = ignorePass(remaining, ignored!.guess(i, k, d))
             appendRuns(toParent[k], d.oldPath, passed)
             remaining = kept
           }

@@ -423,7 +423,7 @@ export function findRepoRoot(start: string): string | null {
 async function openIndex(root: string): Promise<AugmentIndex | null> {
   const metaFile = path.join(root, '.gitwhy', 'meta.json')
   if (!existsSync(metaFile)) return null
-  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { schemaVersion?: number; indexDir?: string; head?: string; manifest?: string; remote?: import('../history/remote.js').RemoteWeb | null }
+  const meta = JSON.parse(readFileSync(metaFile, 'utf8')) as { schemaVersion?: number; indexDir?: string; head?: string; manifest?: string; remote?: import('../history/remote.js').RemoteWeb | null; options?: { ignoreRevs?: string[] | null } }
   const [{ SCHEMA_VERSION }, { INDEX_FILES }, { PathIndex }, { loadCommitCatalog }, { checkOnOpen, damagedIndex }, { isTrusted }] = await Promise.all([
     import('../graph/schema.js'),
     import('../services/index-layout.js'),
@@ -440,7 +440,7 @@ async function openIndex(root: string): Promise<AugmentIndex | null> {
   checkOnOpen(dir, meta.manifest)
   if (!isTrusted(root, dir, meta.manifest)) throw new Error(`the index in ${dir} was not built on this machine: \`gitwhy analyze\` verifies it`)
   let paths: PathIndex | null = null
-  return { dir, meta: { head: meta.head }, pathIndex: () => (paths ??= PathIndex.open(dir)), commits: () => loadCommitCatalog(dir, meta.remote) }
+  return { dir, meta: { head: meta.head, options: meta.options }, pathIndex: () => (paths ??= PathIndex.open(dir)), commits: () => loadCommitCatalog(dir, meta.remote) }
 }
 
 /** The search as a query on a repository's index: paths and globs made repository-relative. */

@@ -37,7 +37,9 @@ export interface HotspotsResult {
 
 export interface Owner {
   name: string
+  /** The identity's canonical email; `emails` has every email it committed with. */
   email: string
+  emails: string[]
   lines: number
   share: number
   last_active: string | null
@@ -167,12 +169,13 @@ export async function ownership(options: { repo?: string; reader?: IndexReader; 
     const g = await reader.graph()
     const rows =
       target.kind === 'symbol'
-        ? await g.query<{ email: string; name: string; lines: number }>(Q.symbolOwners, { id: target.id })
-        : await g.query<{ email: string; name: string; lines: number }>(Q.fileOwners, { path: target.kind === 'file' ? target.path : '\0', prefix: target.kind === 'directory' ? target.path : '\0' })
+        ? await g.query<{ email: string; name: string; emails: string; lines: number }>(Q.symbolOwners, { id: target.id })
+        : await g.query<{ email: string; name: string; emails: string; lines: number }>(Q.fileOwners, { path: target.kind === 'file' ? target.path : '\0', prefix: target.kind === 'directory' ? target.path : '\0' })
     const o = ownershipOf(rows.map((r) => [r.email, r.lines]))
     const names = new Map(rows.map((r) => [r.email, r.name]))
+    const emails = new Map(rows.map((r) => [r.email, r.emails]))
     const active = await lastActive(reader, o.owners.slice(0, limit || undefined).map((x) => x.email))
-    const owners = cap(o.owners, limit).map((x) => ({ name: names.get(x.email) ?? x.email, email: x.email, lines: x.lines, share: x.share, last_active: active.get(x.email)?.last ?? null }))
+    const owners = cap(o.owners, limit).map((x) => ({ name: names.get(x.email) ?? x.email, email: x.email, emails: (emails.get(x.email) || x.email).split(' '), lines: x.lines, share: x.share, last_active: active.get(x.email)?.last ?? null }))
     return { target, index: await reader.indexInfo(), lines: rows.reduce((n, r) => n + r.lines, 0), owners, bus_factor: o.bus_factor }
   })
 }

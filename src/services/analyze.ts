@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, rmdirSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
@@ -16,15 +16,19 @@ import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { buildGraph } from '../history/graph.js'
 import { PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
-import { blameOwners, mapHistory, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
+import { blameOwners, mapHistory, type IgnoredRevs, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
+import { readIdentityConfig, resolveIdentities, summariseSignatures, type AuthorSignature, type IdentityConfig, type IdentityMap } from '../history/identity.js'
+import { readIgnoredContent, readIgnoreRevs } from '../git/ignore-revs.js'
+import { computeIgnoreGuesses, ignoredRevsFor, type IgnoreGuesses } from '../history/ignore-revs.js'
+import type { HistoryGraph } from '../history/graph.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import { importSpecifiers } from '../parse/imports.js'
 import type { SkipReason } from '../parse/types.js'
 import { recordIndex } from './registry.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
-import { GRAPH_DB, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
-import { verifyAll, writeManifest } from './index-integrity.js'
+import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
+import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { isTrusted, trustIndex } from './index-trust.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
@@ -56,6 +60,10 @@ export interface AnalyzeOptions {
   maxCommits?: number
   /** Files larger than this are skipped (default 1 MB). */
   maxFileBytes?: number
+  /** Group author emails into one identity per person beyond .mailmap (default true; see identity.ts). */
+  identityMerge?: boolean
+  /** Blame looks through the commits listed in blame.ignoreRevsFile / .git-blame-ignore-revs (default true). */
+  ignoreRevs?: boolean
   onProgress?: (phase: string, done: number, total: number) => void
   /** Something went wrong that does not affect the index (e.g. the user-level registry). */
   onWarning?: (message: string) => void
@@ -104,12 +112,20 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     throw new UserError(`--max-commits must be a positive whole number, got ${maxCommits}`, 'pass e.g. --max-commits 5000, or leave it out to index the whole history', 'bad_option')
   }
   const analyticsConfig = readAnalyticsConfig(gitwhyDir(repo))
+  const identityMerge = options.identityMerge !== false
+  const identities = readIdentityConfig(gitwhyDir(repo))
+  const ignoreList = options.ignoreRevs === false ? null : await readIgnoreRevs(repo)
+  if (ignoreList && ignoreList.invalid.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${ignoreList.invalid.slice(0, 5).join(', ')}`)
+  const ignoreRevs = ignoreList ? ignoreList.shas : null
   const previous = readMeta(repo)
   const sameOptions =
     previous !== null &&
     previous.options.maxCommits === maxCommits &&
     previous.options.maxFileBytes === maxFileBytes &&
-    JSON.stringify(previous.options.analytics) === JSON.stringify(analyticsConfig)
+    JSON.stringify(previous.options.analytics) === JSON.stringify(analyticsConfig) &&
+    previous.options.identityMerge === identityMerge &&
+    JSON.stringify(previous.options.identities) === JSON.stringify(identities) &&
+    JSON.stringify(previous.options.ignoreRevs) === JSON.stringify(ignoreRevs)
   const usable = !options.force && previous !== null && sameOptions && (await usablePrevious(repo, previous, options.onWarning))
   if (usable && previous.head === head) {
     ensureGitwhyDir(repo)
@@ -144,6 +160,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     await excludeFromGit(repo)
     const shallow = await shallowCommits(repo)
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
+    const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
     const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
     const progress = options.onProgress ?? (() => {})
     const read = (range: string) =>
@@ -161,13 +178,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let mode: AnalyzeSummary['mode'] = 'full'
     const newCommits = commits.length
     if (canUpdate) {
-      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig }))
+      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history }))
       if (counts) mode = 'incremental'
       else commits = await time('history_full', () => read(head))
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
-      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, time, progress)
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
@@ -189,7 +206,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       indexDir: id,
       head,
       shallow: shallow.size > 0,
-      options: { maxCommits, maxFileBytes, analytics: analyticsConfig },
+      options: { maxCommits, maxFileBytes, analytics: analyticsConfig, identityMerge, identities, ignoreRevs },
       counts,
       skipped,
       timings,
@@ -247,6 +264,49 @@ function register(repo: string, head: string, onWarning: ((message: string) => v
 
 type Timer = <T>(name: string, fn: () => Promise<T> | T) => Promise<T>
 
+/** How authors are grouped and which commits blame looks through (recorded in meta.json). */
+interface HistoryOptions {
+  repo: string
+  identityMerge: boolean
+  identities: IdentityConfig
+  ignoreRevs: string[] | null
+}
+
+const IDENTITIES_FILE = 'identities.json'
+
+/** The author signatures an index was grouped from (an update regroups them with the new commits'). */
+function saveSignatures(dir: string, signatures: AuthorSignature[]): void {
+  writeFileSync(path.join(dir, IDENTITIES_FILE), JSON.stringify(signatures.map((s) => [s.authorEmail, s.authorName, s.authorDate, s.count ?? 1])))
+}
+
+function loadSignatures(dir: string): AuthorSignature[] {
+  const rows = JSON.parse(readFileSync(path.join(dir, IDENTITIES_FILE), 'utf8')) as Array<[string, string, string, number]>
+  return rows.map(([authorEmail, authorName, authorDate, count]) => ({ authorEmail, authorName, authorDate, count }))
+}
+
+/**
+ * The ignore passes of the listed commits of `graph` that `known` does not hold yet, added to it
+ * and written to `dir` (every walk, evidence's too, reads them from there).
+ */
+async function ignoredRevs(graph: HistoryGraph, h: HistoryOptions, dir: string, known: IgnoreGuesses = {}): Promise<IgnoredRevs | undefined> {
+  const wanted = new Set(h.ignoreRevs ?? [])
+  const todo: number[] = []
+  graph.shas.forEach((sha, i) => {
+    if (wanted.has(sha) && !known[sha]) todo.push(i)
+  })
+  const guesses = todo.length > 0 ? { ...known, ...computeIgnoreGuesses(graph, todo, await readIgnoredContent(h.repo, graph, todo)) } : known
+  writeFileSync(path.join(dir, IGNORED_REVS_FILE), JSON.stringify(guesses))
+  return ignoredRevsFor(graph.shas, guesses)
+}
+
+/** Lines owned at HEAD per author for each file: bots own none (their commits' category is bot). */
+function humanAuthor(commits: ReadonlyMap<string, { author: string; category: string }>): (sha: string) => string | undefined {
+  return (sha) => {
+    const c = commits.get(sha)
+    return c && c.category !== 'bot' ? c.author : undefined
+  }
+}
+
 /** Walk the history for every file and symbol, write the caches, and return the graph's rows. */
 async function mapAndSave(
   commits: RawCommit[],
@@ -256,28 +316,31 @@ async function mapAndSave(
   dir: string,
   head: string,
   config: AnalyticsConfig,
+  history: HistoryOptions,
   time: Timer,
   progress: (phase: string, done: number, total: number) => void,
 ): Promise<GraphData> {
-  const mapped = await time('hunk_map', () => {
+  const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
     progress('hunk map', 0, 1)
-    const result = mapHistory(graph, 0, targets)
+    const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir) })
     progress('hunk map', 1, 1)
     return { graph, result }
   })
   const data = await time('rows', (): GraphData => {
     const paths = new Set<string>()
-    const tables = commitTables(commits, mapped.graph, paths, reverts)
+    const signatures = summariseSignatures(commits)
+    saveSignatures(dir, signatures)
+    const tables = commitTables(commits, mapped.graph, paths, { identities: resolveIdentities(signatures, history.identities, history.identityMerge), reverts })
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
     return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [] }
   })
   await time('analytics', () => {
-    const emails = new Map(data.commits.map((c) => [c.sha, c.author_email]))
+    const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
     const ownership: AnalyticsCache['ownership'] = {}
-    files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, (sha) => emails.get(sha))))
+    files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, authorOf)))
     const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
     Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir).rows)
   })
@@ -475,8 +538,9 @@ async function updateIndex(u: {
   previousFiles: Map<string, IndexedFile>
   time: Timer
   config: AnalyticsConfig
+  history: HistoryOptions
 }): Promise<Record<string, number> | null> {
-  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config } = u
+  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
   const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
@@ -491,11 +555,17 @@ async function updateIndex(u: {
   const knownPrs = known.pullRequests
   const knownIssues = known.issues
   const knownAuthors = known.emails
+  // the new commits may regroup authors: an older commit whose identity changes needs a rebuild
+  const oldSignatures = loadSignatures(prevDir)
+  const signatures = summariseSignatures([...oldSignatures, ...fresh])
+  const before = resolveIdentities(oldSignatures, history.identities, history.identityMerge)
+  const identities = resolveIdentities(signatures, history.identities, history.identityMerge)
+  for (const [email, who] of before) if (JSON.stringify(identities.get(email)) !== JSON.stringify(who)) return null
   const paths = new Set<string>()
   const catalog = loadCommitCatalog(prevDir)
   const older = catalog.since(-Infinity).sort((a, b) => b.committed - a.committed).map((e) => ({ sha: e.commit.sha, subject: e.commit.subject }))
   const reverts = await time('reverts', () => revertsOf(u.repo, fresh, older))
-  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, reverts)
+  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts })
   // a new commit naming an older PR can change that PR's title: rebuild instead
   if (tables.pullRequests.some((p) => knownPrs.has(p.number))) return null
   for (const c of tables.commits) c.boundary = false
@@ -506,10 +576,10 @@ async function updateIndex(u: {
   // the files the new commits touched, walked over the new commits and their stored lineage
   const current = new Map(files.map((f) => [f.path, f]))
   const affected = files.filter((f) => paths.has(f.path) || previousFiles.get(f.path)?.blob !== f.blob)
-  const { symbols, owners } = await time('update_walk', () => {
+  const { symbols, owners } = await time('update_walk', async () => {
     const graph = old.graphFor(affected.map((f) => f.path), { fresh })
     const targets: MapTarget[] = affected.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
-    const result = mapHistory(graph, 0, targets)
+    const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir, readIndexJson<IgnoreGuesses>(prevDir, IGNORED_REVS_FILE) ?? {}) })
     return { symbols: symbolRows(affected, result, graph.shas), owners: { result, shas: graph.shas } }
   })
 
@@ -529,7 +599,8 @@ async function updateIndex(u: {
     const bySha = new Map(changes.map((c) => [c.sha, c]))
     const ownership: AnalyticsCache['ownership'] = {}
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-    affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, (sha) => bySha.get(sha)?.author)))
+    const authorOf = humanAuthor(bySha)
+    affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
     const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
     const before = loadStoredAnalytics(prevDir)
     const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, before)
@@ -561,6 +632,7 @@ async function updateIndex(u: {
     return applyGraphDelta(db, delta)
   })
   await time('update_save', () => {
+    saveSignatures(dir, signatures)
     old.appendTo(dir, fresh)
     appendCommitCatalog(prevDir, dir, tables)
     const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)

@@ -60,7 +60,8 @@ export interface AugmentResult {
 /** What an answer reads: an IndexReader, or the hook's lighter equivalent (no git, no database). */
 export interface AugmentIndex {
   readonly dir: string
-  readonly meta: { head: string }
+  /** `options.ignoreRevs`: the commits blame looks through, never shown as the last change or the why. */
+  readonly meta: { head: string; options?: { ignoreRevs?: string[] | null } }
   pathIndex(): PathIndex
   commits(): CommitCatalog
 }
@@ -122,6 +123,7 @@ export function augmentIndex(index: AugmentIndex, query: AugmentQuery, options: 
   checkpoint()
   const now = options.now ?? indexClock(index)
   const catalog = index.commits()
+  const ignored = new Set(index.meta.options?.ignoreRevs ?? [])
   const matches = chosen.map((c, i): AugmentMatch => {
     let commits: number[]
     let truncated: boolean
@@ -133,9 +135,10 @@ export function augmentIndex(index: AugmentIndex, query: AugmentQuery, options: 
       commits = area.hits.map((h) => h.commit)
       truncated = area.truncated
     }
-    // newest by committer date, as git log orders (a line history is in topological order)
+    // newest by committer date, as git log orders (a line history is in topological order); a
+    // formatting sweep on the blame ignore list is not why the code is as it is
     let newest = -1
-    for (const k of commits) if (newest < 0 || graph.dates[k] > graph.dates[newest]) newest = k
+    for (const k of commits) if (!ignored.has(graph.shas[k]) && (newest < 0 || graph.dates[k] > graph.dates[newest])) newest = k
     const entry = newest >= 0 ? catalog.get(graph.shas[newest]) : undefined
     const pr = entry?.pull_requests[0] ?? null
     return {

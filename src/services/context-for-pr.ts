@@ -141,6 +141,8 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
       const past = await history({ reader, path: indexedPath, limit: 0 })
       const seen = new Set<number>()
       for (const e of past.evidence) {
+        // a formatting sweep on the blame ignore list is not a PR to read
+        if (e.ignored) continue
         for (const pr of e.pull_requests) {
           if (seen.has(pr.number) || entry.last_prs.length >= 3) continue
           seen.add(pr.number)

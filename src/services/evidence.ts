@@ -96,7 +96,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
 function walkRange(reader: IndexReader, rel: string, lines: number, start: number, end: number, patch: boolean) {
   const index = reader.pathIndex()
   const graph = index.graphFor(rel)
-  const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }], { hunks: patch })
+  const result = mapHistory(graph, 0, [{ path: rel, lines, ranges: [{ start, end }] }], { hunks: patch, ignored: reader.ignoredRevs(graph.shas) })
   const { owners, undecided: undecidedLines } = blameOwners(result.blame[0], start - 1, end, graph.shas.length)
   const blame = new Map([...owners].map(([c, lines]) => [graph.shas[c], lines]))
   const changed = result.rangeHistory[0][0].map((ch) => graph.shas[ch.commit])

@@ -5,7 +5,10 @@ import { git } from '../git/run.js'
 import type { GraphStore } from '../graph/store.js'
 import { loadCommitCatalog, type CommitCatalog } from '../history/commit-catalog.js'
 import { PathIndex } from '../history/path-index.js'
-import { GRAPH_DB, indexedFiles, type IndexedFile } from './index-layout.js'
+import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, type IndexedFile } from './index-layout.js'
+import type { IgnoredRevs } from '../history/hunk-mapper.js'
+import { ignoredRevsFor, type IgnoreGuesses } from '../history/ignore-revs.js'
+import { readIndexJson } from './index-integrity.js'
 import type { ShardReader } from '../history/shards.js'
 import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
 import { HeadReader } from '../git/head.js'
@@ -67,6 +70,22 @@ export class IndexReader {
   files(): IndexedFile[] {
     this.fileStore ??= indexedFiles(this.dir)
     return Object.values(this.fileStore.entries())
+  }
+
+  private ignored: Set<string> | null = null
+  private guesses: IgnoreGuesses | null = null
+
+  /** The commits blame looks through (blame.ignoreRevsFile / .git-blame-ignore-revs at analyze time). */
+  ignoredShas(): ReadonlySet<string> {
+    this.ignored ??= new Set(this.meta.options.ignoreRevs ?? [])
+    return this.ignored
+  }
+
+  /** The stored ignore passes, for a walk over a graph whose commits are `shas`. */
+  ignoredRevs(shas: readonly string[]): IgnoredRevs | undefined {
+    if (this.ignoredShas().size === 0) return undefined
+    this.guesses ??= readIndexJson<IgnoreGuesses>(this.dir, IGNORED_REVS_FILE) ?? {}
+    return ignoredRevsFor(shas, this.guesses)
   }
 
   /** The per-path history index (DAG + diff sections), for single-path walks. */
@@ -181,6 +200,7 @@ export class IndexReader {
       const item: EvidenceItem & { committed: number } = { commit: d.commit, source: e.source, pull_requests: d.pull_requests, issues: d.issues, committed: d.committed }
       if (e.lines !== undefined) item.lines = e.lines
       if (e.path_at_commit !== undefined) item.path_at_commit = e.path_at_commit
+      if (this.ignoredShas().has(e.sha)) item.ignored = true
       items.push(item)
     }
     items.sort((a, b) => b.committed - a.committed || (a.commit.sha < b.commit.sha ? -1 : a.commit.sha > b.commit.sha ? 1 : 0))

@@ -3,6 +3,7 @@ import { readCommitHeaders } from '../git/history-reader.js'
 import { listTree } from '../git/tree.js'
 import { catalogEntries, loadCommitCatalog } from '../history/commit-catalog.js'
 import { commitTables } from '../history/commits.js'
+import { resolveIdentities, summariseSignatures } from '../history/identity.js'
 import { buildGraph } from '../history/graph.js'
 import { PathIndex } from '../history/path-index.js'
 import type { CommitCategory } from './types.js'
@@ -33,7 +34,8 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
     return [`its HEAD ${meta.head} is not a commit of this repository`]
   }
   const raw = headers.map((h) => ({ ...h, diffs: [] }))
-  const tables = commitTables(raw, buildGraph(raw, shallow), new Set())
+  const identities = resolveIdentities(summariseSignatures(raw), meta.options.identities, meta.options.identityMerge)
+  const tables = commitTables(raw, buildGraph(raw, shallow), new Set(), { identities })
   const expected = new Map(tables.commits.map((c) => [c.sha, c]))
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
@@ -44,7 +46,7 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
   for (const e of stored) {
     const w = want.get(e.commit.sha)
     if (!w) report(`commit ${e.commit.sha.slice(0, 7)} is not in this repository's history`)
-    else if (!CATEGORIES.has(e.commit.category) || !same({ ...e.commit, category: '' }, { ...w.commit, category: '' }) || e.committed !== w.committed || !same(e.pull_requests, w.pull_requests) || !same(e.issues, w.issues)) {
+    else if (!CATEGORIES.has(e.commit.category) || !same({ ...e.commit, category: '', reverts: undefined }, { ...w.commit, category: '', reverts: undefined }) || e.committed !== w.committed || !same(e.pull_requests, w.pull_requests) || !same(e.issues, w.issues)) {
       report(`commit ${e.commit.sha.slice(0, 7)} differs from git's in the commit catalog`)
     }
   }
@@ -94,7 +96,7 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
     }
     await compare('pull request', 'MATCH (p:PullRequest) RETURN p.number AS number, p.title AS title, p.url AS url', tables.pullRequests as unknown as Array<Record<string, unknown>>, 'number', ['title', 'url'])
     await compare('issue', 'MATCH (i:Issue) RETURN i.number AS number, i.title AS title, i.url AS url', tables.issues as unknown as Array<Record<string, unknown>>, 'number', ['title', 'url'])
-    await compare('author', 'MATCH (a:Author) RETURN a.email AS email, a.name AS name', tables.authors as unknown as Array<Record<string, unknown>>, 'email', ['name'])
+    await compare('author', 'MATCH (a:Author) RETURN a.email AS email, a.name AS name, a.emails AS emails', tables.authors as unknown as Array<Record<string, unknown>>, 'email', ['name', 'emails'])
   } finally {
     await store.close()
   }

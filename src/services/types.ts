@@ -39,6 +39,11 @@ export interface EvidenceItem {
   lines?: number
   /** For area history: the file's path in that commit. */
   path_at_commit?: string
+  /**
+   * The commit is on the blame ignore list (blame.ignoreRevsFile / .git-blame-ignore-revs): blame
+   * looks through it, as `git blame --ignore-revs-file` does; it still shows in line history.
+   */
+  ignored?: true
   pull_requests: PullRequestRef[]
   issues: IssueRef[]
   /** With --patch: the commit's hunks for the range, per file (as `git log -L`, without context lines). */

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameS
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
+import type { IdentityConfig } from '../history/identity.js'
 import { remoteWeb, type RemoteWeb } from '../history/remote.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { INDEX_FILES } from './index-layout.js'
@@ -29,7 +30,16 @@ export interface IndexMeta {
   indexDir: string
   head: string
   shallow: boolean
-  options: { maxCommits: number | null; maxFileBytes: number; analytics: AnalyticsConfig }
+  options: {
+    maxCommits: number | null
+    maxFileBytes: number
+    analytics: AnalyticsConfig
+    /** Author emails grouped into identities beyond .mailmap (`analyze --no-identity-merge` turns it off). */
+    identityMerge: boolean
+    identities: IdentityConfig
+    /** Commits blame looks through (blame.ignoreRevsFile, .git-blame-ignore-revs), sorted; null after --no-ignore-revs. */
+    ignoreRevs: string[] | null
+  }
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>

@@ -47,7 +47,7 @@ export function trickyGraph(): GraphData {
       subject: text, body: `${text}\n\nbody of ${i}, "quoted"\n`, parent_count: i === 0 ? 0 : 1,
       category: 'fix', additions: i * 10, deletions: i, topo: TRICKY_STRINGS.length - 1 - i, boundary: i === 0,
     })
-    g.authors.push({ email: `a${i}@example.com`, name: text })
+    g.authors.push({ email: `a${i}@example.com`, name: text, emails: `a${i}@example.com` })
     g.authoredBy.push({ sha: sha(i + 1), email: `a${i}@example.com` })
     if (i > 0) g.parents.push({ sha: sha(i + 1), parent: sha(i), idx: 0 })
   })

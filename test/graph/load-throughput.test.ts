@@ -18,7 +18,7 @@ function syntheticGraph(): GraphData {
   const g = emptyGraph()
   const sha = (i: number): string => i.toString(16).padStart(40, '0')
   const path = (i: number): string => `src/module_${i % 97}/file_${i}.ts`
-  for (let a = 0; a < 200; a++) g.authors.push({ email: `dev${a}@example.com`, name: `Dev, "${a}"` })
+  for (let a = 0; a < 200; a++) g.authors.push({ email: `dev${a}@example.com`, name: `Dev, "${a}"`, emails: `dev${a}@example.com` })
   for (let i = 0; i < COMMITS; i++) {
     g.commits.push({
       sha: sha(i), short: sha(i).slice(-7), author_name: `Dev, "${i % 200}"`, author_email: `dev${i % 200}@example.com`,

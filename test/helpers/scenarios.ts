@@ -592,3 +592,109 @@ export function randomScenario(seed = 20240601, commits = 40): Scenario {
 function readLinesWorktree(repo: TestRepo, p: string): string[] {
   return repo.git('show', `:${p}`).split('\n').slice(0, -1)
 }
+
+/**
+ * Formatting sweeps on the blame ignore list (`.git-blame-ignore-revs`, named by
+ * blame.ignoreRevsFile so plain `git blame` honours it too): a seeded random walk over three
+ * files with a rename and merged topic branches, and sweeps that reformat lines (spacing, case,
+ * semicolons, quotes, a line split in two or two joined, lines added or dropped), one of them
+ * renaming a file, two back to back, one on a topic branch. Lines carry a non-ASCII character
+ * now and then (git's fingerprints hash those bytes as signed chars).
+ */
+export function ignoreRevsScenario(seed = 7, commits = 36): Scenario {
+  const repo = createRepo()
+  const rand = rng(seed)
+  const pick = (n: number): number => Math.floor(rand() * n)
+  let next = 0
+  const fresh = (): string => `let v${++next} = call("${['alpha', 'beta', 'gamma', 'délai', 'zeta'][pick(5)]}", ${pick(1000)})`
+  const paths = ['src/one.js', 'src/two.js', 'src/three.js']
+  for (const p of paths) repo.write(p, L(...Array.from({ length: 30 + pick(20) }, fresh)))
+  repo.commit('initial')
+  const read = (p: string): string[] => repo.git('show', `:${p}`).split('\n').slice(0, -1)
+  const mutate = (p: string): void => {
+    const lines = read(p)
+    for (let i = 0, ops = 1 + pick(3); i < ops; i++) {
+      const op = pick(3)
+      if (op === 0 || lines.length < 4) lines.splice(pick(lines.length + 1), 0, ...Array.from({ length: 1 + pick(3) }, fresh))
+      else if (op === 1) lines.splice(pick(lines.length), 1)
+      else lines[pick(lines.length)] = fresh()
+    }
+    repo.write(p, L(...lines))
+  }
+  const reformat = (line: string): string[] => {
+    switch (pick(8)) {
+      case 0:
+        return [line.replace(/ = /, '  =  ')]
+      case 1:
+        return [line.replace(/"/g, "'") + ';']
+      case 2:
+        return [line.toUpperCase()]
+      case 3: {
+        const at = line.indexOf('(')
+        return [line.slice(0, at + 1), `  ${line.slice(at + 1)}`]
+      }
+      case 4:
+        return [`  ${line}`]
+      default:
+        return [line]
+    }
+  }
+  const sweeps: string[] = []
+  const sweep = (label: string, files: string[], rename?: [string, string]): void => {
+    if (rename) {
+      repo.move(rename[0], rename[1])
+      paths[paths.indexOf(rename[0])] = rename[1]
+      files = files.map((f) => (f === rename[0] ? rename[1] : f))
+    }
+    for (const p of files) {
+      const out: string[] = []
+      const lines = read(p)
+      for (let i = 0; i < lines.length; i++) {
+        if (pick(12) === 0 && i + 1 < lines.length) {
+          out.push(`${lines[i]} ${lines[++i]}`)
+          continue
+        }
+        if (pick(15) === 0) out.push(`// ${label} note ${++next}`)
+        if (pick(20) === 0) continue
+        out.push(...reformat(lines[i]))
+      }
+      repo.write(p, L(...out))
+    }
+    sweeps.push(repo.commit(`style: ${label}`))
+  }
+  let made = 1
+  while (made < commits) {
+    if (made === 18) sweep('format all', [...paths])
+    else if (made === 22) {
+      sweep('format one, again', [paths[0]])
+      sweep('format one, a third time', [paths[0], paths[2]])
+    } else if (made === 26) sweep('format and move two', [paths[1]], [paths[1], 'lib/two.js'])
+    else if (made === 12 || made === 28) {
+      const name = `topic-${made}`
+      repo.branch(name).checkout(name)
+      mutate(paths[pick(3)])
+      repo.commit(`${name}: change`)
+      if (made === 12) sweep(`format on ${name}`, [paths[2]])
+      mutate(paths[pick(3)])
+      repo.commit(`${name}: change again`)
+      repo.checkout('main')
+      mutate(paths[pick(3)])
+      repo.commit(`main beside ${name}`)
+      const r = repo.gitMay([0, 1], 'merge', '-q', '--no-commit', '--no-ff', name)
+      if (r.status !== 0) {
+        const conflicted = repo.git('diff', '--name-only', '--diff-filter=U').split('\n').filter(Boolean)
+        for (const f of conflicted) repo.write(f, repo.git('show', `${name}:${f}`))
+      }
+      repo.commit(`Merge ${name}`)
+      made += 4
+    } else {
+      mutate(paths[pick(3)])
+      repo.commit(`change ${made}`)
+    }
+    made++
+  }
+  repo.write('.git-blame-ignore-revs', `# formatting sweeps\n${sweeps.map((s) => `${s} # sweep`).join('\n')}\n`)
+  repo.commit('list the formatting sweeps')
+  repo.git('config', 'blame.ignoreRevsFile', '.git-blame-ignore-revs')
+  return { name: `ignore-revs(seed=${seed})`, repo, notes: 'formatting sweeps on the blame ignore list', cleanup: () => repo.cleanup() }
+}

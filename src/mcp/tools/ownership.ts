@@ -18,7 +18,7 @@ export function registerOwnershipTool(server: McpServer, ctx: ServerContext): vo
         target: record('{kind: file|directory|symbol, path, ...}'),
         index: indexInfo,
         lines: z.number(),
-        owners: z.array(record('{name, email, lines, share, last_active}')),
+        owners: z.array(record('{name, email, emails, lines, share, last_active}')),
         bus_factor: z.number().describe('fewest authors owning over half the lines'),
         page: pageInfo,
       },
