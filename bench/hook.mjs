@@ -2,7 +2,11 @@
 // gitwhy hook benchmark: end-to-end time of `gitwhy hook claude` (spawn → exit), the way Claude
 // Code runs it, on realistic PreToolUse events against an indexed repository.
 //
-//   node bench/hook.mjs <repo> [--runs N] [--json]
+//   node bench/hook.mjs <repo> [--runs N] [--json] [--cli PATH/bin/run.js] [--load N]
+//                      [--words GREP1,GREP2,GLOB,RG,RGDIR]
+//
+// --load N keeps N busy-looping node processes running during the measurement (a loaded machine);
+// --cli measures another build; --words picks the searches (default: trpc's names).
 //
 // The repository must already be indexed (`gitwhy analyze <repo>`); nothing is written to it.
 // Every event is run N times (default 25), interleaved; p50/p95/max are per event and over all
@@ -16,7 +20,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const BIN = join(PROJECT_ROOT, 'bin', 'run.js')
+let BIN = join(PROJECT_ROOT, 'bin', 'run.js')
 
 function die(message) {
   process.stderr.write(`bench/hook: ${message}\nusage: node bench/hook.mjs <repo> [--runs N] [--json]\n`)
@@ -27,8 +31,13 @@ const argv = process.argv.slice(2)
 let repo = null
 let runs = 25
 let json = false
+let load = 0
+let words = ['createRouter', 'initTRPC', 'router', 'httpBatchLink', 'packages']
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--runs') runs = Number(argv[++i])
+  else if (argv[i] === '--cli') BIN = resolve(argv[++i])
+  else if (argv[i] === '--load') load = Number(argv[++i])
+  else if (argv[i] === '--words') words = argv[++i].split(',')
   else if (argv[i] === '--json') json = true
   else if (!repo) repo = resolve(argv[i])
   else die(`unexpected argument ${argv[i]}`)
@@ -36,7 +45,7 @@ for (let i = 0; i < argv.length; i++) {
 if (!repo) die('which repository?')
 if (!Number.isInteger(runs) || runs < 1) die('--runs needs a positive whole number')
 if (!existsSync(join(repo, '.gitwhy', 'meta.json'))) die(`${repo} has no gitwhy index: run \`gitwhy analyze ${repo}\` first`)
-if (!existsSync(join(PROJECT_ROOT, 'dist', 'hook', 'claude.js'))) die('the CLI is not built: run npm run build')
+if (!existsSync(join(dirname(BIN), '..', 'dist', 'hook', 'claude.js'))) die('the CLI is not built: run npm run build')
 
 const event = (tool_name, tool_input) => ({
   session_id: 'bench',
@@ -50,10 +59,10 @@ const event = (tool_name, tool_input) => ({
 })
 
 const EVENTS = [
-  ['Grep createRouter', event('Grep', { pattern: 'createRouter', output_mode: 'files_with_matches' })],
-  ['Grep initTRPC', event('Grep', { pattern: 'initTRPC', path: repo, output_mode: 'content', '-n': true })],
-  ['Glob **/*router*.ts', event('Glob', { pattern: '**/*router*.ts' })],
-  ['Bash rg -n "httpBatchLink" packages', event('Bash', { command: 'rg -n "httpBatchLink" packages', description: 'Find httpBatchLink' })],
+  [`Grep ${words[0]}`, event('Grep', { pattern: words[0], output_mode: 'files_with_matches' })],
+  [`Grep ${words[1]}`, event('Grep', { pattern: words[1], path: repo, output_mode: 'content', '-n': true })],
+  [`Glob **/*${words[2]}*.ts`, event('Glob', { pattern: `**/*${words[2]}*.ts` })],
+  [`Bash rg -n "${words[3]}" ${words[4]}`, event('Bash', { command: `rg -n "${words[3]}" ${words[4]}`, description: `Find ${words[3]}` })],
   ['Read (silent)', event('Read', { file_path: join(repo, 'package.json') })],
 ]
 
@@ -79,6 +88,7 @@ const quantile = (xs, q) => {
 }
 const stats = (xs) => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), max: Math.max(...xs) })
 
+const burners = Array.from({ length: load }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }))
 try {
   // warm the file cache once (the numbers are for a hook that runs many times a session)
   for (const [, e] of EVENTS) await once([BIN, 'hook', 'claude'], JSON.stringify(e))
@@ -102,6 +112,8 @@ try {
   const all = [...times.values()].flat()
   const result = {
     repo,
+    cli: BIN,
+    load,
     runs,
     node_baseline_ms: stats(baseline),
     events: Object.fromEntries(EVENTS.map(([name]) => [name, { ...stats(times.get(name)), answered: answered.get(name) }])),
@@ -111,7 +123,7 @@ try {
   if (json) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else {
     const f = (x) => x.toFixed(0).padStart(5)
-    console.log(`gitwhy hook claude on ${repo}: ${runs} runs per event, spawn → exit, ms`)
+    console.log(`gitwhy hook claude (${BIN}) on ${repo}: ${runs} runs per event, ${load} busy processes, spawn → exit, ms`)
     console.log(`${'event'.padEnd(40)}  p50    p95    max   answered`)
     for (const [name, s] of Object.entries(result.events)) console.log(`${name.padEnd(40)} ${f(s.p50)}  ${f(s.p95)}  ${f(s.max)}   ${s.answered}/${runs}`)
     console.log(`${'all events'.padEnd(40)} ${f(result.all.p50)}  ${f(result.all.p95)}  ${f(result.all.max)}   (${result.all.over_200ms}/${result.all.count} over 200 ms)`)
@@ -119,5 +131,6 @@ try {
     for (const b of bad) console.log(`problem: ${b}`)
   }
 } finally {
+  for (const b of burners) b.kill()
   rmSync(tmp, { recursive: true, force: true })
 }

@@ -10,7 +10,8 @@ if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
 } else if (command === 'hook' && rest.length === 1 && rest[0] === 'claude') {
   // `hook claude` runs inside an agent's tool call with a ~200 ms budget: skip oclif's start-up.
   try {
-    await (await import('../dist/hook/claude.js')).runClaudeHook()
+    const bundled = new URL('../dist/bundle/hook.mjs', import.meta.url)
+    await (await import(existsSync(bundled) ? bundled.href : new URL('../dist/hook/claude.js', import.meta.url).href)).runClaudeHook()
   } catch {
     process.exit(0)
   }

@@ -1,3 +1,4 @@
+import path from 'node:path'
 import os from 'node:os'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
@@ -56,6 +57,13 @@ export default class Setup extends BaseCommand {
     for (const c of result.clients) {
       for (const line of this.lines(clientName(c.client), c, result.dry_run, c)) this.log(line)
       if (c.hook) for (const line of this.lines('  hook', c.hook, result.dry_run, c)) this.log(line)
+      if (c.skills?.length) {
+        const counts = new Map<string, number>()
+        for (const s of c.skills) counts.set(s.status, (counts.get(s.status) ?? 0) + 1)
+        const what = [...counts].map(([status, n]) => `${n} ${result.dry_run ? (DRY_VERBS[status] ?? status) : status}`).join(', ')
+        this.log(`    skills      ${what}  ${tilde(path.dirname(path.dirname(c.skills[0].file!)))}`)
+        for (const s of c.skills.filter((s) => s.status === 'failed')) this.logStderr(`    ${s.message}`)
+      }
     }
     if (result.dry_run) {
       for (const p of previews) {

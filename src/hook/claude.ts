@@ -23,15 +23,26 @@ import type { AugmentIndex, AugmentQuery } from '../services/augment.js'
  */
 
 /**
- * Past this many ms after the process started, the hook gives up silently, so that with process
- * start and exit it stays within ~200 ms. `GITWHY_HOOK_DEADLINE_MS` sets another budget (a slow
- * machine, or a test that must see the answer whatever the load).
+ * The hook's time budget, in ms of its own work. Claude Code waits for the hook before running the
+ * tool, so it must be quick; but what a quiet machine does in 170 ms from process start, a loaded
+ * one spends on starting node alone (0.12–0.39 s measured on 2 busy cores), and a deadline counted
+ * from process start then leaves nothing to answer with. So the deadline adapts: the observed
+ * start-up cost (process start to the hook's first line, on performance.now()'s clock) plus a work
+ * budget scaled by it, HOOK_BUDGET_MS on a machine that started in HOOK_NOMINAL_START_MS or less,
+ * never past HOOK_MAX_MS. `GITWHY_HOOK_DEADLINE_MS` fixes the total from process start instead.
  */
-export const HOOK_DEADLINE_MS = 170
+export const HOOK_BUDGET_MS = 120
+const HOOK_NOMINAL_START_MS = 60
+const HOOK_MAX_MS = 1000
+/** The deadline of a quiet machine, for help texts. */
+export const HOOK_DEADLINE_MS = HOOK_NOMINAL_START_MS + HOOK_BUDGET_MS
 
-export function hookDeadlineMs(): number {
-  const ms = Number(process.env.GITWHY_HOOK_DEADLINE_MS)
-  return Number.isFinite(ms) && ms > 0 ? ms : HOOK_DEADLINE_MS
+/** The deadline (performance.now() ms) for a hook whose code started running at `startedAt`. */
+export function hookDeadlineMs(startedAt = performance.now()): number {
+  const fixed = Number(process.env.GITWHY_HOOK_DEADLINE_MS)
+  if (Number.isFinite(fixed) && fixed > 0) return fixed
+  const slowdown = Math.max(1, startedAt / HOOK_NOMINAL_START_MS)
+  return Math.min(HOOK_MAX_MS, startedAt + HOOK_BUDGET_MS * slowdown)
 }
 
 /** Fewer literal characters in a row than this (once regex or glob syntax is dropped) is not worth an answer. */
@@ -508,27 +519,32 @@ class DeadlinePassed extends Error {}
  * performance.now() clock, whose origin is the process start.
  */
 export async function runClaudeHook(deadline = hookDeadlineMs()): Promise<never> {
+  const started = performance.now()
   const quit = (): never => process.exit(0)
   // stays armed until the process exits: a stuck read or write cannot outlive the deadline
-  setTimeout(quit, Math.max(0, deadline - performance.now()))
+  const timer = setTimeout(() => {
+    if (process.env.GITWHY_HOOK_DEBUG) process.stderr.write(`gitwhy hook: deadline passed (${Math.round(deadline)} ms after process start; started at ${Math.round(started)} ms): no answer\n`)
+    quit()
+  }, Math.max(0, deadline - performance.now()))
   process.on('uncaughtException', quit)
   process.stdout.on('error', quit)
   try {
     const raw = isatty(0) ? '' : await readStdin()
     const checkpoint = () => {
-      if (performance.now() > deadline) throw new DeadlinePassed()
+      if (performance.now() > deadline) throw new DeadlinePassed(`deadline passed (${Math.round(deadline)} ms after process start; started at ${Math.round(started)} ms): no answer`)
     }
     const out = raw === '' ? null : await answerEvent(raw, { checkpoint })
     if (out !== null && performance.now() <= deadline) {
+      clearTimeout(timer)
       process.stdout.write(out, quit)
       return await new Promise<never>(() => {})
     }
   } catch (error) {
     // silent by design: the agent's tool call goes on as if the hook were not there
     // (GITWHY_HOOK_DEBUG=1 says why on stderr, which Claude Code does not show the model)
-    if (process.env.GITWHY_HOOK_DEBUG) process.stderr.write(`gitwhy hook: ${(error as Error)?.stack ?? String(error)}\n`)
+    if (process.env.GITWHY_HOOK_DEBUG) process.stderr.write(`gitwhy hook: ${error instanceof DeadlinePassed ? error.message : ((error as Error)?.stack ?? String(error))}\n`)
   }
-  if (process.env.GITWHY_HOOK_DEBUG) process.stderr.write(`gitwhy hook: no answer after ${Math.round(performance.now())} ms\n`)
+  if (process.env.GITWHY_HOOK_DEBUG) process.stderr.write(`gitwhy hook: no answer after ${Math.round(performance.now())} ms (started at ${Math.round(started)} ms, deadline ${Math.round(deadline)} ms)\n`)
   return quit()
 }
 

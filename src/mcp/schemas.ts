@@ -11,12 +11,17 @@ export const record = (fields: string) => z.record(z.string(), z.unknown()).desc
 
 export const indexInfo = record('{head, stale, commits_behind (null: history rewritten)}: the indexed HEAD')
 
-export const commitRef = record('{sha, short, author, email, date, subject, category, why?, reverts?}')
+export const commitRef = record('{sha, author, email, date, subject, category (absent: normal), why?, reverts?}')
 
-/** One line for the whole item: three tools list evidence items, and each pays for the schema. */
-export const evidenceItem = record(
-  '{commit: {sha, short, author, email, date, subject, category, why?, reverts?}, source: blame|history|area|pickaxe, lines? (blame: lines owned), path_at_commit?, pull_requests: [{number, title, url}], issues: [{number, title, url, closes}], patch?: [{path, hunks: [{header, lines}]}]}',
-)
+export const evidenceItem = z.object({
+  commit: commitRef,
+  source: z.enum(['blame', 'history', 'area', 'pickaxe']),
+  lines: z.number().optional().describe('blame: lines owned'),
+  path_at_commit: z.string().optional(),
+  pull_requests: z.array(record('{number, title, url}')).optional().describe('absent: none'),
+  issues: z.array(record('{number, title, url, closes}')).optional().describe('absent: none'),
+  patch: z.array(record('{path, hunks: [{header, lines}]}')).optional().describe('with patch: true'),
+})
 
 /** Optional on every tool: which indexed repository to ask. */
 export const repoArg = z.string().optional().describe('indexed repo name or path (list_repos); default: current')

@@ -3,14 +3,14 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { UserError, isUserError } from '../errors.js'
-import type { IndexReader } from '../services/index-reader.js'
+import { z } from 'zod'
+import { UserError } from '../errors.js'
 import { IndexPool } from '../services/index-pool.js'
-import { listRegistered } from '../services/registry.js'
+import { liveRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
-import { printableLines } from '../render.js'
-import { fitAnswer, type ToolAnswer } from './budget.js'
-import { answerText } from './text.js'
+import { fitAnswer } from './budget.js'
+import { compactData, type JsonSchema } from './compact.js'
+import { toolError, type ServerContext, type SessionIndexes } from './context.js'
 import { registerPrompts } from './prompts/index.js'
 import { registerResources } from './resources/index.js'
 import { registerTools } from './tools/index.js'
@@ -24,41 +24,6 @@ export interface ServerOptions {
    * database of its own; a server made without one opens its own (stdio: one client per process).
    */
   pool?: IndexPool
-}
-
-/** The indexes as one session sees them: a call that names no repository means this client's default. */
-export interface SessionIndexes {
-  /** The work tree root for a tool's `repo` argument (a registered name, a path, or none: the default). */
-  root(repo: string | undefined): Promise<string>
-  /** Run `fn` with the current index of a repository. */
-  use<T>(repo: string | undefined, fn: (reader: IndexReader) => Promise<T>): Promise<T>
-}
-
-/** What every tool, resource and prompt registrar gets: the open indexes and a way to answer. */
-export interface ServerContext {
-  pool: SessionIndexes
-  version: string
-  /**
-   * Run a tool against a repository's current index; a UserError becomes an isError result saying
-   * how to recover. The text is given as lines, each made printable (a newline or an escape
-   * sequence inside a commit subject cannot forge a line of the answer), and the answer is fitted
-   * into the size budget, a list answer from `offset` on.
-   */
-  answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<ToolAnswer>, offset?: number): Promise<CallToolResult>
-}
-
-/**
- * What a failure tells the model, for tools and resources alike: a UserError's message and fix,
- * or (a bug, logged on stderr) that other calls still work.
- */
-export function failureText(error: unknown): string {
-  if (isUserError(error)) return answerText([error.message, `To fix: ${error.remedy}`])
-  process.stderr.write(`gitwhy mcp: internal error: ${printableLines((error as Error)?.stack ?? String(error))}\n`)
-  return answerText([`gitwhy internal error: ${(error as Error)?.message ?? String(error)}. This is a bug in gitwhy; other tools still work.`])
-}
-
-export function toolError(error: unknown): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: failureText(error) }] }
 }
 
 /** The gitwhy MCP server: tools, resources and prompts over the index pool. Transports only connect it. */
@@ -89,6 +54,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
       }
     },
   }
+  compactStructuredContent(server)
   registerTools(server, context)
   compactToolList(server)
   registerResources(server, context)
@@ -96,6 +62,27 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   return { server, pool }
 }
 
+
+/** Tools whose structured content is data as such (a query's rows), never compacted. */
+const VERBATIM_TOOLS = new Set(['cypher'])
+
+/**
+ * Every tool registered from here on answers with compacted structured content (compact.ts),
+ * following its output schema as tools/list gives it.
+ */
+function compactStructuredContent(server: McpServer): void {
+  const register = server.registerTool.bind(server) as (...args: unknown[]) => unknown
+  ;(server as unknown as { registerTool: (...args: unknown[]) => unknown }).registerTool = (name: unknown, config: unknown, callback: unknown) => {
+    const shape = (config as { outputSchema?: Record<string, z.ZodType> }).outputSchema
+    if (!shape || VERBATIM_TOOLS.has(String(name))) return register(name, config, callback)
+    const schema = z.toJSONSchema(z.object(shape), { io: 'output', unrepresentable: 'any' }) as JsonSchema
+    const wrapped = async (...args: unknown[]) => {
+      const result = (await (callback as (...a: unknown[]) => Promise<CallToolResult>)(...args)) as CallToolResult
+      return result.structuredContent && !result.isError ? { ...result, structuredContent: compactData(result.structuredContent, schema) as Record<string, unknown> } : result
+    }
+    return register(name, config, wrapped)
+  }
+}
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<Record<string, unknown>>
 
@@ -171,7 +158,7 @@ function defaultRootResolver(server: McpServer, startDir: string): () => Promise
         // a client that announces roots but does not answer: go on without them
       }
     }
-    const registered = listRegistered().filter((r) => existsSync(r.path))
+    const registered = liveRegistered()
     if (registered.length === 1 && !candidates.includes(registered[0].path)) candidates.push(registered[0].path)
     const indexed = candidates.find(hasIndex)
     if (indexed) return (cached = indexed)

@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { git } from '../git/run.js'
 import { isUserError } from '../errors.js'
-import { launcher } from '../setup/launcher.js'
+import { PORTABLE_COMMAND, launcher } from '../setup/launcher.js'
 import { IndexReader } from './index-reader.js'
 import { registrations } from './setup.js'
 import { verifyAll } from './index-integrity.js'
@@ -50,6 +54,7 @@ export async function doctor(options: { repo?: string }): Promise<DoctorResult> 
   if (repo) checks.push(...(await indexChecks(repo)))
   checks.push(...(await serverChecks(repo)))
   checks.push(...registrationChecks(repo))
+  checks.push(...(await hookChecks(repo)))
   return { repo, ok: checks.every((c) => c.status !== 'fail'), checks }
 }
 
@@ -151,7 +156,8 @@ function registrationChecks(repo: string | null): Check[] {
     const where = `${r.name} (${r.scope}, ${r.file})`
     if (r.error) out.push(check(`client:${r.client}`, 'warn', `${where}: cannot read the config: ${r.error}`, 'fix the file by hand, then run `gitwhy setup`'))
     else if (r.registered && (r.command_exists === false || r.script_exists === false)) {
-      out.push(check(`client:${r.client}`, 'fail', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, which does not exist`, `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to point it at this gitwhy`))
+      const fix = r.command === PORTABLE_COMMAND ? 'put `gitwhy` on your PATH (`npm install -g gitwhy`, or `npm link` in a checkout)' : `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to point it at this gitwhy`
+      out.push(check(`client:${r.client}`, 'fail', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, which does not exist`, fix))
     } else if (r.registered && !r.current) {
       out.push(check(`client:${r.client}`, 'warn', `${where} launches ${[r.command, ...(r.args ?? [])].join(' ')}, not this gitwhy`, `run \`gitwhy setup${r.scope === 'project' ? ' --project' : ''}\` to update it`))
     } else if (r.registered) out.push(check(`client:${r.client}`, 'ok', `${where} launches this gitwhy`))
@@ -164,6 +170,32 @@ function registrationChecks(repo: string | null): Check[] {
     out.push(check('clients', 'warn', installed.length ? `gitwhy is not registered with ${installed.join(', ')}` : 'no MCP client found on this machine', 'run `gitwhy setup` (add --dry-run to see the changes first)'))
   }
   return out
+}
+
+/**
+ * Claude Code's hook: installed (when Claude Code is), and answering. Run as Claude Code runs it
+ * (the registered command line through the shell, a PreToolUse event on stdin, its real deadline),
+ * with a Glob for a file a recent commit changed (one with a name long enough to search for).
+ */
+async function hookChecks(repo: string | null): Promise<Check[]> {
+  const claude = [...registrations({ scope: 'user' }), ...(repo ? registrations({ scope: 'project', repoRoot: repo }) : [])].filter((r) => r.client === 'claude-code')
+  const hooks = claude.filter((r) => r.hook?.registered && r.hook.command_exists !== false && r.hook.script_exists !== false)
+  if (hooks.length === 0) {
+    if (!claude.some((r) => r.found && r.registered)) return []
+    return [check('hook', 'warn', "Claude Code's gitwhy hook is not installed: searches get no history beside them", 'run `gitwhy setup --client claude-code` (it adds the hook)')]
+  }
+  if (!repo || !readMeta(repo) || process.platform === 'win32') return [check('hook', 'skip', `installed (${hooks[0].hook!.file}); run doctor in an indexed repository to see it answer`)]
+  const recent = (await git(repo, ['log', '-n', '50', '--format=', '--name-only', 'HEAD']).catch(() => '')).split('\n')
+  const file = recent.find((f) => /[A-Za-z0-9_-]{3}/.test(path.basename(f)) && existsSync(path.join(repo, f)))
+  if (!file) return [check('hook', 'skip', 'installed; no recently changed file has a name long enough to search for')]
+  const event = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Glob', tool_input: { pattern: `**/${path.basename(file)}` }, cwd: repo })
+  const command = hooks[0].hook!.command!
+  const started = performance.now()
+  const run = spawnSync('/bin/sh', ['-c', command], { cwd: repo, input: event, encoding: 'utf8', timeout: 10_000, env: { ...process.env, GITWHY_HOOK_DEBUG: '1' } })
+  const ms = Math.round(performance.now() - started)
+  if (run.stdout?.includes('"additionalContext"')) return [check('hook', 'ok', `\`${command}\` answered a search for ${path.basename(file)} in ${ms} ms`)]
+  const why = (run.stderr ?? '').trim().split('\n').pop() || `exit ${run.status ?? run.signal}`
+  return [check('hook', 'warn', `\`${command}\` gave no answer to a search for ${path.basename(file)} (${ms} ms): ${why}`, 'on a loaded machine set GITWHY_HOOK_DEADLINE_MS (e.g. 800) in the environment Claude Code starts hooks with; `GITWHY_HOOK_DEBUG=1` shows why')]
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

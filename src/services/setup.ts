@@ -7,12 +7,13 @@
  *
  * Where each client keeps its config, with sources: docs/setup.md.
  */
-import { chmodSync, copyFileSync, constants as fsConstants, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, constants as fsConstants, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
 import { JsonShapeError, JsoncSyntaxError, appendValue, buildNested, kindName, nodeAt, parseJsonc, removeValue, replaceValue, setValue, toValue, type JsonNode, type JsonValue } from '../setup/jsonc.js'
 import { hookCommandLine, isGitwhyHookCommand, launcher, splitHookCommand, type Launcher } from '../setup/launcher.js'
+import { PROJECT_ROOT } from '../parse/registry.js'
 import { TomlFormError, TomlSyntaxError, contentEnd, findTable, readTable, removeTable, renderTable, setTable } from '../setup/toml-table.js'
 
 export { launcher, hookCommandLine, type Launcher } from '../setup/launcher.js'
@@ -55,6 +56,8 @@ interface ClientSpec {
   read(entry: unknown): Launcher | null
   /** Claude Code's PreToolUse hook. */
   hook?: { userFile(env: SetupEnv): string; projectFile(repo: string): string }
+  /** Where the client reads the user's agent skills (one `<name>/SKILL.md` per skill). */
+  skillsDir?: (env: SetupEnv) => string
 }
 
 const xdgConfig = (env: SetupEnv) => (env.vars.XDG_CONFIG_HOME && path.isAbsolute(env.vars.XDG_CONFIG_HOME) ? env.vars.XDG_CONFIG_HOME : path.join(env.home, '.config'))
@@ -94,6 +97,7 @@ export const CLIENTS: readonly ClientSpec[] = [
     owned: ['type', 'command', 'args'],
     read: readCommandArgs,
     hook: { userFile: (env) => path.join(claudeDir(env), 'settings.json'), projectFile: (repo) => path.join(repo, '.claude', 'settings.json') },
+    skillsDir: (env) => path.join(claudeDir(env), 'skills'),
   },
   {
     id: 'cursor',
@@ -106,6 +110,7 @@ export const CLIENTS: readonly ClientSpec[] = [
     entry: commandArgs,
     owned: ['command', 'args'],
     read: readCommandArgs,
+    skillsDir: (env) => path.join(env.home, '.cursor', 'skills'),
   },
   {
     id: 'vscode',
@@ -146,6 +151,7 @@ export const CLIENTS: readonly ClientSpec[] = [
       const [command, ...args] = entry.command as string[]
       return { command, args }
     },
+    skillsDir: (env) => path.join(xdgConfig(env), 'opencode', 'skills'),
   },
   {
     id: 'windsurf',
@@ -468,6 +474,8 @@ export interface ClientResult extends FileResult {
   found: boolean
   /** Claude Code's PreToolUse hook (settings.json). */
   hook?: FileResult
+  /** gitwhy's agent skills (user scope, the clients that read skills). */
+  skills?: FileResult[]
 }
 
 /** The `--json` document of `gitwhy setup`. */
@@ -510,8 +518,8 @@ function isInstalled(spec: ClientSpec, env: SetupEnv): boolean {
 
 export function setup(options: SetupOptions): { result: SetupResult; previews: SetupPreview[] } {
   const env = options.env ?? currentEnv()
-  const l = launcher()
-  const hookCommand = hookCommandLine(env.platform)
+  const l = launcher(options.scope)
+  const hookCommand = hookCommandLine(env.platform, options.scope)
   const stamp = backupStamp()
   if (options.scope === 'project' && !options.repoRoot) throw new Error('setup: project scope needs repoRoot')
   const named = options.clients ?? null
@@ -563,6 +571,7 @@ export function setup(options: SetupOptions): { result: SetupResult; previews: S
         result.hook = run(spec, 'hook', hookPlan)
       }
     }
+    if (spec.skillsDir && !project) result.skills = applySkills(spec.skillsDir(env), options.action, options.dryRun)
     clients.push(result)
   }
   return { result: { action: options.action, dry_run: options.dryRun, scope: options.scope, clients, launcher: l }, previews }
@@ -632,7 +641,7 @@ export function registrations(options: { scope?: Scope; repoRoot?: string; env?:
   const env = options.env ?? currentEnv()
   const scope = options.scope ?? 'user'
   if (scope === 'project' && !options.repoRoot) throw new Error('registrations: project scope needs repoRoot')
-  const l = launcher()
+  const l = launcher(scope)
   return CLIENTS.map((spec) => {
     const file = scope === 'project' ? (spec.projectFile ? spec.projectFile(options.repoRoot!) : null) : spec.userFile(env)
     const reg: Registration = {
@@ -657,7 +666,7 @@ export function registrations(options: { scope?: Scope; repoRoot?: string; env?:
         reg.error = error instanceof PlanError ? error.message : tomlFail(file, error).message
       }
     }
-    if (spec.hook) reg.hook = readHookEntry(scope === 'project' ? spec.hook.projectFile(options.repoRoot!) : spec.hook.userFile(env), env)
+    if (spec.hook) reg.hook = readHookEntry(scope === 'project' ? spec.hook.projectFile(options.repoRoot!) : spec.hook.userFile(env), env, scope)
     return reg
   })
 }
@@ -687,7 +696,7 @@ function readServerEntry(spec: ClientSpec, file: string, l: Launcher, reg: Regis
   reg.current = isObject(entry) && spec.owned.every((k) => deepEqual((entry as Record<string, unknown>)[k], desired[k]))
 }
 
-function readHookEntry(file: string, env: SetupEnv): HookRegistration {
+function readHookEntry(file: string, env: SetupEnv, scope: Scope): HookRegistration {
   const reg: HookRegistration = { file, registered: false, command: null, command_exists: null, script_exists: null, current: false, error: null }
   try {
     const text = readText(file)
@@ -700,7 +709,7 @@ function readHookEntry(file: string, env: SetupEnv): HookRegistration {
     const words = splitHookCommand(found[0].command, env.platform)
     reg.command_exists = words[0] ? commandExists(words[0], env) : false
     reg.script_exists = words[1] && path.isAbsolute(words[1]) ? existsSync(words[1]) : null
-    reg.current = found.length === 1 && found[0].alone && deepEqual(toValue(nodeAt(doc.root, ['hooks', HOOK_EVENT, found[0].group])!), hookGroup(hookCommandLine(env.platform)))
+    reg.current = found.length === 1 && found[0].alone && deepEqual(toValue(nodeAt(doc.root, ['hooks', HOOK_EVENT, found[0].group])!), hookGroup(hookCommandLine(env.platform, scope)))
   } catch (error) {
     reg.error = (error as Error).message
   }
@@ -733,4 +742,44 @@ function deepEqual(a: unknown, b: unknown): boolean {
     return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]))
   }
   return false
+}
+
+// ---------------------------------------------------------------- agent skills
+
+/** gitwhy's agent skills, shipped in the package's `skills/` folder: one `<name>/SKILL.md` each. */
+export function gitwhySkills(): Array<{ name: string; text: string }> {
+  const dir = path.join(PROJECT_ROOT, 'skills')
+  return readdirSync(dir)
+    .filter((name) => existsSync(path.join(dir, name, 'SKILL.md')))
+    .sort()
+    .map((name) => ({ name, text: readFileSync(path.join(dir, name, 'SKILL.md'), 'utf8') }))
+}
+
+/**
+ * Install (or remove) the skills under a client's skills folder. A SKILL.md is gitwhy's when its
+ * frontmatter names it; anything else there is the user's and left alone.
+ */
+function applySkills(dir: string, action: 'register' | 'remove', dryRun: boolean): FileResult[] {
+  return gitwhySkills().map(({ name, text }) => {
+    const file = path.join(dir, name, 'SKILL.md')
+    const current = readText(file)
+    try {
+      if (action === 'remove') {
+        if (current === null || !new RegExp(`^---\\r?\\nname: ${name}\\r?\\n`).test(current)) return { file, status: 'absent' }
+        if (!dryRun) {
+          rmSync(file)
+          if (readdirSync(path.dirname(file)).length === 0) rmSync(path.dirname(file), { recursive: true })
+        }
+        return { file, status: 'removed' }
+      }
+      if (current === text) return { file, status: 'unchanged' }
+      if (!dryRun) {
+        mkdirSync(path.dirname(file), { recursive: true })
+        writeFileSync(file, text)
+      }
+      return { file, status: current === null ? 'added' : 'updated' }
+    } catch (error) {
+      return { file, status: 'failed', message: `cannot write ${file}: ${(error as Error).message} — fix: check the permissions of ${dir}` }
+    }
+  })
 }

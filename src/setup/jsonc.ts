@@ -1,11 +1,19 @@
 /**
- * JSON with comments (JSONC: `//` and `/* *\/` comments, trailing commas), parsed tolerantly into a
- * tree that remembers where every value sits in the text, and edited by splicing text: setting,
- * appending or removing one value leaves every other byte of the file alone (comments, key order,
- * formatting, line endings). Plain JSON is a subset, so the client configs of every editor go
- * through this one engine. New values are indented like their surroundings (2 spaces when the
- * file gives no hint).
+ * JSON with comments (JSONC: `//` and `/* *\/` comments, trailing commas), parsed by `jsonc-parser`
+ * (VS Code's) into a tree that remembers where every value and comma sits in the text, and edited
+ * by splicing text: setting, appending or removing one value leaves every other byte of the file
+ * alone (comments, key order, formatting, line endings). Plain JSON is a subset, so the client
+ * configs of every editor go through this one engine.
+ *
+ * Where a value already exists, `jsonc-parser`'s `modify` finds the range and `applyEdits` splices
+ * it. Inserting and removing items is laid out here because `modify` cannot do it without touching
+ * the user's text: with formatting options it reformats the neighbouring entry (a one-line
+ * `{ "command": "npx", "args": ["x"] }` becomes six lines), without them it writes the new item on
+ * the previous item's line before its comment, and removing a last item takes the comment after
+ * the previous one. New values are indented like their surroundings (2 spaces when the file gives
+ * no hint), and removing an item just added gives the file back byte for byte.
  */
+import { applyEdits as applyTextEdits, createScanner, modify, parseTree, printParseErrorCode, type Edit as TextEdit, type Node as ParsedNode, type ParseError, SyntaxKind } from 'jsonc-parser'
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 export type JsonPath = ReadonlyArray<string | number>
@@ -66,120 +74,67 @@ export function formatPath(path: JsonPath): string {
 
 // ---------------------------------------------------------------- parsing
 
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true }
 
 export function parseJsonc(text: string): JsoncDocument {
-  let pos = 0
-  let hasComments = false
-
-  const fail = (reason: string, at = pos): never => {
+  const errors: ParseError[] = []
+  // a byte-order mark is whitespace here (same length, so every offset stays true)
+  const source = text.replace(/^\uFEFF/, ' ')
+  const parsed = parseTree(source, errors, PARSE_OPTIONS)
+  const scan = scanTokens(source)
+  if (errors.length > 0) {
+    const at = errors[0].offset
     const before = text.slice(0, at)
-    const line = before.split('\n').length
-    const column = at - (before.lastIndexOf('\n') + 1) + 1
-    throw new JsoncSyntaxError(reason, at, line, column)
+    throw new JsoncSyntaxError(printParseErrorCode(errors[0].error), at, before.split('\n').length, at - (before.lastIndexOf('\n') + 1) + 1)
   }
+  return { text, root: parsed && scan.hasValue ? convert(parsed, scan.commaAfter) : null, hasComments: scan.hasComments }
+}
 
-  const skip = (): void => {
-    for (;;) {
-      const c = text.charCodeAt(pos)
-      if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xfeff) {
-        pos++
-      } else if (c === 0x2f && text[pos + 1] === '/') {
-        hasComments = true
-        const nl = text.indexOf('\n', pos)
-        pos = nl < 0 ? text.length : nl
-      } else if (c === 0x2f && text[pos + 1] === '*') {
-        hasComments = true
-        const close = text.indexOf('*/', pos + 2)
-        if (close < 0) fail('unterminated /* comment')
-        pos = close + 2
-      } else {
-        return
-      }
+/** Comments, whether any value token exists, and for every value end the comma that follows it. */
+function scanTokens(text: string): { hasComments: boolean; hasValue: boolean; commaAfter: Map<number, number> } {
+  const scanner = createScanner(text, false)
+  const commaAfter = new Map<number, number>()
+  let hasComments = false
+  let hasValue = false
+  let lastEnd = -1
+  for (let kind = scanner.scan(); kind !== SyntaxKind.EOF; kind = scanner.scan()) {
+    if (kind === SyntaxKind.LineCommentTrivia || kind === SyntaxKind.BlockCommentTrivia) hasComments = true
+    else if (kind === SyntaxKind.CommaToken) {
+      if (lastEnd >= 0) commaAfter.set(lastEnd, scanner.getTokenOffset())
+    } else if (kind !== SyntaxKind.Trivia && kind !== SyntaxKind.LineBreakTrivia) {
+      hasValue = true
+      lastEnd = scanner.getTokenOffset() + scanner.getTokenLength()
     }
   }
+  return { hasComments, hasValue, commaAfter }
+}
 
-  const describe = (): string => (pos >= text.length ? 'the end of the file' : text[pos] === "'" ? `"'"` : `'${text[pos]}'`)
-
-  const value = (): JsonNode => {
-    skip()
-    const start = pos
-    const c = text[pos]
-    if (c === '{') {
-      pos++
-      const properties: JsonProperty[] = []
-      for (;;) {
-        skip()
-        if (text[pos] === '}') break
-        if (properties.length > 0 && properties[properties.length - 1].comma === null) fail(`expected "," or "}" but found ${describe()}`)
-        if (text[pos] !== '"') fail(`expected a property name in double quotes but found ${describe()}`)
-        const keyStart = pos
-        const key = stringAt()
-        skip()
-        if (text[pos] !== ':') fail(`expected ":" after property name but found ${describe()}`)
-        pos++
-        const v = value()
-        skip()
-        let comma: number | null = null
-        if (text[pos] === ',') {
-          comma = pos
-          pos++
-        }
-        properties.push({ key, keyStart, value: v, comma })
+function convert(node: ParsedNode, commaAfter: Map<number, number>): JsonNode {
+  const start = node.offset
+  const end = node.offset + node.length
+  const children = node.children ?? []
+  switch (node.type) {
+    case 'object':
+      return {
+        kind: 'object', start, end,
+        properties: children.filter((p) => p.children?.length === 2).map((p) => {
+          const value = convert(p.children![1], commaAfter)
+          return { key: p.children![0].value as string, keyStart: p.offset, value, comma: commaAfter.get(value.end) ?? null }
+        }),
       }
-      pos++
-      return { kind: 'object', start, end: pos, properties }
-    }
-    if (c === '[') {
-      pos++
-      const elements: JsonElement[] = []
-      for (;;) {
-        skip()
-        if (text[pos] === ']') break
-        if (elements.length > 0 && elements[elements.length - 1].comma === null) fail(`expected "," or "]" but found ${describe()}`)
-        const v = value()
-        skip()
-        let comma: number | null = null
-        if (text[pos] === ',') {
-          comma = pos
-          pos++
-        }
-        elements.push({ value: v, comma })
+    case 'array':
+      return {
+        kind: 'array', start, end,
+        elements: children.map((e) => {
+          const value = convert(e, commaAfter)
+          return { value, comma: commaAfter.get(value.end) ?? null }
+        }),
       }
-      pos++
-      return { kind: 'array', start, end: pos, elements }
-    }
-    if (c === '"') return { kind: 'string', start, value: stringAt(), end: pos }
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, pos) && !/[\w$]/.test(text[pos + word.length] ?? '')) {
-        pos += word.length
-        return { kind: v === null ? 'null' : 'boolean', start, end: pos, value: v }
-      }
-    }
-    NUMBER.lastIndex = pos
-    const m = NUMBER.exec(text)
-    if (m && m[0].length > 0) {
-      pos += m[0].length
-      return { kind: 'number', start, end: pos, value: Number(m[0]) }
-    }
-    return fail(`unexpected ${describe()}`)
+    case 'property':
+      throw new Error('jsonc: a property outside an object')
+    default:
+      return { kind: node.type, start, end, value: node.value as string | number | boolean | null }
   }
-
-  const stringAt = (): string => {
-    STRING.lastIndex = pos
-    const m = STRING.exec(text)
-    if (!m) fail('invalid string (unterminated, a raw control character or a bad escape)')
-    pos += m![0].length
-    return JSON.parse(m![0]) as string
-  }
-
-  skip()
-  if (pos >= text.length) return { text, root: null, hasComments }
-  const root = value()
-  skip()
-  if (pos < text.length) fail(`unexpected ${describe()} after the end of the document`)
-  return { text, root, hasComments }
 }
 
 /** The plain value a node stands for (duplicate keys: the last one wins, as in JSON.parse). */
@@ -232,9 +187,14 @@ interface Edit {
 }
 
 function applyEdits(text: string, edits: Edit[]): string {
-  let out = text
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end)
-  return out
+  // applyEdits puts the later of two insertions at one offset first; ours list the text order
+  return applyTextEdits(text, edits.map((e): TextEdit => ({ offset: e.start, length: e.end - e.start, content: e.text })).reverse())
+}
+
+/** Replace the existing value at `path` through `modify`, the new value laid out at its place. */
+function replaceAt(text: string, path: JsonPath, value: JsonValue, unit: string, eol: string): string {
+  const edits = modify(text, [...path], value, {}).map((e) => ({ ...e, content: serialize(value, indentOfLine(text, e.offset), unit, eol) }))
+  return applyTextEdits(text, edits)
 }
 
 function lineStart(text: string, offset: number): number {
@@ -304,9 +264,7 @@ export function setValue(text: string, path: JsonPath, value: JsonValue): string
     if (node.kind !== 'object') throw new JsonShapeError(path.slice(0, i), kindName(node), 'an object')
     const prop = lastProperty(node.properties, step)
     if (!prop) return applyEdits(text, insertProperty(text, node, step, buildNested(path.slice(i + 1), value), unit, eol))
-    if (i === path.length - 1) {
-      return applyEdits(text, [{ start: prop.value.start, end: prop.value.end, text: serialize(value, indentOfLine(text, prop.value.start), unit, eol) }])
-    }
+    if (i === path.length - 1) return replaceAt(text, path, value, unit, eol)
     node = prop.value
   }
   // empty path: replace the whole document value
@@ -330,7 +288,7 @@ export function replaceValue(text: string, path: JsonPath, value: JsonValue): st
   const doc = parseJsonc(text)
   const target = nodeAt(doc.root, path)
   if (!target) throw new Error(`replaceValue: nothing at ${formatPath(path)}`)
-  return applyEdits(text, [{ start: target.start, end: target.end, text: serialize(value, indentOfLine(text, target.start), indentUnit(doc), eolOf(text)) }])
+  return replaceAt(text, path, value, indentUnit(doc), eolOf(text))
 }
 
 /** Remove the value at `path` (object key or array index) with its comma; unchanged text if absent. */

@@ -1,7 +1,9 @@
 /**
- * How a client starts gitwhy: the absolute path of the node binary running this gitwhy and the
- * absolute path of this package's `bin/run.js`. No PATH lookup is involved, so the command works
- * from GUI clients that do not inherit the shell's PATH (nvm, fnm, volta installs).
+ * How a client starts gitwhy. For the user's own configs: the absolute path of the node binary
+ * running this gitwhy and the absolute path of this package's `bin/run.js`; no PATH lookup is
+ * involved, so the command works from GUI clients that do not inherit the shell's PATH (nvm, fnm,
+ * volta installs). For project configs, which are committed and shared: the portable `gitwhy`
+ * found on each teammate's PATH, since this machine's paths mean nothing on theirs.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -20,9 +22,15 @@ export interface Launcher {
   args: string[]
 }
 
-/** `gitwhy <subcommand...>` as an absolute node + script pair (default: the MCP server). */
-export function launcher(...subcommand: string[]): Launcher {
-  return { command: process.execPath, args: [RUN_JS, ...(subcommand.length ? subcommand : ['mcp'])] }
+/** Where a launcher is written: this user's configs, or a repository's shared ones. */
+export type LauncherScope = 'user' | 'project'
+
+/** The command a shared (project) config runs: `gitwhy` on the PATH. */
+export const PORTABLE_COMMAND = 'gitwhy'
+
+/** `gitwhy mcp`: an absolute node + script pair for the user, the portable `gitwhy mcp` for a project. */
+export function launcher(scope: LauncherScope = 'user'): Launcher {
+  return scope === 'project' ? { command: PORTABLE_COMMAND, args: ['mcp'] } : { command: process.execPath, args: [RUN_JS, 'mcp'] }
 }
 
 /**
@@ -35,8 +43,9 @@ export function shellQuote(word: string, platform: NodeJS.Platform = process.pla
   return `"${word.replace(specials, (c) => `\\${c}`)}"`
 }
 
-/** The command line of the Claude Code hook: `"<node>" "<run.js>" hook claude`. */
-export function hookCommandLine(platform: NodeJS.Platform = process.platform): string {
+/** The command line of the Claude Code hook: `"<node>" "<run.js>" hook claude` (project: `gitwhy hook claude`). */
+export function hookCommandLine(platform: NodeJS.Platform = process.platform, scope: LauncherScope = 'user'): string {
+  if (scope === 'project') return `${PORTABLE_COMMAND} hook claude`
   return [process.execPath, RUN_JS].map((w) => shellQuote(w, platform)).join(' ') + ' hook claude'
 }
 

@@ -6,6 +6,11 @@
  * adding writes a new table after the last table of the same family (or at the end); updating
  * replaces the lines of the keys whose values differ and keeps any other key the user put there;
  * removing takes the table and its sub-tables, and every other byte of the file stays as it was.
+ *
+ * Kept hand-written (checked 2026-11): smol-toml and @iarna/toml parse and stringify but drop
+ * comments and layout; the layout-preserving ones are young single-maintainer projects with a few
+ * thousand downloads a month (@decimalturn/toml-patch, @shopify/toml-patch, and
+ * @rainbowatcher/toml-edit-js, a WASM build of Rust's toml_edit); @taplo/lib formats whole files.
  */
 
 export type TomlKey = string[]

@@ -78,6 +78,26 @@ describe('gitwhy doctor', () => {
     await runJson(['setup', '--remove'], opts)
   })
 
+  test("Claude Code's hook: missing is a warning with the fix; installed, it is run as Claude Code runs it and answers", async () => {
+    const home = repo.env().HOME!
+    repo.write('src/retry.ts', 'export function retry(): number {\n  return 3\n}\n').commit('Add retry')
+    await runJson(['analyze', '--repo', repo.dir], opts)
+    mkdirSync(join(home, '.claude'), { recursive: true })
+    await runJson(['setup', '--client', 'claude-code', '--no-hook'], opts)
+    let { json } = await doctorJson()
+    expect(checks(json).hook).toMatchObject({ status: 'warn', fix: 'run `gitwhy setup --client claude-code` (it adds the hook)' })
+    await runJson(['setup', '--client', 'claude-code'], opts)
+    ;({ json } = await doctorJson())
+    expect(checks(json).hook.status, checks(json).hook.message).toBe('ok')
+    expect(checks(json).hook.message).toMatch(/answered a search for retry\.ts in \d+ ms/)
+    // a deadline nothing can meet: the check says the hook is silent, and why
+    const silent = await runCli(['doctor', '--repo', repo.dir, '--json'], { ...opts, env: { ...opts.env, GITWHY_HOOK_DEADLINE_MS: '1' } })
+    const hook = checks(JSON.parse(silent.stdout)).hook
+    expect(hook.status).toBe('warn')
+    expect(hook.message).toMatch(/gave no answer[\s\S]*deadline passed/)
+    await runJson(['setup', '--remove'], opts)
+  })
+
   test('a new commit: the index check warns (stale) and says how to stay fresh, exit 0', async () => {
     repo.write('src/a.ts', 'export function a(): number {\n  return 2\n}\n').commit('Return 2')
     const { json, result } = await doctorJson()

@@ -14,7 +14,7 @@ import { nodeAt, parseJsonc, toValue } from '../../src/setup/jsonc.js'
 import { readTable } from '../../src/setup/toml-table.js'
 import { registrations, type SetupEnv } from '../../src/services/setup.js'
 import { createRepo } from '../helpers/repo.js'
-import { BIN, expectShape, expectUserError, runCli, runJson, t, type CliOptions } from './cli.js'
+import { BIN, ROOT, expectShape, expectUserError, runCli, runJson, t, type CliOptions } from './cli.js'
 
 const CLIENT_IDS = ['claude-code', 'cursor', 'vscode', 'codex', 'opencode', 'windsurf', 'gemini'] as const
 const STATUS = t.lit('added', 'updated', 'unchanged', 'removed', 'absent', 'skipped', 'failed')
@@ -24,13 +24,14 @@ const SETUP_DOC = t.obj({
   action: t.lit('register', 'remove'),
   dry_run: t.bool(),
   scope: t.lit('user', 'project'),
-  clients: t.arr(t.obj({ client: t.lit(...CLIENT_IDS), found: t.bool(), file: t.or(t.str(), t.nul()), status: STATUS, message: t.str(), hook: FILE_RESULT }, ['message', 'hook'])),
+  clients: t.arr(t.obj({ client: t.lit(...CLIENT_IDS), found: t.bool(), file: t.or(t.str(), t.nul()), status: STATUS, message: t.str(), hook: FILE_RESULT, skills: t.arr(FILE_RESULT) }, ['message', 'hook', 'skills'])),
   launcher: t.obj({ command: t.str(), args: t.arr(t.str()) }),
 })
 
 const NODE = process.execPath
 const RUN_JS = BIN
 const LAUNCH = { command: NODE, args: [RUN_JS, 'mcp'] }
+const PORTABLE = { command: 'gitwhy', args: ['mcp'] }
 const HOOK_COMMAND = `"${NODE}" "${RUN_JS}" hook claude`
 
 /** Each client's user-level config, holding someone else's server and other keys. */
@@ -256,7 +257,10 @@ describe('gitwhy setup (clients absent)', () => {
     ])
     expect(readFileSync(join(home, '.cursor/mcp.json'), 'utf8')).toBe(JSON.stringify({ mcpServers: { gitwhy: LAUNCH } }, null, 2) + '\n')
     expect(readFileSync(join(home, '.codex/config.toml'), 'utf8')).toBe(`[mcp_servers.gitwhy]\ncommand = ${JSON.stringify(NODE)}\nargs = [${JSON.stringify(RUN_JS)}, "mcp"]\n`)
-    expect(Object.keys(snapshot(home)).sort()).toEqual(['.codex/config.toml', '.cursor/mcp.json', '.gemini/settings.json'])
+    // besides the configs, only Cursor's skills (the one client here that reads skills)
+    const written = Object.keys(snapshot(home)).sort()
+    expect(written.filter((f) => !f.startsWith('.cursor/skills/'))).toEqual(['.codex/config.toml', '.cursor/mcp.json', '.gemini/settings.json'])
+    expect(written.filter((f) => f.startsWith('.cursor/skills/'))).toHaveLength(readdirSync(join(ROOT, 'skills')).length)
   })
 
   test('--client names a client that is not installed: its config is created; unknown names are refused', async () => {
@@ -378,14 +382,23 @@ describe('gitwhy setup --project', () => {
       expect(doc.clients.find((c: any) => c.client === 'windsurf').message).toContain('Windsurf has no project-level MCP config')
       expect(relative(repo.dir, doc.clients[0].hook.file)).toBe('.claude/settings.json')
       expect(snapshot(home)).toEqual(homeBefore)
-      expect(jsonAt(join(repo.dir, '.mcp.json'), ['mcpServers', 'gitwhy'])).toEqual({ type: 'stdio', ...LAUNCH, env: {} })
-      expect(jsonAt(join(repo.dir, '.vscode/mcp.json'), ['servers', 'gitwhy'])).toEqual({ type: 'stdio', ...LAUNCH })
+      // shared files get the portable command, never this machine's node or checkout
+      expect(jsonAt(join(repo.dir, '.mcp.json'), ['mcpServers', 'gitwhy'])).toEqual({ type: 'stdio', ...PORTABLE, env: {} })
+      expect(jsonAt(join(repo.dir, '.vscode/mcp.json'), ['servers', 'gitwhy'])).toEqual({ type: 'stdio', ...PORTABLE })
+      expect(jsonAt(join(repo.dir, '.claude/settings.json'), ['hooks', 'PreToolUse', 0, 'hooks', 0, 'command'])).toBe('gitwhy hook claude')
+      expect(readFileSync(join(repo.dir, '.codex/config.toml'), 'utf8')).toContain('command = "gitwhy"\nargs = ["mcp"]')
+      for (const f of ['.mcp.json', '.cursor/mcp.json', '.vscode/mcp.json', '.codex/config.toml', 'opencode.json', '.gemini/settings.json', '.claude/settings.json']) {
+        const text = readFileSync(join(repo.dir, f), 'utf8')
+        expect(text.includes(NODE) || text.includes(RUN_JS), f).toBe(false)
+      }
       expect(backupsOf(repo.dir, '.vscode/mcp.json')).toHaveLength(1)
       const status = repo.git('status', '--porcelain', '--untracked-files=all').split('\n').filter(Boolean).map((l) => l.slice(3)).sort()
       expect(status).toEqual(['.claude/settings.json', '.codex/config.toml', '.cursor/mcp.json', '.gemini/settings.json', '.mcp.json', '.vscode/mcp.json', `.vscode/${backupsOf(repo.dir, '.vscode/mcp.json')[0]}`, 'opencode.json'])
 
       const regs = registrations({ scope: 'project', repoRoot: repo.dir, env: setupEnv(home) })
       expect(regs.filter((r) => r.registered).map((r) => r.client)).toEqual(['claude-code', 'cursor', 'vscode', 'codex', 'opencode', 'gemini'])
+      expect(regs.filter((r) => r.registered).every((r) => r.current && r.command === 'gitwhy')).toBe(true)
+      expect(regs.find((r) => r.client === 'claude-code')!.hook).toMatchObject({ registered: true, current: true, command: 'gitwhy hook claude' })
       expect(regs.find((r) => r.client === 'windsurf')).toMatchObject({ file: null, registered: false })
 
       const removed = (await runJson(['setup', '--project', '--remove', '--repo', repo.dir], opts)).json
@@ -400,5 +413,44 @@ describe('gitwhy setup --project', () => {
   test('--project outside a git repository is a user error', async () => {
     const home = fakeHome()
     await expectUserError(['setup', '--project'], 'not_a_repo', { cwd: home, env: homeEnv(home) })
+  })
+})
+
+describe('gitwhy setup: agent skills', () => {
+  test("the package's skills go into Claude Code's, Cursor's and OpenCode's skills folders; --dry-run writes none, --remove takes only gitwhy's", async () => {
+    const home = fakeHome({ ...USER_FILES, '.claude/skills/mine/SKILL.md': '---\nname: mine\ndescription: the user own skill\n---\n' })
+    const opts: CliOptions = { cwd: home, env: homeEnv(home) }
+    const shipped = readdirSync(join(ROOT, 'skills')).sort()
+    expect(shipped.length).toBeGreaterThanOrEqual(4)
+    const folders = { 'claude-code': '.claude/skills', cursor: '.cursor/skills', opencode: '.config/opencode/skills' }
+    const before = snapshot(home)
+
+    const dry = (await runJson(['setup', '--dry-run'], opts)).json
+    expect(snapshot(home)).toEqual(before)
+    for (const [client, folder] of Object.entries(folders)) {
+      const c = dry.clients.find((x: any) => x.client === client)
+      expect(c.skills.map((s: any) => [relative(home, s.file), s.status])).toEqual(shipped.map((n) => [`${folder}/${n}/SKILL.md`, 'added']))
+    }
+    expect(dry.clients.find((x: any) => x.client === 'vscode')).not.toHaveProperty('skills')
+
+    await runJson(['setup'], opts)
+    for (const folder of Object.values(folders)) {
+      for (const name of shipped) {
+        const text = readFileSync(join(home, folder, name, 'SKILL.md'), 'utf8')
+        expect(text).toBe(readFileSync(join(ROOT, 'skills', name, 'SKILL.md'), 'utf8'))
+        // frontmatter: the name is the folder's (clients require it), a description says when to use it
+        expect(text).toMatch(new RegExp(`^---\\nname: ${name}\\ndescription: .{40,1024}\\n---\\n`))
+        expect(text).toMatch(/`(evidence_for|risk|ownership|related|context_for_pr)`/)
+      }
+    }
+    const again = (await runJson(['setup'], opts)).json
+    expect(again.clients.find((x: any) => x.client === 'cursor').skills.every((s: any) => s.status === 'unchanged')).toBe(true)
+    const human = await runCli(['setup', '--dry-run', '--remove'], opts)
+    expect(human.stdout).toMatch(/skills {6}4 would remove {2}~\/\.claude\/skills/)
+
+    const removed = (await runJson(['setup', '--remove'], opts)).json
+    expect(removed.clients.find((x: any) => x.client === 'claude-code').skills.every((s: any) => s.status === 'removed')).toBe(true)
+    for (const folder of Object.values(folders)) for (const name of shipped) expect(existsSync(join(home, folder, name))).toBe(false)
+    expect(readFileSync(join(home, '.claude/skills/mine/SKILL.md'), 'utf8')).toContain('name: mine')
   })
 })

@@ -10,7 +10,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type Identity, type TestRepo } from '../helpers/repo.js'
 import { runCli, runJson, type CliOptions } from '../cli/cli.js'
-import { connectStdio, structured, text } from '../mcp/client.js'
+import { asAgentSees, connectStdio, structured, text } from '../mcp/client.js'
+import { compactDocument } from '../../src/mcp/compact.js'
 
 const DAY = 86_400
 const T0 = 1_735_689_600 // 2025-01-01
@@ -176,7 +177,7 @@ describe('history analytics', () => {
       const same = async (tool: string, args: Record<string, unknown>, cliArgs: string[]) => {
         const result = await client.callTool({ name: tool, arguments: args })
         expect(result.isError, `${tool}: ${text(result)}`).toBeFalsy()
-        expect(structured(result)).toEqual({ repo: repo.dir, ...(await cli(...cliArgs)) })
+        expect(structured(result)).toEqual(await asAgentSees(client, tool, { repo: repo.dir, ...(await cli(...cliArgs)) }))
         return text(result)
       }
       expect(await same('risk', { target: 'src/ghost.ts' }, ['risk', 'src/ghost.ts'])).toMatch(/inactive/)
@@ -185,7 +186,8 @@ describe('history analytics', () => {
       expect(await same('ownership', { target: 'src/shared.ts' }, ['ownership', 'src/shared.ts', '--limit', '10'])).toMatch(/bus factor 1/)
       expect(await same('context_for_pr', { files: ['src/a.ts'] }, ['context-for-pr', '--files', 'src/a.ts'])).toMatch(/src\/b\.ts \(with src\/a\.ts/)
       const list = JSON.parse((await client.readResource({ uri: 'gitwhy://communities' })).contents[0].text as string)
-      expect(list).toEqual(await cli('communities', '--limit', '0'))
+      // the resource is the CLI's document, compacted (src/mcp/compact.ts)
+      expect(list).toEqual(compactDocument(await cli('communities', '--limit', '0')))
       if (list.communities.length > 0) {
         const first = JSON.parse((await client.readResource({ uri: `gitwhy://community/${list.communities[0].id}` })).contents[0].text as string)
         expect(first.community.id).toBe(list.communities[0].id)

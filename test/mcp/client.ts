@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { BIN } from '../cli/cli.js'
+import { compactData, type JsonSchema } from '../../src/mcp/compact.js'
 
 export interface ConnectOptions {
   cwd: string
@@ -74,4 +75,13 @@ export function text(result: CallToolResult | Awaited<ReturnType<Client['callToo
 
 export function structured<T = any>(result: Awaited<ReturnType<Client['callTool']>>): T {
   return (result as CallToolResult).structuredContent as T
+}
+
+/**
+ * A CLI --json document as the MCP tool answers it: the tool's structured content is the same
+ * document plus `repo`, compacted along the tool's listed output schema (src/mcp/compact.ts).
+ */
+export async function asAgentSees(client: Client, tool: string, doc: object): Promise<unknown> {
+  const { tools } = await client.listTools()
+  return compactData(doc, tools.find((t) => t.name === tool)!.outputSchema as JsonSchema)
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 import { runCli, runJson, startCli, type CliOptions } from '../cli/cli.js'
-import { connectHttp, connectStdio, startHttpServer, structured, text } from './client.js'
+import { asAgentSees, connectHttp, connectStdio, startHttpServer, structured, text } from './client.js'
 
 let repo: TestRepo
 let opts: CliOptions
@@ -40,7 +40,7 @@ describe('gitwhy mcp --http', () => {
       const result = await client.callTool({ name: 'evidence_for', arguments: { path: 'src/mod1.ts', line_start: 5, line_end: 5 } })
       expect(result.isError).toBeFalsy()
       const cli = (await runJson(['evidence', 'src/mod1.ts:5', '--limit', '20', '--repo', repo.dir], opts)).json
-      expect(structured(result)).toEqual({ repo: repo.dir, ...cli })
+      expect(structured(result)).toEqual(await asAgentSees(client, 'evidence_for', { repo: repo.dir, ...cli }))
       // a second client gets its own session
       const second = await connectHttp(server.url)
       expect(structured(await second.callTool({ name: 'ping', arguments: {} })).repo).toBe(repo.dir)

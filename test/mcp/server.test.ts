@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 import { runJson, type CliOptions } from '../cli/cli.js'
-import { connectStdio, structured, text } from './client.js'
+import { asAgentSees, connectStdio, structured, text } from './client.js'
 
 const HOUR = 3600
 const T0 = 1_735_689_600 // 2025-01-01T00:00:00Z
@@ -87,7 +87,7 @@ describe('gitwhy mcp over stdio', () => {
     const result = await client.callTool({ name: 'evidence_for', arguments: { path: 'src/retry.ts', line_start: 3, line_end: 3 } })
     expect(result.isError).toBeFalsy()
     const cli = (await runJson(['evidence', 'src/retry.ts:3', '--repo', repo.dir, '--limit', '20'], opts)).json
-    expect(structured(result)).toEqual({ repo: repo.dir, ...cli })
+    expect(structured(result)).toEqual(await asAgentSees(client, 'evidence_for', { repo: repo.dir, ...cli }))
     const data = structured(result)
     // git blame says the backoff commit owns line 3; the initial commit wrote it first
     expect(data.evidence.map((e: any) => [e.commit.sha, e.source])).toEqual([
@@ -101,6 +101,32 @@ describe('gitwhy mcp over stdio', () => {
     expect(text(result)).toContain('(fresh)')
   })
 
+  test('structured content is compact: no derivable or empty fields, within the listed schema; resources are compact JSON', async () => {
+    const result = await client.callTool({ name: 'evidence_for', arguments: { path: 'src/retry.ts' } })
+    const cli = (await runJson(['evidence', 'src/retry.ts', '--repo', repo.dir, '--limit', '20'], opts)).json
+    const data = structured(result)
+    // the CLI spells out short, category "normal", empty PR and issue lists, null urls, .000 milliseconds
+    expect(cli.evidence.some((e: any) => e.issues.length === 0)).toBe(true)
+    cli.evidence.forEach((e: any, i: number) => {
+      const item = data.evidence[i]
+      expect(item.commit.sha).toBe(e.commit.sha)
+      expect(item.commit).not.toHaveProperty('short')
+      expect(item.commit.category).toBe(e.commit.category === 'normal' ? undefined : e.commit.category)
+      expect(item.pull_requests).toEqual(e.pull_requests.length ? e.pull_requests.map((p: any) => (p.url === null ? { number: p.number, title: p.title } : p)) : undefined)
+      expect(item.issues).toEqual(e.issues.length ? expect.any(Array) : undefined)
+      expect(item.commit.date).toMatch(/T\d\d:\d\d:\d\dZ$/)
+    })
+    const format = data.evidence.find((e: any) => e.commit.sha === sha.format)
+    expect(format.commit.category).toBe('formatting')
+    expect(JSON.stringify(data).length).toBeLessThan(0.9 * JSON.stringify({ repo: repo.dir, ...cli }).length)
+    // the text is unchanged: it is the answer the model reads
+    expect(text(result)).toContain(sha.initial.slice(0, 7))
+
+    const raw = (await client.readResource({ uri: `gitwhy://commit/${sha.fix}` })).contents[0].text as string
+    expect(raw).not.toContain('\n')
+    expect(JSON.parse(raw).commit).not.toHaveProperty('short')
+  })
+
   test('evidence_for a symbol: Client.get, with the issue its fix closes', async () => {
     const result = await client.callTool({ name: 'evidence_for', arguments: { qualified_name: 'Client.get' } })
     const data = structured(result)
@@ -108,15 +134,15 @@ describe('gitwhy mcp over stdio', () => {
     const fix = data.evidence.find((e: any) => e.commit.sha === sha.fix)
     expect(fix.source).toBe('blame')
     expect(fix.pull_requests.map((p: any) => p.number)).toEqual([15])
-    expect(fix.issues).toEqual([{ number: 7, title: '', url: null, closes: true }])
+    expect(fix.issues).toEqual([{ number: 7, closes: true }])
     const cli = (await runJson(['evidence', '--symbol', 'Client.get', '--repo', repo.dir, '--limit', '20'], opts)).json
-    expect(data).toEqual({ repo: repo.dir, ...cli })
+    expect(data).toEqual(await asAgentSees(client, 'evidence_for', { repo: repo.dir, ...cli }))
   })
 
   test('area_history equals `gitwhy history --json` and follows the limit', async () => {
     const result = await client.callTool({ name: 'area_history', arguments: { path: 'src/retry.ts', limit: 2 } })
     const cli = (await runJson(['history', 'src/retry.ts', '--repo', repo.dir, '--limit', '2'], opts)).json
-    expect(structured(result)).toEqual({ repo: repo.dir, ...cli })
+    expect(structured(result)).toEqual(await asAgentSees(client, 'area_history', { repo: repo.dir, ...cli }))
     expect(structured(result).total).toBe(4)
     expect(structured(result).evidence.map((e: any) => e.commit.sha)).toEqual([sha.format, sha.fix])
     const dir = structured(await client.callTool({ name: 'area_history', arguments: { path: 'src' } }))

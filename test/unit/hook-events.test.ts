@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { breToEre, longestLiteral, queryFor, searchFromEvent, shellTokens, type SearchIntent } from '../../src/hook/claude.js'
+import { HOOK_BUDGET_MS, HOOK_DEADLINE_MS, breToEre, hookDeadlineMs, longestLiteral, queryFor, searchFromEvent, shellTokens, type SearchIntent } from '../../src/hook/claude.js'
 import { globToRegExp, looksLikeGlob, toRegExp } from '../../src/services/augment.js'
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'hook-events')
@@ -156,5 +156,24 @@ describe('patterns and globs as the index sees them', () => {
     const grep: SearchIntent = { ...base, tool: 'Grep', mode: 'regex', pattern: 'x', paths: ['packages/server'], globs: ['*.ts', '!src/**/*.test.ts'] }
     expect(queryFor(grep, CWD)).toMatchObject({ within: ['packages/server'], globs: ['*.ts', '!packages/server/src/**/*.test.ts'] })
     expect(queryFor({ ...grep, paths: ['/etc'] }, CWD)).toBeNull()
+  })
+})
+
+describe('the hook deadline adapts to the observed start-up cost', () => {
+  test('a quick start gets the work budget; a slow start (a loaded machine) a budget scaled by it, capped at 1 s; GITWHY_HOOK_DEADLINE_MS fixes it', () => {
+    const saved = process.env.GITWHY_HOOK_DEADLINE_MS
+    delete process.env.GITWHY_HOOK_DEADLINE_MS
+    try {
+      expect(hookDeadlineMs(40)).toBe(40 + HOOK_BUDGET_MS)
+      expect(hookDeadlineMs(60)).toBe(HOOK_DEADLINE_MS)
+      // node took 300 ms to reach the hook: 5× slower than nominal, so 5× the work budget
+      expect(hookDeadlineMs(300)).toBe(300 + 5 * HOOK_BUDGET_MS)
+      expect(hookDeadlineMs(700)).toBe(1000)
+      process.env.GITWHY_HOOK_DEADLINE_MS = '2500'
+      expect(hookDeadlineMs(300)).toBe(2500)
+    } finally {
+      if (saved === undefined) delete process.env.GITWHY_HOOK_DEADLINE_MS
+      else process.env.GITWHY_HOOK_DEADLINE_MS = saved
+    }
   })
 })

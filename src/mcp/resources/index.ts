@@ -5,7 +5,8 @@ import { formatSchema } from '../../graph/schema.js'
 import type { IndexReader } from '../../services/index-reader.js'
 import { communities, community } from '../../services/analytics.js'
 import { commitDetail, issueDetail, pullRequestDetail, repoOverview } from '../../services/lookup.js'
-import { failureText, type ServerContext } from '../server.js'
+import { compactDocument } from '../compact.js'
+import { failureText, type ServerContext } from '../context.js'
 
 /** Resources answer for the default repository (tools take `repo` for the others). */
 export function registerResources(server: McpServer, ctx: ServerContext): void {
@@ -57,7 +58,8 @@ export function registerResources(server: McpServer, ctx: ServerContext): void {
 async function readJson(ctx: ServerContext, uri: URL, fn: (reader: IndexReader) => Promise<object>): Promise<ReadResourceResult> {
   try {
     const data = await ctx.pool.use(undefined, fn)
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(data, null, 1) }] }
+    // compact JSON, with the fields no program needs left out (compact.ts)
+    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(compactDocument(data)) }] }
   } catch (error) {
     // resource reads have no isError result: a failure is a protocol error that says how to fix it
     throw new McpError(isUserError(error) ? ErrorCode.InvalidParams : ErrorCode.InternalError, failureText(error))

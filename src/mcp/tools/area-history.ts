@@ -4,7 +4,7 @@ import { renderEvidence } from '../../render.js'
 import { history } from '../../services/history.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 export function registerAreaHistoryTool(server: McpServer, ctx: ServerContext): void {

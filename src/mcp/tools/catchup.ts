@@ -1,28 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { catchup, type CatchupResult } from '../../services/catchup.js'
-import type { CommitRef } from '../../services/types.js'
+import { catchup, renderCatchup } from '../../services/catchup.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { commitRef, indexInfo, limitArg, record, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
-
-const line = (c: CommitRef) => `${c.short} ${c.date.slice(0, 10)} ${c.author}: ${c.subject}${c.category === 'normal' ? '' : ` [${c.category}]`}`
-
-export function renderCatchup(r: CatchupResult): string[] {
-  const counts = Object.entries(r.by_category).map(([k, n]) => `${n} ${k}`).join(', ')
-  const out = [`since ${r.since.slice(0, 16).replace('T', ' ')}: ${r.total} commits${counts ? ` (${counts})` : ''}`]
-  for (const pr of r.pull_requests) {
-    out.push(`PR #${pr.number} ${pr.title}${pr.other_commits ? ` (+${pr.other_commits} merge/bot/formatting or unlisted)` : ''}`)
-    for (const c of pr.commits) out.push(`  ${line(c)}`)
-  }
-  if (r.commits.length) out.push('not in a PR:', ...r.commits.map((c) => `  ${line(c)}`))
-  const noise = Object.entries(r.reduced).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`)
-  if (noise.length) out.push(`counted only: ${noise.join(', ')}`)
-  if (r.truncated) out.push(`showing ${r.shown} commits; raise limit (0 = all) for the rest`)
-  if (r.note) out.push(`note: ${r.note}`)
-  return out
-}
 
 export function registerCatchupTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(

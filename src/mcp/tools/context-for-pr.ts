@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { contextForPr } from '../../services/context-for-pr.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { indexInfo, record, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 export function registerContextForPrTool(server: McpServer, ctx: ServerContext): void {

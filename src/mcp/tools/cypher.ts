@@ -4,7 +4,7 @@ import { CYPHER_DEFAULTS, runCypher } from '../../graph/cypher.js'
 import type { JsonValue } from '../../graph/store.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { indexInfo, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 export function registerCypherTool(server: McpServer, ctx: ServerContext): void {

@@ -5,7 +5,7 @@ import { renderEvidence } from '../../render.js'
 import { evidence } from '../../services/evidence.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): void {

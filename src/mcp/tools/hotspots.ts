@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { hotspots, type ActivityItem } from '../../services/analytics.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { indexInfo, limitArg, pagedLimit, record, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 const line = (i: ActivityItem) => `${i.qualified_name ? `${i.qualified_name} (${i.path})` : i.path}: ${i.recent_revisions} recent, ${i.revisions} total, ${i.authors} authors`

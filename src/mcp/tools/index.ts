@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { registerAreaHistoryTool } from './area-history.js'
 import { registerCatchupTool } from './catchup.js'
 import { registerCypherTool } from './cypher.js'

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { listRegistered } from '../../services/registry.js'
+import { listRegistered, liveRegistered } from '../../services/registry.js'
 import { indexInfo } from '../schemas.js'
-import { toolError, type ServerContext } from '../server.js'
+import { toolError, type ServerContext } from '../context.js'
 import { answerText, indexLine } from '../text.js'
 
 export function registerListReposTool(server: McpServer, ctx: ServerContext): void {
@@ -24,13 +24,15 @@ export function registerListReposTool(server: McpServer, ctx: ServerContext): vo
             problem: z.string().nullable(),
           }),
         ),
+        unavailable: z.number().describe('registered repositories whose directory or index has gone (not listed; `gitwhy repos prune` removes them)'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async () => {
       try {
         const defaultRepo = await ctx.pool.root(undefined).catch(() => null)
-        const registered = listRegistered()
+        const registered = liveRegistered()
+        const unavailable = listRegistered().length - registered.length
         const entries = registered.map((r) => ({ name: r.name, path: r.path }))
         if (defaultRepo && !entries.some((e) => e.path === defaultRepo)) entries.unshift({ name: defaultRepo.split('/').pop() ?? defaultRepo, path: defaultRepo })
         const repos = []
@@ -50,7 +52,8 @@ export function registerListReposTool(server: McpServer, ctx: ServerContext): vo
         const lines = repos.length
           ? repos.map((r) => `${r.default ? '* ' : '  '}${r.name}  ${r.path}  ${r.index ? indexLine(r.index) : `(${r.problem})`}`)
           : ['no repository is indexed yet: run `gitwhy analyze` in one']
-        return { content: [{ type: 'text', text: answerText(lines) }], structuredContent: { default_repo: defaultRepo, repos } }
+        if (unavailable) lines.push(`(${unavailable} registered ${unavailable === 1 ? 'repository has' : 'repositories have'} no index any more: \`gitwhy repos prune\` removes them)`)
+        return { content: [{ type: 'text', text: answerText(lines) }], structuredContent: { default_repo: defaultRepo, repos, unavailable } }
       } catch (error) {
         return toolError(error)
       }

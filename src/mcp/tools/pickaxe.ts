@@ -4,7 +4,7 @@ import { renderEvidence } from '../../render.js'
 import { pickaxe } from '../../services/pickaxe.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { indexInfo, limitArg, pagedLimit, record, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 export function registerPickaxeTool(server: McpServer, ctx: ServerContext): void {

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { related } from '../../services/analytics.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
 import { indexInfo, limitArg, pagedLimit, record, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 export function registerRelatedTool(server: McpServer, ctx: ServerContext): void {

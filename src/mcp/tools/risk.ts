@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { risk } from '../../services/risk.js'
 import { indexInfo, record, repoArg } from '../schemas.js'
-import type { ServerContext } from '../server.js'
+import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
 export function registerRiskTool(server: McpServer, ctx: ServerContext): void {
