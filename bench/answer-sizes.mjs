@@ -10,24 +10,13 @@
 // picked from the index itself (the busiest file, its busiest symbol, its directory, the
 // newest PR), so any repository works; pass --cli to measure another build (e.g. main's).
 
-import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { benchArgs, ROOT } from './lib.mjs'
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { Client } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'))
 const { StdioClientTransport } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'))
 
-const args = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1] : fallback
-}
-const repo = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
-if (!repo || !existsSync(join(repo, '.gitwhy', 'meta.json'))) {
-  process.stderr.write('usage: node bench/answer-sizes.mjs <indexed-repo> [--cli PATH] [--json]\n(run `gitwhy analyze <repo>` first)\n')
-  process.exit(1)
-}
+const { args, opt, repo } = benchArgs('node bench/answer-sizes.mjs <indexed-repo> [--cli PATH] [--json]')
 const cli = resolve(opt('cli', join(ROOT, 'bin/run.js')))
 
 const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp'], cwd: repo, stderr: 'ignore', env: { ...process.env } })

@@ -1,31 +1,153 @@
 /**
- * Progress on stderr: a redrawn bar per phase on a TTY, one line per phase otherwise. Never on
- * stdout (that is for data).
+ * Progress of analyze on stderr, never on stdout (that is for data).
+ *
+ * Analyze reports `(phase, done, total)`; phases may overlap (history and parse run concurrently)
+ * and the graph load reports one phase per table (`load <table>`), which this display folds into
+ * one "graph load" phase counting tables. On a TTY: one live line, redrawn, naming every running
+ * phase with its count, rate and ETA, and one permanent line per phase as it ends. Otherwise (a
+ * log, CI): a line per phase as it ends, and a line every 10 s for a phase still running.
  */
-export function stderrProgress(enabled: boolean): (phase: string, done: number, total: number) => void {
-  const tty = process.stderr.isTTY === true
-  let lastPhase = ''
-  let lastDraw = 0
-  return (phase, done, total) => {
-    if (!enabled) return
-    const now = Date.now()
-    if (!tty) {
-      if (phase !== lastPhase) process.stderr.write(`gitwhy: ${phase}…\n`)
-      lastPhase = phase
+
+export type ProgressFn = (phase: string, done: number, total: number) => void
+
+interface Phase {
+  name: string
+  unit: string
+  done: number
+  total: number
+  start: number
+  lastLog: number
+  /** The graph load's current table. */
+  detail?: string
+}
+
+const UNITS: Record<string, string> = { history: 'commits', parse: 'files', 'graph load': 'steps', 'hunk map': 'commits' }
+const LOAD = 'load '
+const REDRAW_MS = 100
+const LOG_EVERY_MS = 10_000
+
+const count = (n: number) => n.toLocaleString('en-US')
+
+export function seconds(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`
+  const s = Math.round(ms / 1000)
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
+}
+
+/** "34,500/81,966 commits · 2,300/s · ETA 21 s"; only the count until a rate is meaningful. */
+export function describe(p: Phase, now: number): string {
+  if (p.name === 'graph load') return `${p.detail ?? ''} (${p.done} steps done)`
+  if (p.total <= 1) return ''
+  const parts = [`${count(p.done)}/${count(p.total)} ${p.unit}`]
+  const elapsed = now - p.start
+  if (elapsed >= 1000 && p.done > 0 && p.done < p.total) {
+    const rate = p.done / (elapsed / 1000)
+    parts.push(`${count(Math.round(rate))}/s`, `ETA ${seconds(((p.total - p.done) / rate) * 1000)}`)
+  }
+  return parts.join(' · ')
+}
+
+/** The finished line of a phase: "history  7,157 commits in 3.2 s". */
+export function finished(p: Phase, now: number): string {
+  const what = p.name === 'graph load' ? `${p.done} steps` : p.total > 1 ? `${count(p.total)} ${p.unit}` : ''
+  return `${p.name.padEnd(11)} ${what ? `${what} ` : ''}in ${seconds(now - p.start)}`
+}
+
+export class ProgressDisplay {
+  private readonly running = new Map<string, Phase>()
+  /** Phases that ended; a repeat of their last report (done = total) does not start them again. */
+  private readonly ended = new Set<string>()
+  private readonly started: number
+  private lastDraw = 0
+  private drawn = false
+
+  constructor(
+    private readonly write: (s: string) => void,
+    private readonly tty: boolean,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.started = clock()
+  }
+
+  readonly report: ProgressFn = (phase, done, total) => {
+    const now = this.clock()
+    if (phase.startsWith(LOAD)) {
+      const table = phase.slice(LOAD.length)
+      const load = this.phase('graph load', now)
+      if (load.detail !== undefined) load.done++
+      load.detail = table
+    } else {
+      const complete = total > 0 && done >= total
+      if (complete && this.ended.has(phase) && !this.running.has(phase)) return
+      const p = this.phase(phase, now)
+      p.done = done
+      p.total = total
+      if (complete) this.finish(p, now)
+      // a phase that starts ends the graph load (the last thing it reports is its checkpoint)
+    }
+    if (!phase.startsWith(LOAD) && this.running.has('graph load')) this.finish(this.running.get('graph load')!, now)
+    this.draw(now)
+  }
+
+  /** A line that must not be drawn over (a warning): printed above the live line. */
+  note(text: string): void {
+    this.clear()
+    this.write(`${text}\n`)
+  }
+
+  /** Closes every running phase (the run is over) and clears the live line. */
+  end(): void {
+    const now = this.clock()
+    for (const p of [...this.running.values()]) {
+      if (p.name === 'graph load' && p.detail !== undefined) p.done++
+      this.finish(p, now)
+    }
+    this.clear()
+  }
+
+  private phase(name: string, now: number): Phase {
+    let p = this.running.get(name)
+    if (!p) {
+      p = { name, unit: UNITS[name] ?? 'items', done: 0, total: 0, start: now, lastLog: now }
+      this.running.set(name, p)
+    }
+    return p
+  }
+
+  private finish(p: Phase, now: number): void {
+    this.running.delete(p.name)
+    this.ended.add(p.name)
+    this.clear()
+    this.write(`gitwhy: ${finished(p, now)}\n`)
+  }
+
+  private clear(): void {
+    if (this.tty && this.drawn) this.write('\r\x1b[K')
+    this.drawn = false
+  }
+
+  private draw(now: number): void {
+    if (this.running.size === 0) return
+    if (!this.tty) {
+      for (const p of this.running.values()) {
+        if (now - p.lastLog < LOG_EVERY_MS) continue
+        p.lastLog = now
+        this.write(`gitwhy: ${p.name} ${describe(p, now)}\n`)
+      }
       return
     }
-    if (phase === lastPhase && done < total && now - lastDraw < 80) return
-    lastDraw = now
-    if (phase !== lastPhase && lastPhase) process.stderr.write('\n')
-    lastPhase = phase
-    const width = 28
-    const ratio = total > 0 ? Math.min(1, done / total) : 1
-    const filled = Math.round(ratio * width)
-    const count = total > 1 ? ` ${done}/${total}` : ''
-    process.stderr.write(`\r${phase.padEnd(18)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}]${count}   `)
+    if (this.drawn && now - this.lastDraw < REDRAW_MS) return
+    this.lastDraw = now
+    const phases = [...this.running.values()].map((p) => `${p.name} ${describe(p, now)}`.trim())
+    const line = `analyze ${seconds(now - this.started)} · ${phases.join(' | ')}`
+    const width = (process.stderr.columns ?? 100) - 1
+    this.write(`\r\x1b[K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`)
+    this.drawn = true
   }
 }
 
-export function endProgress(): void {
-  if (process.stderr.isTTY) process.stderr.write('\n')
+/** The progress callback of `gitwhy analyze` and the function that ends it; silent when disabled. */
+export function stderrProgress(enabled: boolean): Pick<ProgressDisplay, 'report' | 'note' | 'end'> {
+  const display = new ProgressDisplay((s) => process.stderr.write(s), process.stderr.isTTY === true)
+  return enabled ? display : { report: () => {}, note: (text) => process.stderr.write(`${text}\n`), end: () => {} }
 }

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
-import { endProgress, stderrProgress } from '../progress.js'
+import { stderrProgress } from '../progress.js'
+import { printable } from '../render.js'
 import { analyze, type AnalyzeSummary } from '../services/analyze.js'
 
 export default class Analyze extends BaseCommand {
@@ -19,8 +20,12 @@ export default class Analyze extends BaseCommand {
   async run(): Promise<AnalyzeSummary> {
     const { args, flags } = await this.parse(Analyze)
     const progress = stderrProgress(!flags.quiet && !this.jsonEnabled())
-    const summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], identityMerge: flags['identity-merge'], ignoreRevs: flags['ignore-revs'], onProgress: progress, onWarning: (m) => this.logStderr(`warning: ${m}`) })
-    endProgress()
+    let summary: AnalyzeSummary
+    try {
+      summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], identityMerge: flags['identity-merge'], ignoreRevs: flags['ignore-revs'], onProgress: progress.report, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
+    } finally {
+      progress.end()
+    }
     if (!this.jsonEnabled()) {
       if (summary.mode === 'noop') this.log(`index is up to date at ${summary.head.slice(0, 7)} (nothing to do)`)
       else {

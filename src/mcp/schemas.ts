@@ -13,15 +13,10 @@ export const indexInfo = record('{head, stale, commits_behind (null: history rew
 
 export const commitRef = record('{sha, author, email, date, subject, category (absent: normal), why?, reverts?}')
 
-export const evidenceItem = z.object({
-  commit: commitRef,
-  source: z.enum(['blame', 'history', 'area', 'pickaxe']),
-  lines: z.number().optional().describe('blame: lines owned'),
-  path_at_commit: z.string().optional(),
-  pull_requests: z.array(record('{number, title, url}')).optional().describe('absent: none'),
-  issues: z.array(record('{number, title, url, closes}')).optional().describe('absent: none'),
-  patch: z.array(record('{path, hunks: [{header, lines}]}')).optional().describe('with patch: true'),
-})
+/** One line for the whole item: three tools list evidence items, and each pays for the schema. */
+export const evidenceItem = record(
+  '{commit: {sha, author, email, date, subject, category (absent: normal), why?, reverts?}, source: blame|history|area|pickaxe, lines? (blame: lines owned), path_at_commit?, pull_requests?: [{number, title, url?}], issues?: [{number, title?, url?, closes}], patch?: [{path, hunks: [{header, lines}]}]} (absent: none)',
+)
 
 /** Optional on every tool: which indexed repository to ask. */
 export const repoArg = z.string().optional().describe('indexed repo name or path (list_repos); default: current')

@@ -163,8 +163,10 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
     const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
     const progress = options.onProgress ?? (() => {})
-    const read = (range: string) =>
-      readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
+    const read = (range: string) => {
+      progress('history', 0, 0)
+      return readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
+    }
 
     // History (git-bound) and files (parse-bound) run concurrently.
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => read(canUpdate ? `${previous!.head}..${head}` : head))
@@ -402,6 +404,7 @@ async function indexFiles(
   try {
     let done = 0
     const total = toRead.length
+    if (total > 0) progress('parse', 0, total)
     await readBlobs(repo, toRead, (blob, content) => {
       for (const p of byBlob.get(blob) ?? []) {
         const reason = classifyFile(p, content, { maxBytes: maxFileBytes })
@@ -419,7 +422,7 @@ async function indexFiles(
       }
       if (++done % 200 === 0) progress('parse', done, total)
     })
-    progress('parse', total, total)
+    if (total > 0) progress('parse', total, total)
   } finally {
     extractor.close()
   }
