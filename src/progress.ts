@@ -25,6 +25,7 @@ const UNITS: Record<string, string> = { history: 'commits', parse: 'files', 'gra
 const LOAD = 'load '
 const REDRAW_MS = 100
 const LOG_EVERY_MS = 10_000
+const TICK_MS = 1000
 
 const count = (n: number) => n.toLocaleString('en-US')
 
@@ -36,7 +37,7 @@ export function seconds(ms: number): string {
 
 /** "34,500/81,966 commits · 2,300/s · ETA 21 s"; only the count until a rate is meaningful. */
 export function describe(p: Phase, now: number): string {
-  if (p.name === 'graph load') return `${p.detail ?? ''} (${p.done} steps done)`
+  if (p.name === 'graph load') return `${p.detail ?? ''} (step ${p.done + 1})`
   if (p.total <= 1) return ''
   const parts = [`${count(p.done)}/${count(p.total)} ${p.unit}`]
   const elapsed = now - p.start
@@ -60,6 +61,8 @@ export class ProgressDisplay {
   private readonly started: number
   private lastDraw = 0
   private drawn = false
+  /** Redraws while a phase runs silently (git spooling its output), so the clock never stops. */
+  private ticker: NodeJS.Timeout | null = null
 
   constructor(
     private readonly write: (s: string) => void,
@@ -71,6 +74,7 @@ export class ProgressDisplay {
 
   readonly report: ProgressFn = (phase, done, total) => {
     const now = this.clock()
+    this.ticker ??= setInterval(() => this.draw(this.clock()), TICK_MS).unref()
     if (phase.startsWith(LOAD)) {
       const table = phase.slice(LOAD.length)
       const load = this.phase('graph load', now)
@@ -97,6 +101,8 @@ export class ProgressDisplay {
 
   /** Closes every running phase (the run is over) and clears the live line. */
   end(): void {
+    if (this.ticker) clearInterval(this.ticker)
+    this.ticker = null
     const now = this.clock()
     for (const p of [...this.running.values()]) {
       if (p.name === 'graph load' && p.detail !== undefined) p.done++
@@ -140,7 +146,7 @@ export class ProgressDisplay {
     this.lastDraw = now
     const phases = [...this.running.values()].map((p) => `${p.name} ${describe(p, now)}`.trim())
     const line = `analyze ${seconds(now - this.started)} · ${phases.join(' | ')}`
-    const width = (process.stderr.columns ?? 100) - 1
+    const width = Math.max(process.stderr.columns ?? 0, 80) - 1
     this.write(`\r\x1b[K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`)
     this.drawn = true
   }

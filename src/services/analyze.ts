@@ -147,12 +147,19 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const release = acquireLock(repo)
   const started = performance.now()
   const timings: Record<string, number> = {}
+  const progress = options.onProgress ?? (() => {})
+  // Every timed phase shows in the progress, but those that report their own counts (and `update`,
+  // which holds the update_* phases).
   const time = async <T>(name: string, fn: () => Promise<T> | T): Promise<T> => {
+    const shown = !SELF_REPORTING.has(name)
+    const label = name.replace(/_/g, ' ')
+    if (shown) progress(label, 0, 0)
     const t0 = performance.now()
     try {
       return await fn()
     } finally {
       timings[`${name}_ms`] = Math.round(performance.now() - t0)
+      if (shown) progress(label, 1, 1)
     }
   }
   const { id, dir } = newIndexDir(repo)
@@ -162,7 +169,6 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
     const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
-    const progress = options.onProgress ?? (() => {})
     const read = (range: string) => {
       progress('history', 0, 0)
       return readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
@@ -186,7 +192,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
-      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress)
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
@@ -320,14 +326,11 @@ async function mapAndSave(
   config: AnalyticsConfig,
   history: HistoryOptions,
   time: Timer,
-  progress: (phase: string, done: number, total: number) => void,
 ): Promise<GraphData> {
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
-    progress('hunk map', 0, 1)
     const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir) })
-    progress('hunk map', 1, 1)
     return { graph, result }
   })
   const data = await time('rows', (): GraphData => {
@@ -521,6 +524,8 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
 }
 
 const MAX_UPDATE_COMMITS = 500
+/** Timed phases whose progress they report themselves (with counts), or that hold other phases. */
+const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'graph_load', 'update'])
 
 /**
  * An update in place of a rebuild, when it is exactly equivalent: the previous HEAD is on the new

@@ -41,7 +41,7 @@ describe('analyze progress display', () => {
     const lines = text().split('\n').filter(Boolean)
     expect(lines.filter((l) => /gitwhy: /.test(l))).toHaveLength(1)
     expect(text()).toContain('gitwhy: graph load  5 steps in 1.0 s\n')
-    expect(text()).toContain('graph load Symbol (3 steps done)')
+    expect(text()).toContain('graph load Symbol (step 4)')
     expect(text()).not.toMatch(/\[[#-]+\]/)
   })
 
