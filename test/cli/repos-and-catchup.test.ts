@@ -62,7 +62,7 @@ describe('the registry of indexed repositories', () => {
     } finally {
       for (const r of [live, unindexed, later]) r.cleanup()
     }
-  })
+  }, 300_000)
 })
 
 describe('gitwhy catchup', () => {
