@@ -112,6 +112,8 @@ export function resolveIdentities(commits: readonly AuthorSignature[], config: I
       if (!s.bot && isBot(c.authorName, c.authorEmail)) s.bot = true
     }
   }
+  // no email is nobody's: each such commit keeps its own signature (name)
+  seen.delete('')
   const out: IdentityMap = new Map()
   if (!enabled) {
     for (const [email, s] of seen) out.set(email, { email, name: s.name, emails: [email] })

@@ -43,7 +43,7 @@ describe('writeGraph', () => {
       const symbols = await store.query(`MATCH (s:Symbol) RETURN s.id AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line, s.signature AS signature, s.exported AS exported, ${activity('s')} ORDER BY s.id`)
       expect(symbols).toEqual(data.symbols)
 
-      const authors = await store.query('MATCH (a:Author) RETURN a.email AS email, a.name AS name ORDER BY a.email')
+      const authors = await store.query('MATCH (a:Author) RETURN a.email AS email, a.name AS name, a.emails AS emails ORDER BY a.email')
       expect(authors).toEqual([...data.authors].sort((a, b) => (a.email < b.email ? -1 : 1)))
 
       expect(await store.query('MATCH (p:PullRequest) RETURN p.number AS number, p.title AS title, p.url AS url, p.source AS source')).toEqual(data.pullRequests)
