@@ -16,8 +16,10 @@ import type { SymbolKind } from './types.js'
  * - modifierTypes + modifierPattern: a direct child of the definition node of one of these types
  *   has text matching the pattern (Rust `visibility_modifier` = `pub`, Java `modifiers` ⊇ `public`).
  * - methodsInheritFrom: a method directly inside a symbol of one of these kinds is exported when
- *   that symbol is, unless the text before its name matches privateModifier or its name matches
- *   privateName (TS `private`, JS `#field`); the conditions above do not apply to it.
+ *   that symbol is; the conditions above do not apply to it.
+ * - privateModifier / privateName: whatever else holds, a symbol is not exported when the text
+ *   before its name matches privateModifier or its name matches privateName (TS `private`, JS
+ *   `#field`, C `static`, Kotlin `private`).
  * Whatever the rule, a symbol local to a function body is never exported.
  */
 export interface ExportRule {
