@@ -9,7 +9,18 @@
 ; References: @reference.call with @name the callee (`f(x)`, `ops->release(p)`, `s.fn(p)`).
 
 (function_definition
-  declarator: (function_declarator declarator: (identifier) @name)
+  declarator: (function_declarator declarator: (identifier) @name . parameters: (_))
+  body: (compound_statement) @body) @definition.function
+
+; `LUA_API lua_CFunction lua_atpanic (...) {`: an unknown macro before the return type makes the
+; parser take the type for the name and put the name in an ERROR node.
+(function_definition
+  declarator: (function_declarator
+    declarator: (identifier)
+    .
+    (ERROR . (identifier) @name .)
+    .
+    parameters: (_))
   body: (compound_statement) @body) @definition.function
 
 ; Functions returning pointers: `char *f(void)`, `char **f(void)`.

@@ -20,8 +20,21 @@
 ; Functions and methods, by how their declarator nests (plain, `T *f()`, `T &f()`).
 (function_definition
   declarator: (function_declarator
-    declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name)
+    declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name
+    .
+    parameters: (_))
   body: (_) @body) @definition.function
+
+; `API_MACRO Type name(...) {`: an unknown macro before the return type makes the parser take the
+; type for the name and put the name in an ERROR node.
+(function_definition
+  declarator: (function_declarator
+    declarator: (identifier)
+    .
+    (ERROR . (identifier) @name .)
+    .
+    parameters: (_))
+  body: (compound_statement) @body) @definition.function
 
 (function_definition
   declarator: [

@@ -321,7 +321,7 @@ function buildSymbols(entries: Entry[], rule: ExportRule): ExtractedSymbol[] {
     if (
       entry.kind === 'function' &&
       container &&
-      ((container.kind === null && !container.namespace) || MEMBER_CONTAINERS.has(container.kind))
+      (container.kind === null ? !container.namespace : MEMBER_CONTAINERS.has(container.kind))
     ) {
       entry.kind = 'method'
     }
