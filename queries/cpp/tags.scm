@@ -7,7 +7,7 @@
 ; `double Circle::area() const {...}` → `Circle.area` (inside `namespace geo`: `geo.Circle.area`).
 ; Only definitions with a body are symbols (not prototypes, not member declarations). A function
 ; directly inside a class or struct is made a method by the extractor; a templated definition
-; starts at its `template <...>` line.
+; starts at its `template <...>` line. A function-like macro is a function.
 ;
 ; References: @reference.call with @name the callee: `f()`, `obj.m()`, `ptr->m()`, `A::b()`,
 ; `std::make_unique<T>()`, and a constructor `new X(...)` as a call of `X`; @reference.class with
@@ -100,6 +100,10 @@
         name: [(identifier) (field_identifier) (destructor_name) (operator_name)] @name))
     body: (_) @body)) @definition.method
 
+(preproc_function_def
+  name: (identifier) @name
+  value: (preproc_arg) @body) @definition.function
+
 (class_specifier
   name: (type_identifier) @name
   body: (field_declaration_list) @body) @definition.class
@@ -131,8 +135,21 @@
   declarator: (type_identifier) @name) @definition.struct
 
 (type_definition
+  type: (union_specifier !name body: (field_declaration_list) @body)
+  declarator: (type_identifier) @name) @definition.struct
+
+(type_definition
+  type: (enum_specifier !name body: (enumerator_list) @body)
+  declarator: (type_identifier) @name) @definition.enum
+
+(type_definition
   type: (_ !body)
-  declarator: (type_identifier) @name) @definition.type
+  declarator: [
+    (type_identifier) @name
+    (pointer_declarator declarator: (type_identifier) @name)
+    (function_declarator
+      declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+  ]) @definition.type
 
 (alias_declaration
   name: (type_identifier) @name) @definition.type
