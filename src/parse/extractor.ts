@@ -15,6 +15,9 @@
  *   @head               where the signature starts, when not at the definition node (a Python
  *                       decorated definition starts at its decorators, its signature at `def`)
  *
+ * Matches without a definition or scope (the `@reference.*` captures the code graph reads) are not
+ * symbols and are skipped here.
+ *
  * When several matches name the same identifier (an `export`-wrapped or decorated declaration
  * matched with and without its wrapper), the widest range wins.
  */
