@@ -4,16 +4,13 @@
  * and IMPLEMENTS edges from. For every language whose query has them, the references found in its
  * golden fixture are pinned in goldens/<lang>.refs.txt, one per line with the symbol they occur in.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import { Language, Parser, Query } from 'web-tree-sitter'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSymbolExtractor, loadLanguageRegistry } from '../../src/parse/index.js'
 import type { ExtractedSymbol, LanguageSpec, SymbolExtractor } from '../../src/parse/index.js'
-
-const FIXTURES = join(import.meta.dirname, 'fixtures')
-const GOLDENS = join(import.meta.dirname, 'goldens')
-const UPDATE = process.env.UPDATE_GOLDENS === '1'
+import { expectGolden, fixtureOf } from './golden.js'
 
 const registry = loadLanguageRegistry()
 const withReferences = [...registry.languages.values()]
@@ -72,22 +69,10 @@ describe('golden references', () => {
 
   for (const spec of withReferences) {
     it(spec.id, async () => {
-      const [fixture] = readdirSync(join(FIXTURES, spec.id)).filter((f) => f.startsWith('sample.'))
-      const path = join(FIXTURES, spec.id, fixture)
+      const path = fixtureOf(spec.id)
       const source = readFileSync(path, 'utf8')
       const actual = await references(spec, source, extractor.extract(path, source))
-      const goldenPath = join(GOLDENS, `${spec.id}.refs.txt`)
-      if (UPDATE) {
-        writeFileSync(goldenPath, actual)
-        return
-      }
-      let expected = ''
-      try {
-        expected = readFileSync(goldenPath, 'utf8')
-      } catch {
-        // A missing golden is reported as a difference from nothing.
-      }
-      expect(actual, `references of ${fixture} differ from goldens/${spec.id}.refs.txt (if intended: npm run test:update-goldens, then review)`).toBe(expected)
+      expectGolden(`${spec.id}.refs.txt`, actual, `references of ${basename(path)}`)
     })
   }
 })
