@@ -10,7 +10,7 @@
 ; starts at its `template <...>` line. A function-like macro is a function.
 ;
 ; References: @reference.call with @name the callee: `f()`, `obj.m()`, `ptr->m()`, `A::b()`,
-; `std::make_unique<T>()`, and a constructor `new X(...)` as a call of `X`; @reference.class with
+; `std::make_unique<T>()` (not the casts), and a constructor `new X(...)` as a call of `X`; @reference.class with
 ; @name a base class (`class Circle : public Shape`).
 
 (namespace_definition
@@ -154,7 +154,7 @@
 (alias_declaration
   name: (type_identifier) @name) @definition.type
 
-(call_expression
+((call_expression
   function: [
     (identifier) @name
     (field_expression field: (field_identifier) @name)
@@ -164,6 +164,7 @@
     (qualified_identifier name: (template_function name: (identifier) @name))
     (field_expression field: (template_method name: (field_identifier) @name))
   ]) @reference.call
+  (#not-any-of? @name "static_cast" "dynamic_cast" "reinterpret_cast" "const_cast"))
 
 (new_expression
   type: [
