@@ -183,15 +183,9 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): Entry
       if (captureName === 'name') nameNode = capture.node
       else if (captureName === 'body') body = capture.node
       else if (captureName === 'head') head = capture.node
-      else if (captureName === 'receiver') {
-        // Several receivers (C++ `a::B::f` matched level by level) make one path, outer first.
-        const part = dotted(capture.node.text)
-        receiver = receiver === null ? part : `${receiver}.${part}`
-      }
-      else if (captureName === 'scope' || captureName === 'namespace') {
-        scope = capture.node
-        namespace = captureName === 'namespace'
-      }
+      // Several receivers (C++ `a::B::f`, matched level by level) make one path, outer first.
+      else if (captureName === 'receiver') receiver = [receiver, dotted(capture.node.text)].filter(Boolean).join('.')
+      else if (captureName === 'scope' || captureName === 'namespace') [scope, namespace] = [capture.node, captureName === 'namespace']
       else if (captureName.startsWith('definition.')) def = capture
     }
     if (!nameNode) continue
