@@ -5,12 +5,18 @@
  * Query captures understood (documented again at the top of each tags.scm):
  *   @definition.<kind>  the definition node; <kind> is a SymbolKind
  *   @name               the symbol's name (inside a definition or a scope)
- *   @scope              a container that qualifies the names inside it but is not a symbol itself
- *                       (Rust `impl Foo` → `Foo.method`)
- *   @receiver           a type name that qualifies the definition (Go `func (s *Server) Start()`)
+ *   @scope              a container that qualifies the names inside it but is not a symbol itself,
+ *                       whose functions are methods (Rust `impl Foo` → method `Foo.method`)
+ *   @namespace          the same, for a namespace: its functions stay functions (C++ `namespace
+ *                       geo`, C# `namespace App.Core`, PHP `namespace App\Models;`)
+ *   @receiver           a type name that qualifies the definition (Go `func (s *Server) Start()`,
+ *                       C++ `void Server::start()`); several make one path, outer first
  *   @body               the body; the signature is the text from the head up to here
  *   @head               where the signature starts, when not at the definition node (a Python
  *                       decorated definition starts at its decorators, its signature at `def`)
+ *
+ * Matches without a definition or scope (the `@reference.*` captures the code graph reads) are not
+ * symbols and are skipped here.
  *
  * When several matches name the same identifier (an `export`-wrapped or decorated declaration
  * matched with and without its wrapper), the widest range wins.
@@ -59,6 +65,8 @@ interface LoadedLanguage {
 interface Entry {
   /** null for a scope. */
   kind: SymbolKind | null
+  /** A scope that is a namespace (its functions are not methods). */
+  namespace: boolean
   name: string
   receiver: string | null
   startIndex: number
@@ -165,6 +173,7 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): Entry
   for (const match of lang.query.matches(root)) {
     let def: QueryCapture | null = null
     let scope: Node | null = null
+    let namespace = false
     let nameNode: Node | null = null
     let body: Node | null = null
     let head: Node | null = null
@@ -174,15 +183,18 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): Entry
       if (captureName === 'name') nameNode = capture.node
       else if (captureName === 'body') body = capture.node
       else if (captureName === 'head') head = capture.node
-      else if (captureName === 'receiver') receiver = capture.node.text
-      else if (captureName === 'scope') scope = capture.node
+      // Several receivers (C++ `a::B::f`, matched level by level) make one path, outer first.
+      else if (captureName === 'receiver') receiver = [receiver, dotted(capture.node.text)].filter(Boolean).join('.')
+      else if (captureName === 'scope' || captureName === 'namespace') [scope, namespace] = [capture.node, captureName === 'namespace']
       else if (captureName.startsWith('definition.')) def = capture
     }
     if (!nameNode) continue
     const name = nameNode.text
     if (name.length === 0) continue
     if (scope) {
-      scopes.push(makeEntry(null, name, null, scope, null, null, source))
+      const entry = makeEntry(null, dotted(name), null, scope, null, null, source)
+      entry.namespace = namespace
+      scopes.push(entry)
       continue
     }
     if (!def) continue
@@ -209,6 +221,14 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): Entry
   return entries
 }
 
+/**
+ * A scope's or receiver's path with its separators as dots, like the rest of a qualified name:
+ * C++ `ns::Outer` and PHP `App\Models` become `ns.Outer` and `App.Models`.
+ */
+function dotted(path: string): string {
+  return path.replace(/\s+/g, '').replace(/::|\\/g, '.')
+}
+
 function makeEntry(
   kind: SymbolKind | null,
   name: string,
@@ -224,6 +244,7 @@ function makeEntry(
   const endRow = end.column === 0 && end.row > start.row ? end.row - 1 : end.row
   return {
     kind,
+    namespace: false,
     name,
     receiver,
     startIndex: node.startIndex,
@@ -287,11 +308,8 @@ function buildSymbols(entries: Entry[], rule: ExportRule): ExtractedSymbol[] {
   for (const entry of entries) {
     while (stack.length > 0 && stack[stack.length - 1].endIndex < entry.endIndex) stack.pop()
     const container = stack.length > 0 ? stack[stack.length - 1] : null
-    if (entry.receiver !== null) {
-      entry.qualifiedName = `${entry.receiver}.${entry.name}`
-    } else if (container) {
-      entry.qualifiedName = `${container.qualifiedName}.${entry.name}`
-    }
+    const own = entry.receiver === null ? entry.name : `${entry.receiver}.${entry.name}`
+    entry.qualifiedName = container ? `${container.qualifiedName}.${own}` : own
     if (container) {
       entry.parentSymbol = container.kind === null ? container.parentSymbol : container
     }
@@ -300,7 +318,7 @@ function buildSymbols(entries: Entry[], rule: ExportRule): ExtractedSymbol[] {
     if (
       entry.kind === 'function' &&
       container &&
-      (container.kind === null || MEMBER_CONTAINERS.has(container.kind))
+      (container.kind === null ? !container.namespace : MEMBER_CONTAINERS.has(container.kind))
     ) {
       entry.kind = 'method'
     }
@@ -313,7 +331,7 @@ function buildSymbols(entries: Entry[], rule: ExportRule): ExtractedSymbol[] {
       rule.methodsInheritFrom?.includes(container.kind)
     ) {
       entry.exported = container.exported && !entry.isPrivate
-    } else entry.exported = entry.baseExported
+    } else entry.exported = entry.baseExported && !entry.isPrivate
     entry.outputIndex = symbols.length
     symbols.push({
       name: entry.name,

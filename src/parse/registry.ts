@@ -3,7 +3,8 @@
  * where its grammar (.wasm) and its tags query live, and how "exported" is decided. Adding a
  * language is a registry entry, a query file and a golden fixture; no code here changes.
  */
-import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,8 +17,10 @@ import type { SymbolKind } from './types.js'
  * - modifierTypes + modifierPattern: a direct child of the definition node of one of these types
  *   has text matching the pattern (Rust `visibility_modifier` = `pub`, Java `modifiers` ⊇ `public`).
  * - methodsInheritFrom: a method directly inside a symbol of one of these kinds is exported when
- *   that symbol is, unless the text before its name matches privateModifier or its name matches
- *   privateName (TS `private`, JS `#field`); the conditions above do not apply to it.
+ *   that symbol is; the conditions above do not apply to it.
+ * - privateModifier / privateName: whatever else holds, a symbol is not exported when the text
+ *   before its name matches privateModifier or its name matches privateName (TS `private`, JS
+ *   `#field`, C `static`, Kotlin `private`).
  * Whatever the rule, a symbol local to a function body is never exported.
  */
 export interface ExportRule {
@@ -92,7 +95,14 @@ export class LanguageRegistry {
   private readonly byExtension = new Map<string, LanguageSpec>()
   private readonly byFileName = new Map<string, LanguageSpec>()
 
-  constructor(readonly languages: ReadonlyMap<string, LanguageSpec>) {
+  /**
+   * @param fingerprint a digest of everything extraction depends on (the registry, the queries, the
+   * grammars): an index built under another fingerprint holds other symbols and is rebuilt.
+   */
+  constructor(
+    readonly languages: ReadonlyMap<string, LanguageSpec>,
+    readonly fingerprint = '',
+  ) {
     for (const spec of languages.values()) {
       for (const ext of spec.extensions) this.byExtension.set(ext.toLowerCase(), spec)
       for (const name of spec.fileNames) this.byFileName.set(name, spec)
@@ -115,8 +125,10 @@ export class LanguageRegistry {
 export function loadLanguageRegistry(
   registryPath: string = join(PROJECT_ROOT, 'grammars', 'registry.json'),
 ): LanguageRegistry {
-  const raw = JSON.parse(readFileSync(registryPath, 'utf8')) as RawRegistry
+  const text = readFileSync(registryPath, 'utf8')
+  const raw = JSON.parse(text) as RawRegistry
   const languages = new Map<string, LanguageSpec>()
+  const digest = createHash('sha256').update(text)
   for (const [id, entry] of Object.entries(raw.languages)) {
     const exported = entry.exported ?? {}
     languages.set(id, {
@@ -137,5 +149,9 @@ export function loadLanguageRegistry(
       imports: entry.imports ? { patterns: entry.imports.patterns.map((p) => new RegExp(p, 'gmu')), resolver: entry.imports.resolver } : null,
     })
   }
-  return new LanguageRegistry(languages)
+  for (const spec of languages.values()) {
+    // A grammar's size stands for its version: hashing every .wasm would cost ~50 ms per analyze.
+    digest.update(`\0${spec.id}\0${statSync(spec.wasmPath).size}\0`).update(readFileSync(spec.queryPath))
+  }
+  return new LanguageRegistry(languages, digest.digest('hex').slice(0, 16))
 }

@@ -117,6 +117,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const ignoreList = options.ignoreRevs === false ? null : await readIgnoreRevs(repo)
   if (ignoreList && ignoreList.invalid.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${ignoreList.invalid.slice(0, 5).join(', ')}`)
   const ignoreRevs = ignoreList ? ignoreList.shas : null
+  const extraction = loadLanguageRegistry().fingerprint
   const previous = readMeta(repo)
   const sameOptions =
     previous !== null &&
@@ -125,7 +126,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     JSON.stringify(previous.options.analytics) === JSON.stringify(analyticsConfig) &&
     previous.options.identityMerge === identityMerge &&
     JSON.stringify(previous.options.identities) === JSON.stringify(identities) &&
-    JSON.stringify(previous.options.ignoreRevs) === JSON.stringify(ignoreRevs)
+    JSON.stringify(previous.options.ignoreRevs) === JSON.stringify(ignoreRevs) &&
+    // New languages or changed queries: every file's symbols are extracted again.
+    previous.options.extraction === extraction
   const usable = !options.force && previous !== null && sameOptions && (await usablePrevious(repo, previous, options.onWarning))
   if (usable && previous.head === head) {
     ensureGitwhyDir(repo)
@@ -214,7 +217,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       indexDir: id,
       head,
       shallow: shallow.size > 0,
-      options: { maxCommits, maxFileBytes, analytics: analyticsConfig, identityMerge, identities, ignoreRevs },
+      options: { maxCommits, maxFileBytes, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction },
       counts,
       skipped,
       timings,

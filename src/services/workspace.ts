@@ -39,6 +39,8 @@ export interface IndexMeta {
     identities: IdentityConfig
     /** Commits blame looks through (blame.ignoreRevsFile, .git-blame-ignore-revs), sorted; null after --no-ignore-revs. */
     ignoreRevs: string[] | null
+    /** The extraction rules' fingerprint (LanguageRegistry.fingerprint); absent in indexes built before it was recorded. */
+    extraction?: string
   }
   counts: Record<string, number>
   skipped: Record<string, number>

@@ -1,12 +1,9 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { basename } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSymbolExtractor, loadLanguageRegistry, MAX_PARSE_CHARS } from '../../src/parse/index.js'
 import type { ExtractedSymbol, SymbolExtractor } from '../../src/parse/index.js'
-
-const FIXTURES = join(import.meta.dirname, 'fixtures')
-const GOLDENS = join(import.meta.dirname, 'goldens')
-const UPDATE = process.env.UPDATE_GOLDENS === '1'
+import { expectGolden, FIXTURES, fixtureOf } from './golden.js'
 
 /** One line per symbol: kind, qualified name, lines, exported, parent, signature. */
 function renderGolden(symbols: ExtractedSymbol[]): string {
@@ -18,18 +15,6 @@ function renderGolden(symbols: ExtractedSymbol[]): string {
     })
     .join('\n')
     .concat('\n')
-}
-
-function lineDiff(expected: string, actual: string): string {
-  const want = expected.split('\n')
-  const got = actual.split('\n')
-  const out: string[] = []
-  for (let i = 0; i < Math.max(want.length, got.length); i++) {
-    if (want[i] === got[i]) continue
-    if (want[i] !== undefined) out.push(`- ${want[i]}`)
-    if (got[i] !== undefined) out.push(`+ ${got[i]}`)
-  }
-  return out.join('\n')
 }
 
 const registry = loadLanguageRegistry()
@@ -52,34 +37,14 @@ describe('golden symbols', () => {
 
   for (const lang of languages) {
     it(lang, () => {
-      const [fixture] = readdirSync(join(FIXTURES, lang)).filter((f) => f.startsWith('sample.'))
-      expect(fixture, `test/parse/fixtures/${lang}/sample.<ext>`).toBeDefined()
-      const path = join(FIXTURES, lang, fixture)
+      const path = fixtureOf(lang)
       expect(extractor.languageOf(path)).toBe(lang)
       const symbols = extractor.extract(path, readFileSync(path, 'utf8'))
       for (const [i, s] of symbols.entries()) {
         if (s.parentIndex !== null) expect(s.parentIndex).toBeLessThan(i)
         expect(s.signature.length).toBeLessThanOrEqual(200)
       }
-      const actual = renderGolden(symbols)
-      const goldenPath = join(GOLDENS, `${lang}.txt`)
-      if (UPDATE) {
-        writeFileSync(goldenPath, actual)
-        return
-      }
-      let expected = ''
-      try {
-        expected = readFileSync(goldenPath, 'utf8')
-      } catch {
-        // A missing golden is reported as a diff against nothing.
-      }
-      if (actual !== expected) {
-        expect.fail(
-          `symbols of ${fixture} differ from goldens/${lang}.txt ` +
-            `(if the change is intended, run npm run test:update-goldens and review the diff):\n` +
-            lineDiff(expected, actual),
-        )
-      }
+      expectGolden(`${lang}.txt`, renderGolden(symbols), `symbols of ${basename(path)}`)
     })
   }
 })
