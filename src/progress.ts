@@ -68,6 +68,7 @@ export class ProgressDisplay {
     private readonly write: (s: string) => void,
     private readonly tty: boolean,
     private readonly clock: () => number = Date.now,
+    private readonly columns: () => number = () => process.stderr.columns ?? 0,
   ) {
     this.started = clock()
   }
@@ -146,7 +147,7 @@ export class ProgressDisplay {
     this.lastDraw = now
     const phases = [...this.running.values()].map((p) => `${p.name} ${describe(p, now)}`.trim())
     const line = `analyze ${seconds(now - this.started)} · ${phases.join(' | ')}`
-    const width = Math.max(process.stderr.columns ?? 0, 80) - 1
+    const width = Math.max(this.columns(), 80) - 1
     this.write(`\r\x1b[K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`)
     this.drawn = true
   }

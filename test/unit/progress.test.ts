@@ -5,7 +5,7 @@ import { ProgressDisplay } from '../../src/progress.js'
 function display(tty: boolean) {
   const out: string[] = []
   let now = 1_000_000
-  const d = new ProgressDisplay((s) => out.push(s), tty, () => now)
+  const d = new ProgressDisplay((s) => out.push(s), tty, () => now, () => 200)
   return { d, out, tick: (ms: number) => (now += ms), text: () => out.join('') }
 }
 
