@@ -8,6 +8,8 @@ import { registerListReposTool } from './list-repos.js'
 import { registerPickaxeTool } from './pickaxe.js'
 import { registerPingTool } from './ping.js'
 import { registerContextForPrTool } from './context-for-pr.js'
+import { registerContextTool } from './context.js'
+import { registerImpactTool } from './impact.js'
 import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
@@ -26,4 +28,6 @@ export function registerTools(server: McpServer, ctx: ServerContext): void {
   registerOwnershipTool(server, ctx)
   registerContextForPrTool(server, ctx)
   registerPickaxeTool(server, ctx)
+  registerContextTool(server, ctx)
+  registerImpactTool(server, ctx)
 }
