@@ -63,6 +63,11 @@ function checkConfidence(c: number): void {
   if (!Number.isFinite(c) || c < 0 || c > 1) throw new UserError(`--min-confidence must be between 0 and 1, got ${c}`, 'pass e.g. --min-confidence 0.5 (ambiguous edges have 0.25 or less)', 'bad_option')
 }
 
+/** Kuzu 0.11 cannot bind an empty list parameter: a query over no ids or paths answers nothing. */
+async function over<T>(reader: IndexReader, statement: string, key: 'ids' | 'paths', list: string[], params: Record<string, unknown> = {}): Promise<T[]> {
+  return list.length === 0 ? [] : (await reader.graph()).query<T>(statement, { ...params, [key]: list })
+}
+
 type Row = GraphSymbol & { via: string; line?: number; confidence?: number; reason?: string; relation?: string }
 
 const symbolOf = (r: Row): GraphSymbol => ({ id: r.id, qualified_name: r.qualified_name, kind: r.kind, path: r.path, start_line: Number(r.start_line) })
@@ -107,13 +112,13 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
     const inside = new Set(ids)
     const [def, callers, callees, imports, importers, supers, subs, communities, history] = await Promise.all([
       target.kind === 'symbol' ? g.query<{ signature: string; exported: boolean; end_line: number }>(Q.symbol, { id: target.id }) : Promise.resolve([]),
-      g.query<Row>(Q.callersOf, { ids, min }),
-      g.query<Row>(Q.calleesOf, { ids, min }),
+      over<Row>(reader, Q.callersOf, 'ids', ids, { min }),
+      over<Row>(reader, Q.calleesOf, 'ids', ids, { min }),
       g.query<{ path: string }>(Q.importsOf, { paths: [path] }),
       g.query<{ path: string }>(Q.importersOf, { paths: [path] }),
-      g.query<Row>(Q.supertypesOf, { ids }),
-      g.query<Row>(Q.subtypesOf, { ids }),
-      g.query<{ id: string; label: string }>(Q.communitiesOf, { ids }),
+      over<Row>(reader, Q.supertypesOf, 'ids', ids),
+      over<Row>(reader, Q.subtypesOf, 'ids', ids),
+      over<{ id: string; label: string }>(reader, Q.communitiesOf, 'ids', ids),
       historyLine(reader, target),
     ])
     const truncated: Record<string, number> = {}
@@ -247,8 +252,8 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     // the import graph mostly import types)
     const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
     const [tests, communities] = await Promise.all([
-      g.query<{ path: string }>(Q.testFiles, { paths: affectedPaths }),
-      g.query<{ id: string; label: string; symbols: number }>(Q.communitiesOf, { ids: affected.map((s) => s.id) }),
+      over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
+      over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
     ])
     const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
     const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))

@@ -217,6 +217,11 @@ describe('impact', () => {
     const one = await impact({ repo: repo.dir, target: 'core', depth: 1 })
     expect(one.tests).toEqual([])
     expect(one.summary.level).not.toBe('LOW')
+    // a file with no symbols: nothing to walk, but history still knows its partner
+    const settings = await impact({ repo: repo.dir, target: 'src/settings.ts', direction: 'both' })
+    expect(settings.by_depth).toEqual([])
+    expect(settings.hidden_coupling.map((h) => h.path)).toEqual(['src/core.ts'])
+    expect((await context({ repo: repo.dir, target: 'src/settings.ts' })).callers).toEqual([])
     const down = await impact({ repo: repo.dir, target: 'top', direction: 'down' })
     expect(down.by_depth.map((d) => d.symbols.map((s) => s.id))).toEqual([['src/mid.ts#mid'], ['src/core.ts#core']])
   })
