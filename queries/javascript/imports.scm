@@ -1,4 +1,4 @@
-; Imports and exports of TypeScript, TSX and JavaScript modules (src/parse/extractor.ts reads them;
+; Imports and exports of JavaScript, TypeScript and TSX modules (one query: the node types are shared) (src/parse/extractor.ts reads them;
 ; src/codegraph/resolve.ts resolves them).
 ;
 ; Captures: @import.source the module specifier; @import.name an imported name, bound locally to

@@ -19,7 +19,7 @@
  *                       interface or trait it implements
  *
  * The language's imports query (queries/<lang>/imports.scm) gives the file's imports and exports;
- * its captures are documented in queries/typescript/imports.scm.
+ * its captures are documented in queries/javascript/imports.scm.
  *
  * When several matches name the same identifier (an `export`-wrapped or decorated declaration
  * matched with and without its wrapper), the widest range wins.

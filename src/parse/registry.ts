@@ -44,7 +44,7 @@ export interface LanguageSpec {
 }
 
 export interface ImportRule {
-  /** Absolute path of the imports query (captures documented in queries/typescript/imports.scm). */
+  /** Absolute path of the imports query (captures documented in queries/javascript/imports.scm). */
   queryPath: string
   resolver: ImportResolver
 }
