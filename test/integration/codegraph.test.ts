@@ -8,8 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
-import { cypher } from '../../src/services/cypher.js'
 import { context, impact } from '../../src/services/codegraph.js'
+import { codeGraphEdges as edges } from '../helpers/compare.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
 const FILES: Record<string, string> = {
@@ -64,16 +64,6 @@ const FILES: Record<string, string> = {
 
 type Edge = { from: string; to: string; reason?: string; line?: number; confidence?: number }
 
-async function edges(repo: string): Promise<Record<string, string[]>> {
-  const q = async (statement: string) => (await cypher({ repo, statement })).rows.map((r) => JSON.stringify(r)).sort()
-  return {
-    calls: await q('MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) RETURN a.id AS from, b.id AS to, c.reason AS reason, c.line AS line, c.confidence AS confidence'),
-    imports: await q('MATCH (a:File)-[:IMPORTS]->(b:File) RETURN a.path AS from, b.path AS to'),
-    extends: await q('MATCH (a:Symbol)-[:EXTENDS]->(b:Symbol) RETURN a.id AS from, b.id AS to'),
-    implements: await q('MATCH (a:Symbol)-[:IMPLEMENTS]->(b:Symbol) RETURN a.id AS from, b.id AS to'),
-    modules: await q("MATCH (f:File)-[:DEFINES]->(s:Symbol) WHERE s.name = '<module>' RETURN f.path AS path, s.id AS id"),
-  }
-}
 
 const calls = (all: Record<string, string[]>) => all.calls.map((c) => JSON.parse(c) as Edge)
 const callsFrom = (all: Record<string, string[]>, from: string) => calls(all).filter((c) => c.from === from).map((c) => `${c.to} ${c.reason}`)
