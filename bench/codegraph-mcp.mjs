@@ -35,14 +35,19 @@ const call = async (name, args) => {
   if (r.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${r.content?.[0]?.text}`)
   return ms
 }
-const rows = (await client.callTool({ name: 'cypher', arguments: { statement: "MATCH (a:Symbol)-[:CALLS]->(s:Symbol) WHERE s.name <> '<module>' RETURN DISTINCT s.id AS id", max_rows: 100000 } })).structuredContent.rows
+const rows = (await client.callTool({ name: 'cypher', arguments: { statement: "MATCH (a:Symbol)-[:CALLS]->(s:Symbol) WHERE s.name <> '<module>' AND NOT s.id CONTAINS '~' RETURN DISTINCT s.id AS id, s.path + ':' + s.qualified_name AS target", max_rows: 100000 } })).structuredContent.rows
+// targets a PATH:NAME names alone (a file may define two nested functions of one name), each
+// called once to warm the server
 const ids = []
-while (ids.length < Math.min(N, rows.length)) {
-  const id = rows[Math.floor(random() * rows.length)].id
-  if (!ids.includes(id)) ids.push(id)
+const tried = new Set()
+while (ids.length < N && tried.size < rows.length) {
+  const t = rows[Math.floor(random() * rows.length)].target
+  if (tried.has(t)) continue
+  tried.add(t)
+  const r = await client.callTool({ name: 'context', arguments: { target: t } })
+  if (!r.isError) ids.push(t)
 }
-const target = (id) => `${id.slice(0, id.indexOf('#'))}:${id}`
-for (const id of ids) await call('context', { target: target(id) })
+const target = (t) => t
 const times = { context: [], impact: [] }
 for (let r = 0; r < ROUNDS; r++) {
   for (const id of ids) {

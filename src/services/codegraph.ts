@@ -237,13 +237,15 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     const g = await reader.graph()
     const seeds = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path: target.path })).map((r) => r.id)
     const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
-    // both ways are walked for the hidden coupling, whatever the direction asked
-    const [up, down, filesUp, filesDown, partners, history] = await Promise.all([
-      walk(reader, seeds, 'up', depth, min),
-      walk(reader, seeds, 'down', depth, min),
-      walkFiles(reader, target.path, 'up', depth),
-      walkFiles(reader, target.path, 'down', depth),
-      g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 }),
+    const partners = await g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 })
+    // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
+    const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
+    const none = Promise.resolve([])
+    const [up, down, filesUp, filesDown, history] = await Promise.all([
+      wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
+      wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
+      wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
+      wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
       historyLine(reader, target),
     ])
     const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
