@@ -16,6 +16,8 @@ await build({
   format: 'esm',
   target: 'node20',
   external: ['kuzu'],
+  // jsonc-parser's "main" is a UMD build whose dynamic requires esbuild cannot follow; its ESM build bundles
+  mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __gitwhyRequire } from 'node:module'; const require = __gitwhyRequire(import.meta.url);" },
   logLevel: 'warning',
 })

@@ -41,3 +41,13 @@
 ((type_declaration (type_alias name: (type_identifier) @name)) @definition.type
   (#not-match? @definition.type "^type\\s*\\("))
 (type_alias name: (type_identifier) @name) @definition.type
+
+; References (tags convention): @reference.call with @name, the callee; @receiver, the operand of
+; a selector call (a package name or a value).
+
+(call_expression function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (selector_expression
+    operand: (_) @receiver
+    field: (field_identifier) @name)) @reference.call

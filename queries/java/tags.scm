@@ -31,3 +31,19 @@
 (constructor_declaration
   name: (identifier) @name
   body: (constructor_body) @body) @definition.method
+
+; References (tags convention): @reference.call with @name, the method; @receiver, the object or
+; class it is called on; @reference.class, an instantiation or, in a class's head, the superclass;
+; @reference.implementation, an implemented (or, for an interface, extended) interface.
+
+(method_invocation
+  object: (_)? @receiver
+  name: (identifier) @name) @reference.call
+
+(object_creation_expression type: (type_identifier) @name) @reference.class
+
+(superclass (type_identifier) @name) @reference.class
+
+(super_interfaces (type_list (type_identifier) @name)) @reference.implementation
+
+(extends_interfaces (type_list (type_identifier) @name)) @reference.class

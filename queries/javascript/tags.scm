@@ -46,3 +46,25 @@
     (arrow_function body: (_) @body)
     (function_expression body: (_) @body)
   ]) @definition.method
+
+; References (tags convention): @reference.call with @name, the callee; @receiver, the object of a
+; member call; @reference.class, an instantiation or, inside a class's head, the base class.
+
+(call_expression function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
+(new_expression constructor: (identifier) @name) @reference.class
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.class
+
+(class_heritage (identifier) @name) @reference.class
+
+(class_heritage
+  (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.class

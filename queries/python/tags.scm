@@ -22,3 +22,20 @@
   definition: (class_definition
     name: (identifier) @name
     body: (block) @body) @head) @definition.class
+
+; References (tags convention): @reference.call with @name, the callee; @receiver, the object of a
+; method call (self, a module, ...); a base class in a class's head is @reference.class.
+
+(call function: (identifier) @name) @reference.call
+
+(call
+  function: (attribute
+    object: (_) @receiver
+    attribute: (identifier) @name)) @reference.call
+
+(class_definition
+  superclasses: (argument_list (identifier) @name @reference.class))
+
+(class_definition
+  superclasses: (argument_list
+    (attribute object: (_) @receiver attribute: (identifier) @name) @reference.class))

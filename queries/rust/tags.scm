@@ -41,4 +41,22 @@
     (generic_type type: (type_identifier) @name)
     (scoped_type_identifier name: (type_identifier) @name)
     (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
-  ]) @scope
+  ]
+  body: (declaration_list) @body) @scope
+
+; References (tags convention): @reference.call with @name, the callee; @receiver, the value or
+; path it is called on; @reference.implementation, the trait an `impl Trait for Type` implements.
+
+(call_expression function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (field_expression
+    value: (_) @receiver
+    field: (field_identifier) @name)) @reference.call
+
+(call_expression
+  function: (scoped_identifier
+    path: (_) @receiver
+    name: (identifier) @name)) @reference.call
+
+(impl_item trait: (type_identifier) @name) @reference.implementation

@@ -87,3 +87,33 @@
     (string (string_fragment) @name)
   ]
   body: (statement_block) @body) @definition.module
+
+; References (tags convention): @reference.call with @name, the callee; @receiver, the object of a
+; member call; @reference.class, an instantiation (or the base class in a heritage clause);
+; @reference.implementation, an implemented interface. Where a reference sits decides what it
+; is: inside a class's head it is heritage, anywhere else a call (src/parse/extractor.ts).
+
+(call_expression function: (identifier) @name) @reference.call
+
+(call_expression
+  function: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.call
+
+(new_expression constructor: (identifier) @name) @reference.class
+
+(new_expression
+  constructor: (member_expression
+    object: (_) @receiver
+    property: (property_identifier) @name)) @reference.class
+
+(class_heritage (extends_clause value: (identifier) @name) @reference.class)
+
+(class_heritage
+  (extends_clause
+    value: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.class)
+
+(class_heritage (implements_clause (type_identifier) @name) @reference.implementation)
+
+(interface_declaration
+  (extends_type_clause (type_identifier) @name) @reference.class)

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import path from 'node:path'
 import type { GraphData } from '../graph/types.js'
 import { blameOwners } from '../history/hunk-mapper.js'
-import { resolveImport } from '../parse/imports.js'
+import { fileImports } from '../codegraph/resolve.js'
 import { loadLanguageRegistry } from '../parse/registry.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import { damagedIndex, readIndexJson } from '../services/index-integrity.js'
@@ -104,18 +104,7 @@ export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], head
   return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership, imports: resolveImports(files) }
 }
 
-/** The files' import specifiers resolved to indexed files (sorted, without duplicates). */
+/** The files' imports resolved to indexed files (sorted, without duplicates): the same IMPORTS edges the graph holds. */
 export function resolveImports(files: IndexedFile[]): Array<{ from: string; to: string }> {
-  const registry = loadLanguageRegistry()
-  const known = new Set(files.map((f) => f.path))
-  const out = new Map<string, { from: string; to: string }>()
-  for (const f of files) {
-    const rule = f.language && f.imports ? registry.get(f.language)?.imports : null
-    if (!rule) continue
-    for (const spec of f.imports!) {
-      const to = resolveImport(rule.resolver, f.path, spec, known)
-      if (to) out.set(`${f.path}\0${to}`, { from: f.path, to })
-    }
-  }
-  return [...out.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0))
+  return fileImports(files, loadLanguageRegistry())
 }

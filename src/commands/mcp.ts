@@ -9,8 +9,8 @@ import { MCP_FLAGS, runMcp } from '../mcp/main.js'
 export default class Mcp extends BaseCommand {
   static summary = 'Serve the index to AI agents over MCP (stdio by default, or Streamable HTTP on 127.0.0.1).'
   static description =
-    'Tools: evidence_for, area_history, catchup, cypher, list_repos, ping, risk, related, hotspots, ownership, context_for_pr. Resources: gitwhy://commit/{sha}, gitwhy://pr/{number}, gitwhy://issue/{number}, gitwhy://repo/overview, gitwhy://schema, gitwhy://communities, gitwhy://community/{name}. Prompts: pre_edit_brief, why_was_this_written, triage_commit. The server reads the index read-only and switches to a new index as soon as `gitwhy analyze` swaps it in.'
-  static examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --http --port 7410', 'GITWHY_MCP_TOKEN=s3cret <%= config.bin %> mcp --http --host 0.0.0.0', '<%= config.bin %> mcp --http --host 0.0.0.0 --token-file ~/.config/gitwhy/token']
+    'Tools, in groups (--tools; default history,graph): history = evidence_for, area_history, catchup, cypher, context_for_pr, pickaxe; graph = context, impact; analytics = risk, related, hotspots, ownership; ping and list_repos always. Resources: gitwhy://commit/{sha}, gitwhy://pr/{number}, gitwhy://issue/{number}, gitwhy://repo/overview, gitwhy://schema, gitwhy://communities, gitwhy://community/{name}. Prompts: pre_edit_brief, why_was_this_written, triage_commit. The server reads the index read-only and switches to a new index as soon as `gitwhy analyze` swaps it in.'
+  static examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --tools all', '<%= config.bin %> mcp --http --port 7410', 'GITWHY_MCP_TOKEN=s3cret <%= config.bin %> mcp --http --host 0.0.0.0', '<%= config.bin %> mcp --http --host 0.0.0.0 --token-file ~/.config/gitwhy/token']
   static enableJsonFlag = false
   static flags = {
     http: Flags.boolean({ description: MCP_FLAGS.http.description }),
@@ -20,6 +20,7 @@ export default class Mcp extends BaseCommand {
     token: Flags.string({ description: MCP_FLAGS.token.description }),
     'session-timeout': Flags.string({ description: MCP_FLAGS['session-timeout'].description, default: MCP_FLAGS['session-timeout'].default }),
     'max-sessions': Flags.integer({ description: MCP_FLAGS['max-sessions'].description, default: Number(MCP_FLAGS['max-sessions'].default) }),
+    tools: Flags.string({ description: MCP_FLAGS.tools.description, default: MCP_FLAGS.tools.default }),
   }
 
   async run(): Promise<void> {
@@ -33,6 +34,7 @@ export default class Mcp extends BaseCommand {
       sessionTimeout: Number(flags['session-timeout']),
       maxSessions: flags['max-sessions'],
       repo: flags.repo,
+      tools: flags.tools,
     })
   }
 }

@@ -29,6 +29,13 @@ export interface GraphDelta {
     replaceCommunities: boolean
     ownershipOf: string[]
   }
+  /** Code-graph edges that went away or changed (the new ones come in `insert`). */
+  codeGraph?: {
+    calls: Array<{ from: string; to: string; line: number }>
+    extends: Array<{ from: string; to: string }>
+    implements: Array<{ from: string; to: string }>
+    imports: Array<{ from: string; to: string }>
+  }
   /** Rows to insert. */
   insert: Partial<GraphData>
 }
@@ -100,7 +107,9 @@ async function runBatched(conn: Connection, statement: string, rows: Array<Recor
 /** Row counts after the change, as analyze reports them. */
 const COUNTS: Record<string, string> = {
   commits: 'MATCH (n:Commit) RETURN count(*) AS n',
-  symbols: 'MATCH (n:Symbol) RETURN count(*) AS n',
+  symbols: "MATCH (n:Symbol) WHERE n.name <> '<module>' RETURN count(*) AS n",
+  calls: 'MATCH ()-[r:CALLS]->() RETURN count(*) AS n',
+  imports: 'MATCH ()-[r:IMPORTS]->() RETURN count(*) AS n',
   authors: 'MATCH (n:Author) RETURN count(*) AS n',
   pull_requests: 'MATCH (n:PullRequest) RETURN count(*) AS n',
   issues: 'MATCH (n:Issue) RETURN count(*) AS n',
@@ -136,6 +145,13 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
       await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.a})-[e:CO_CHANGED]->(:Symbol {id: r.b}) DELETE e', a.removeSymbolCoChanges.map((r) => ({ ...r })))
       if (a.replaceCommunities) await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
       if (a.ownershipOf.length > 0) await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: a.ownershipOf })
+    }
+    const code = delta.codeGraph
+    if (code) {
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:CALLS]->(:Symbol {id: r.to}) WHERE e.line = r.line DELETE e', code.calls.map((r) => ({ ...r })))
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:EXTENDS]->(:Symbol {id: r.to}) DELETE e', code.extends.map((r) => ({ ...r })))
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:IMPLEMENTS]->(:Symbol {id: r.to}) DELETE e', code.implements.map((r) => ({ ...r })))
+      await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.from})-[e:IMPORTS]->(:File {path: r.to}) DELETE e', code.imports.map((r) => ({ ...r })))
     }
     for (const def of TABLES) {
       const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined

@@ -164,3 +164,48 @@ export const ANALYTICS_QUERIES = {
     MATCH (s)-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE c.category <> 'bot'
     RETURN a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY lines DESC, email`,
 } as const
+
+/**
+ * The code graph (issue 11): callers, callees, imports, heritage. `$min` is the lowest CALLS
+ * confidence kept; `$ids` a frontier of symbol ids.
+ */
+export const CODE_QUERIES = {
+  symbol: `
+    MATCH (s:Symbol {id: $id})
+    RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line,
+           s.end_line AS end_line, s.signature AS signature, s.exported AS exported, s.revisions AS revisions, s.last_change AS last_change`,
+  file: `
+    MATCH (f:File {path: $path})
+    RETURN f.revisions AS revisions, f.last_change AS last_change`,
+  fileSymbols: `
+    MATCH (:File {path: $path})-[:DEFINES]->(s:Symbol)
+    RETURN s.id AS id`,
+  callersOf: `
+    MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) WHERE b.id IN $ids AND c.confidence >= $min
+    RETURN a.id AS id, b.id AS via, a.qualified_name AS qualified_name, a.kind AS kind, a.path AS path, a.start_line AS start_line,
+           c.line AS line, c.confidence AS confidence, c.reason AS reason
+    ORDER BY confidence DESC, id, line`,
+  calleesOf: `
+    MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) WHERE a.id IN $ids AND c.confidence >= $min
+    RETURN b.id AS id, a.id AS via, b.qualified_name AS qualified_name, b.kind AS kind, b.path AS path, b.start_line AS start_line,
+           c.line AS line, c.confidence AS confidence, c.reason AS reason
+    ORDER BY confidence DESC, id, line`,
+  subtypesOf: `
+    MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol) WHERE b.id IN $ids
+    RETURN a.id AS id, b.id AS via, a.qualified_name AS qualified_name, a.kind AS kind, a.path AS path, a.start_line AS start_line, label(r) AS relation`,
+  supertypesOf: `
+    MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol) WHERE a.id IN $ids
+    RETURN b.id AS id, a.id AS via, b.qualified_name AS qualified_name, b.kind AS kind, b.path AS path, b.start_line AS start_line, label(r) AS relation`,
+  importsOf: `
+    MATCH (f:File)-[:IMPORTS]->(g:File) WHERE f.path IN $paths
+    RETURN g.path AS path, f.path AS via ORDER BY path`,
+  importersOf: `
+    MATCH (f:File)-[:IMPORTS]->(g:File) WHERE g.path IN $paths
+    RETURN f.path AS path, g.path AS via ORDER BY path`,
+  testFiles: `
+    MATCH (f:File) WHERE f.path IN $paths AND f.is_test
+    RETURN f.path AS path`,
+  communitiesOf: `
+    MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
+    RETURN c.id AS id, c.label AS label, count(s) AS symbols ORDER BY symbols DESC, id`,
+} as const

@@ -81,4 +81,8 @@ export interface GraphData {
   communities: CommunityRow[]
   memberOf: Array<{ symbol: string; community: string }>
   ownedBy: Array<{ path: string; email: string; lines: number; share: number }>
+  imports: Array<{ from: string; to: string }>
+  calls: Array<{ from: string; to: string; confidence: number; reason: string; line: number }>
+  extends: Array<{ from: string; to: string }>
+  implements: Array<{ from: string; to: string }>
 }

@@ -5,6 +5,7 @@ import { printable, printableLines } from '../render.js'
 import { packageVersion } from '../setup/launcher.js'
 import { IndexPool } from '../services/index-pool.js'
 import { createServer } from './server.js'
+import { DEFAULT_TOOL_GROUPS, parseToolGroups, TOOL_GROUPS } from './tools/index.js'
 import { isLoopback, serveHttp, serveStdio } from './transports.js'
 
 export interface McpOptions {
@@ -18,6 +19,8 @@ export interface McpOptions {
   sessionTimeout: number
   maxSessions: number
   repo?: string
+  /** `--tools`: comma-separated tool groups, or all. */
+  tools?: string
 }
 
 /** The `gitwhy mcp` flags, once: the oclif command shows them in --help, `main` parses them. */
@@ -29,6 +32,7 @@ export const MCP_FLAGS = {
   token: { type: 'string', description: 'bearer token on the command line: other users can read it in `ps`, prefer GITWHY_MCP_TOKEN or --token-file' },
   'session-timeout': { type: 'string', description: 'HTTP: seconds after which an idle session is closed (its client starts a new one)', default: '1800' },
   'max-sessions': { type: 'string', description: 'HTTP: live sessions at most; a new client evicts the least recently used', default: '256' },
+  tools: { type: 'string', description: `tool groups to serve, comma-separated: ${Object.keys(TOOL_GROUPS).join(', ')}, or all (ping and list_repos always)`, default: DEFAULT_TOOL_GROUPS.join(',') },
   repo: { type: 'string', description: 'default repository (else GITWHY_REPO, the working directory, the client\'s roots, the only indexed one)' },
 } as const
 
@@ -38,7 +42,8 @@ export async function runMcp(options: McpOptions): Promise<void> {
   const version = packageVersion()
   // checked even for stdio, so that a typo is not silently ignored
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) throw new UserError(`invalid --port ${options.port}`, 'pass a port between 0 and 65535 (0 = any free port)', 'bad_option')
-  if (!options.http) return serveStdio(() => createServer({ startDir, version }))
+  const tools = parseToolGroups(options.tools ?? DEFAULT_TOOL_GROUPS.join(','))
+  if (!options.http) return serveStdio(() => createServer({ startDir, version, tools }))
   if (!(options.sessionTimeout > 0)) throw new UserError(`invalid --session-timeout ${options.sessionTimeout}`, 'pass a number of seconds greater than 0 (default 1800)', 'bad_option')
   if (!Number.isInteger(options.maxSessions) || options.maxSessions < 1) throw new UserError(`invalid --max-sessions ${options.maxSessions}`, 'pass a whole number ≥ 1 (default 256)', 'bad_option')
   const token = bearerToken(options)
@@ -47,7 +52,7 @@ export async function runMcp(options: McpOptions): Promise<void> {
   }
   // one set of open indexes for every session: a session holds no database of its own
   const pool = new IndexPool()
-  const http = await serveHttp(() => createServer({ startDir, version, pool }).server, {
+  const http = await serveHttp(() => createServer({ startDir, version, pool, tools }).server, {
     host: options.host,
     port: options.port,
     token,
@@ -107,6 +112,7 @@ export async function main(argv: string[]): Promise<number> {
       sessionTimeout: Number(values['session-timeout']),
       maxSessions: Number(values['max-sessions']),
       repo: values.repo,
+      tools: values.tools,
     })
     return 0
   } catch (error) {

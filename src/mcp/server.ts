@@ -24,6 +24,8 @@ export interface ServerOptions {
    * database of its own; a server made without one opens its own (stdio: one client per process).
    */
   pool?: IndexPool
+  /** Tool groups to serve (src/mcp/tools/index.ts); the default set when absent. */
+  tools?: readonly string[]
 }
 
 /** The gitwhy MCP server: tools, resources and prompts over the index pool. Transports only connect it. */
@@ -32,7 +34,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
     { name: 'gitwhy', version: options.version },
     {
       instructions:
-        'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, what changed recently, and what is risky, owned by whom and coupled to what. Call evidence_for before editing or when code looks odd, and risk or context_for_pr before a non-trivial change; answers cite SHAs and PR numbers.',
+        'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, what changed recently, and what is risky, owned by whom and coupled to what. Call evidence_for before editing or when code looks odd, context to see a symbol\'s callers, callees and history, and impact or context_for_pr before a non-trivial change; answers cite SHAs and PR numbers.',
     },
   )
   const pool = options.pool ?? new IndexPool()
@@ -55,7 +57,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
     },
   }
   compactStructuredContent(server)
-  registerTools(server, context)
+  registerTools(server, context, options.tools)
   compactToolList(server)
   registerResources(server, context)
   registerPrompts(server)

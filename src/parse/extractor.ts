@@ -15,8 +15,14 @@
  *   @head               where the signature starts, when not at the definition node (a Python
  *                       decorated definition starts at its decorators, its signature at `def`)
  *
- * Matches without a definition or scope (the `@reference.*` captures the code graph reads) are not
- * symbols and are skipped here.
+ *   @reference.call     a call; @name is the callee, @receiver (optional) the object it is called on
+ *   @reference.class    in the head of a class-like definition (before its @body): a base it
+ *                       extends; anywhere else: an instantiation, kept as a call
+ *   @reference.implementation  in the head of a class-like definition or an `impl` scope: an
+ *                       interface or trait it implements
+ *
+ * The language's imports query (queries/<lang>/imports.scm) gives the file's imports and exports;
+ * its captures are documented in queries/javascript/imports.scm.
  *
  * When several matches name the same identifier (an `export`-wrapped or decorated declaration
  * matched with and without its wrapper), the widest range wins.
@@ -26,7 +32,7 @@ import { Language, Parser, Query } from 'web-tree-sitter'
 import type { Node, QueryCapture } from 'web-tree-sitter'
 import { loadLanguageRegistry } from './registry.js'
 import type { ExportRule, LanguageRegistry, LanguageSpec } from './registry.js'
-import type { ExtractedSymbol, SymbolExtractor, SymbolKind } from './types.js'
+import type { ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
 
 /** Files larger than this are not parsed (generated bundles, data dumps). */
 export const MAX_PARSE_CHARS = 5_000_000
@@ -58,8 +64,25 @@ interface LoadedLanguage {
   spec: LanguageSpec
   language: Language
   query: Query
+  importQuery: Query | null
   parser: Parser | null
 }
+
+/** A reference before the enclosing symbols are known. */
+interface RawReference {
+  capture: 'call' | 'class' | 'implementation'
+  name: string
+  receiver: string | null
+  index: number
+  line: number
+}
+
+const EMPTY: FileExtraction = { symbols: [], references: [], imports: [], exports: [] }
+
+/** Receivers longer than this, or not a plain dotted name, are recorded as `?` (an expression). */
+const MAX_RECEIVER_CHARS = 100
+const PLAIN_RECEIVER = /^[\p{L}\p{N}_$]+(?:\.[\p{L}\p{N}_$]+)*$/u
+const HERITAGE_HOLDERS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'interface', 'struct', 'enum', 'trait'])
 
 /** A definition or scope found in one file, before nesting is resolved. */
 interface Entry {
@@ -71,6 +94,8 @@ interface Entry {
   receiver: string | null
   startIndex: number
   endIndex: number
+  /** Where the body starts (the head ends); the end when there is no body. */
+  bodyStart: number
   startLine: number
   endLine: number
   signature: string
@@ -109,13 +134,14 @@ export async function createSymbolExtractor(
       language = await Language.load(spec.wasmPath)
       byWasm.set(spec.wasmPath, language)
     }
-    let query: Query
-    try {
-      query = new Query(language, readFileSync(spec.queryPath, 'utf8'))
-    } catch (error) {
-      throw new Error(`invalid query ${spec.queryPath} for ${id}: ${(error as Error).message}`)
+    const compile = (queryPath: string): Query => {
+      try {
+        return new Query(language, readFileSync(queryPath, 'utf8'))
+      } catch (error) {
+        throw new Error(`invalid query ${queryPath} for ${id}: ${(error as Error).message}`)
+      }
     }
-    loaded.set(id, { spec, language, query, parser: null })
+    loaded.set(id, { spec, language, query: compile(spec.queryPath), importQuery: spec.imports ? compile(spec.imports.queryPath) : null, parser: null })
   }
   return new TreeSitterSymbolExtractor(registry, loaded)
 }
@@ -132,14 +158,18 @@ class TreeSitterSymbolExtractor implements SymbolExtractor {
   }
 
   extract(path: string, source: string): ExtractedSymbol[] {
+    return this.extractFile(path, source).symbols
+  }
+
+  extractFile(path: string, source: string): FileExtraction {
     const id = this.languageOf(path)
-    if (id === null || source.length > MAX_PARSE_CHARS) return []
+    if (id === null || source.length > MAX_PARSE_CHARS) return EMPTY
     const lang = this.loaded.get(id)
-    if (!lang) return []
+    if (!lang) return EMPTY
     try {
       return extractWith(lang, source)
     } catch {
-      return []
+      return EMPTY
     }
   }
 
@@ -147,30 +177,36 @@ class TreeSitterSymbolExtractor implements SymbolExtractor {
     for (const lang of this.loaded.values()) {
       lang.parser?.delete()
       lang.query.delete()
+      lang.importQuery?.delete()
     }
     this.loaded.clear()
   }
 }
 
-function extractWith(lang: LoadedLanguage, source: string): ExtractedSymbol[] {
+function extractWith(lang: LoadedLanguage, source: string): FileExtraction {
   if (!lang.parser) {
     lang.parser = new Parser()
     lang.parser.setLanguage(lang.language)
   }
   const tree = lang.parser.parse(source)
-  if (!tree) return []
+  if (!tree) return EMPTY
   try {
-    return buildSymbols(collectEntries(lang, tree.rootNode, source), lang.spec.exported)
+    const { entries, references } = collectEntries(lang, tree.rootNode, source)
+    const symbols = buildSymbols(entries, lang.spec.exported)
+    const { imports, exports } = lang.importQuery ? collectImports(lang.importQuery, tree.rootNode) : { imports: [], exports: [] }
+    return { symbols, references: placeReferences(entries, symbols, references), imports, exports }
   } finally {
     tree.delete()
   }
 }
 
-function collectEntries(lang: LoadedLanguage, root: Node, source: string): Entry[] {
+function collectEntries(lang: LoadedLanguage, root: Node, source: string): { entries: Entry[]; references: RawReference[] } {
   const definitions = new Map<number, Entry>()
   const scopes: Entry[] = []
+  const references: RawReference[] = []
   const rule = lang.spec.exported
   for (const match of lang.query.matches(root)) {
+    let reference: RawReference['capture'] | null = null
     let def: QueryCapture | null = null
     let scope: Node | null = null
     let namespace = false
@@ -187,12 +223,17 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): Entry
       else if (captureName === 'receiver') receiver = [receiver, dotted(capture.node.text)].filter(Boolean).join('.')
       else if (captureName === 'scope' || captureName === 'namespace') [scope, namespace] = [capture.node, captureName === 'namespace']
       else if (captureName.startsWith('definition.')) def = capture
+      else if (captureName === 'reference.call' || captureName === 'reference.class' || captureName === 'reference.implementation') reference = captureName.slice('reference.'.length) as RawReference['capture']
     }
     if (!nameNode) continue
     const name = nameNode.text
     if (name.length === 0) continue
+    if (reference) {
+      references.push({ capture: reference, name, receiver: receiver === null ? null : plainReceiver(receiver), index: nameNode.startIndex, line: nameNode.startPosition.row + 1 })
+      continue
+    }
     if (scope) {
-      const entry = makeEntry(null, dotted(name), null, scope, null, null, source)
+      const entry = makeEntry(null, dotted(name), null, scope, null, body, source)
       entry.namespace = namespace
       scopes.push(entry)
       continue
@@ -218,7 +259,79 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): Entry
       b.endIndex - a.endIndex ||
       (a.kind === null ? 0 : 1) - (b.kind === null ? 0 : 1),
   )
-  return entries
+  references.sort((a, b) => a.index - b.index)
+  return { entries, references }
+}
+
+function plainReceiver(text: string): string {
+  return text.length <= MAX_RECEIVER_CHARS && PLAIN_RECEIVER.test(text) ? text : '?'
+}
+
+/**
+ * Each reference with its enclosing symbol, in one sweep over the entries (outer before inner)
+ * and the references (by position): a reference in the head of a class-like definition or an
+ * `impl` scope is heritage of it, any other is a call from the innermost enclosing symbol.
+ */
+function placeReferences(entries: Entry[], symbols: ExtractedSymbol[], raw: RawReference[]): ExtractedReference[] {
+  const out: ExtractedReference[] = []
+  const stack: Entry[] = []
+  let next = 0
+  for (const ref of raw) {
+    while (next < entries.length && entries[next].startIndex <= ref.index) {
+      const entry = entries[next++]
+      while (stack.length > 0 && stack[stack.length - 1].endIndex <= entry.startIndex) stack.pop()
+      stack.push(entry)
+    }
+    while (stack.length > 0 && stack[stack.length - 1].endIndex <= ref.index) stack.pop()
+    const top = stack.length > 0 ? stack[stack.length - 1] : null
+    if (ref.capture !== 'call' && top && ref.index < top.bodyStart && (top.kind === null || HERITAGE_HOLDERS.has(top.kind))) {
+      const holder = top.kind === null ? symbols.findIndex((s) => s.qualifiedName === top.qualifiedName && HERITAGE_HOLDERS.has(s.kind)) : top.outputIndex
+      if (holder >= 0) out.push({ kind: ref.capture === 'class' ? 'extends' : 'implements', name: ref.name, receiver: ref.receiver, line: ref.line, from: holder })
+      continue
+    }
+    if (ref.capture === 'implementation') continue
+    let from = -1
+    for (let i = stack.length - 1; i >= 0; i--) {
+      if (stack[i].kind !== null) {
+        from = stack[i].outputIndex
+        break
+      }
+    }
+    out.push({ kind: 'call', name: ref.name, receiver: ref.receiver, line: ref.line, from })
+  }
+  return out
+}
+
+const unquote = (text: string): string => text.replace(/^[`'"]+|[`'"]+$/g, '')
+
+/** The file's imports (merged per module and kind) and renamed exports, from the imports query. */
+function collectImports(query: Query, root: Node): { imports: ExtractedImport[]; exports: ExtractedExport[] } {
+  const imports = new Map<string, ExtractedImport>()
+  const exports: ExtractedExport[] = []
+  for (const match of query.matches(root)) {
+    const c: Record<string, Node> = {}
+    for (const capture of match.captures) c[capture.name] = capture.node
+    if (c['export.local']) exports.push({ local: c['export.local'].text, exported: (c['export.as'] ?? c['export.local']).text })
+    if (c['export.default']) exports.push({ local: c['export.default'].text, exported: 'default' })
+    const sourceNode = c['import.source']
+    if (!sourceNode) continue
+    const source = unquote(sourceNode.text)
+    if (source.length === 0) continue
+    const reexport = c['import.reexport'] !== undefined
+    const key = `${reexport ? 'r' : 'i'}\0${source}`
+    let record = imports.get(key)
+    if (!record) {
+      record = { source, line: sourceNode.startPosition.row + 1, bindings: [], reexport }
+      imports.set(key, record)
+    }
+    const add = (local: string, imported: string) => {
+      if (!record!.bindings.some((b) => b.local === local && b.imported === imported)) record!.bindings.push({ local, imported })
+    }
+    if (c['import.name']) add((c['import.alias'] ?? c['import.name']).text, c['import.name'].text)
+    if (c['import.default']) add(c['import.default'].text, 'default')
+    if (c['import.namespace']) add(c['import.namespace'].text, '*')
+  }
+  return { imports: [...imports.values()], exports }
 }
 
 /**
@@ -249,6 +362,7 @@ function makeEntry(
     receiver,
     startIndex: node.startIndex,
     endIndex: node.endIndex,
+    bodyStart: body && body.startIndex > node.startIndex ? body.startIndex : node.endIndex,
     startLine: start.row + 1,
     endLine: endRow + 1,
     signature: kind === null ? '' : signatureOf(node, head, body, source),

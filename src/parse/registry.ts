@@ -42,17 +42,18 @@ export interface LanguageSpec {
   /** Absolute path of the tags query. */
   queryPath: string
   exported: ExportRule
-  /** How to find the files a file imports (for the communities' structure), when the language makes it cheap. */
+  /** How to find the files a file imports and the names it binds, when the language has a rule. */
   imports: ImportRule | null
 }
 
 export interface ImportRule {
-  /** Each match's first group is an import specifier. */
-  patterns: RegExp[]
+  /** Absolute path of the imports query (captures documented in queries/javascript/imports.scm). */
+  queryPath: string
   resolver: ImportResolver
 }
 
-export type ImportResolver = 'js' | 'python'
+/** How a specifier becomes repository paths (src/codegraph/modules.ts). */
+export type ImportResolver = 'js' | 'python' | 'go' | 'java'
 
 interface RawExportRule {
   parentTypes?: string[]
@@ -70,7 +71,7 @@ interface RawLanguage {
   wasm: { package: string; file: string } | { path: string }
   query: string
   exported?: RawExportRule
-  imports?: { patterns: string[]; resolver: ImportResolver }
+  imports?: { query: string; resolver: ImportResolver }
 }
 
 interface RawRegistry {
@@ -146,7 +147,7 @@ export function loadLanguageRegistry(
         privateModifier: regex(exported.privateModifier),
         privateName: regex(exported.privateName),
       },
-      imports: entry.imports ? { patterns: entry.imports.patterns.map((p) => new RegExp(p, 'gmu')), resolver: entry.imports.resolver } : null,
+      imports: entry.imports ? { queryPath: join(PROJECT_ROOT, entry.imports.query), resolver: entry.imports.resolver } : null,
     })
   }
   for (const spec of languages.values()) {

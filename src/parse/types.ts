@@ -26,6 +26,45 @@ export interface ExtractedSymbol {
   parentIndex: number | null
 }
 
+/**
+ * A reference found by the tags query: a call (`@reference.call`, or `@reference.class` outside a
+ * class head: an instantiation) or heritage (`@reference.class` / `@reference.implementation` in
+ * the head of a class-like definition).
+ */
+export interface ExtractedReference {
+  kind: 'call' | 'extends' | 'implements'
+  name: string
+  /** The receiver's text for a member call (`this`, `self`, `pkg`, `a.b`), `?` when it is an expression, null for a bare call. */
+  receiver: string | null
+  /** 1-based line of the name. */
+  line: number
+  /** Index of the innermost enclosing symbol (the class, for heritage), or -1: module level. */
+  from: number
+}
+
+/** One import (or re-export) statement's module and the local names it binds. */
+export interface ExtractedImport {
+  source: string
+  line: number
+  /** local name → the imported name, `default` or `*` (the whole module). */
+  bindings: Array<{ local: string; imported: string }>
+  /** `export … from`: the bindings are exports of this file too; none: `export *`. */
+  reexport: boolean
+}
+
+/** A local name the file exports under another name (`export { a as b }`, `export default a`). */
+export interface ExtractedExport {
+  local: string
+  exported: string
+}
+
+export interface FileExtraction {
+  symbols: ExtractedSymbol[]
+  references: ExtractedReference[]
+  imports: ExtractedImport[]
+  exports: ExtractedExport[]
+}
+
 export type SkipReason = 'binary' | 'generated' | 'vendored' | 'minified' | 'too_large'
 
 export interface SymbolExtractor {
@@ -33,5 +72,7 @@ export interface SymbolExtractor {
   languageOf(path: string): string | null
   /** Symbols in the file, in source order. Never throws on bad input: a file it cannot parse gives []. */
   extract(path: string, source: string): ExtractedSymbol[]
+  /** Symbols, references, imports and exports in one parse. Never throws: a file it cannot parse gives empty lists. */
+  extractFile(path: string, source: string): FileExtraction
   close(): void
 }

@@ -22,7 +22,8 @@ import { readIgnoredContent, readIgnoreRevs } from '../git/ignore-revs.js'
 import { computeIgnoreGuesses, ignoredRevsFor, type IgnoreGuesses } from '../history/ignore-revs.js'
 import type { HistoryGraph } from '../history/graph.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
-import { importSpecifiers } from '../parse/imports.js'
+import { MODULE_CONFIG_FILES } from '../codegraph/modules.js'
+import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
 import { recordIndex } from './registry.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
@@ -202,7 +203,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       counts = {
         commits: data.commits.length,
         files: files.length,
-        symbols: data.symbols.length,
+        symbols: data.symbols.length - data.defines.filter((d) => d.symbol.endsWith(`#${MODULE_SYMBOL}`)).length,
+        calls: data.calls.length,
+        imports: data.imports.length,
         authors: data.authors.length,
         pull_requests: data.pullRequests.length,
         issues: data.issues.length,
@@ -343,7 +346,14 @@ async function mapAndSave(
     const tables = commitTables(commits, mapped.graph, paths, { identities: resolveIdentities(signatures, history.identities, history.identityMerge), reverts })
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
-    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [] }
+    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [] }
+  })
+  await time('code_graph', () => {
+    const graph = buildCodeGraph(files, loadLanguageRegistry())
+    const modules = moduleRows(graph.modules)
+    data.symbols.push(...modules.symbols)
+    data.defines.push(...modules.defines)
+    Object.assign(data, { imports: graph.imports, calls: graph.calls, extends: graph.extends, implements: graph.implements })
   })
   await time('analytics', () => {
     const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
@@ -420,11 +430,13 @@ async function indexFiles(
           continue
         }
         const language = extractor.languageOf(p)
-        const text = language ? decodeSource(content) : ''
-        const symbols = language ? extractor.extract(p, text) : []
-        const rule = language ? registry.get(language)?.imports : null
-        const imports = rule ? importSpecifiers(rule, text) : []
-        files.push({ path: p, blob, lines: countLines(content), language, symbols, ...(imports.length ? { imports } : {}) })
+        const x = language ? extractor.extractFile(p, decodeSource(content)) : null
+        const file: IndexedFile = { path: p, blob, lines: countLines(content), language, symbols: x?.symbols ?? [] }
+        if (x?.references.length) file.references = x.references
+        if (x?.imports.length) file.imports = x.imports
+        if (x?.exports.length) file.exports = x.exports
+        if (MODULE_CONFIG_FILES.has(path.posix.basename(p))) file.config = decodeSource(content)
+        files.push(file)
       }
       if (++done % 200 === 0) progress('parse', done, total)
     })
@@ -504,6 +516,38 @@ function analyticsDelta(
     },
     activity,
     analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, replaceCommunities: communitiesChanged, ownershipOf: [...u.touchedPaths] },
+  }
+}
+
+/** The `<module>` symbols of the files with module-level calls (no history of their own). */
+function moduleRows(modules: CodeGraph['modules']): Pick<GraphData, 'symbols' | 'defines'> {
+  return {
+    symbols: modules.map((m) => ({ id: m.id, name: MODULE_SYMBOL, qualified_name: MODULE_SYMBOL, kind: 'module', path: m.path, start_line: 1, end_line: Math.max(1, m.lines), signature: '', exported: false, ...NO_ACTIVITY })),
+    defines: modules.map((m) => ({ path: m.path, symbol: m.id })),
+  }
+}
+
+/**
+ * What an update changes in the code graph: every edge is recomputed from all files (resolution
+ * of an unchanged file can depend on a changed one's exports) and the difference applied. Edges of
+ * re-inserted symbols went with them (DETACH DELETE), so theirs are written whatever changed.
+ */
+function codeGraphDelta(before: CodeGraph, after: CodeGraph, deleted: ReadonlySet<string>, touched: ReadonlySet<string>) {
+  const callKey = (e: CodeGraph['calls'][number]) => `${e.from}\0${e.to}\0${e.line}\0${e.confidence}\0${e.reason}`
+  const pairKey = (e: { from: string; to: string }) => `${e.from}\0${e.to}`
+  const diff = <T extends { from: string; to: string }>(old: T[], now: T[], key: (e: T) => string, symbols: boolean) => {
+    const o = new Set(old.map(key))
+    const n = new Set(now.map(key))
+    const gone = (e: T) => symbols && (deleted.has(e.from) || deleted.has(e.to))
+    return { remove: old.filter((e) => !n.has(key(e)) && !gone(e)), insert: now.filter((e) => !o.has(key(e)) || gone(e)) }
+  }
+  const calls = diff(before.calls, after.calls, callKey, true)
+  const ext = diff(before.extends, after.extends, pairKey, true)
+  const impl = diff(before.implements, after.implements, pairKey, true)
+  const imports = diff(before.imports, after.imports, pairKey, false)
+  return {
+    remove: { calls: calls.remove.map(({ from, to, line }) => ({ from, to, line })), extends: ext.remove, implements: impl.remove, imports: imports.remove },
+    insert: { calls: calls.insert, extends: ext.insert, implements: impl.insert, imports: imports.insert, ...moduleRows(after.modules.filter((m) => touched.has(m.path))) },
   }
 }
 
@@ -621,8 +665,15 @@ async function updateIndex(u: {
     })
   })
 
+  const code = await time('code_graph', () => {
+    const registry = loadLanguageRegistry()
+    const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
+    return codeGraphDelta(buildCodeGraph([...previousFiles.values()], registry), buildCodeGraph(files, registry), deleted, touchedPaths)
+  })
+
   const delta: GraphDelta = {
     replaceSymbolsOf,
+    codeGraph: code.remove,
     updateFiles,
     activity,
     analytics: analyticsChange,
@@ -632,6 +683,9 @@ async function updateIndex(u: {
       ...tables,
       ...symbols,
       ...analytics,
+      ...code.insert,
+      symbols: [...symbols.symbols, ...code.insert.symbols],
+      defines: [...symbols.defines, ...code.insert.defines],
       files: insertFiles,
       authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
       issues: tables.issues.filter((i) => !knownIssues.has(i.number)),

@@ -1,5 +1,5 @@
 import { ShardReader, updateShards, writeShards } from '../history/shards.js'
-import type { ExtractedSymbol } from '../parse/types.js'
+import type { ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol } from '../parse/types.js'
 
 /** The files of one index directory (`.gitwhy/index-*`), and what the per-file cache holds. */
 
@@ -10,8 +10,14 @@ export interface IndexedFile {
   lines: number
   language: string | null
   symbols: ExtractedSymbol[]
-  /** Import specifiers the language's import rule found (see src/parse/imports.ts). */
-  imports?: string[]
+  /** Calls and heritage the tags query found (src/parse/extractor.ts). */
+  references?: ExtractedReference[]
+  /** Import statements the language's imports query found (src/codegraph/modules.ts resolves them). */
+  imports?: ExtractedImport[]
+  /** Local names exported under another name. */
+  exports?: ExtractedExport[]
+  /** The text of a file module resolution reads (tsconfig.json, package.json, go.mod: MODULE_CONFIG_FILES). */
+  config?: string
 }
 
 /** The per-file cache, sharded by path (see history/shards.ts). */

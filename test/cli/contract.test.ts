@@ -202,6 +202,10 @@ describe('CLI contract (--json documents and human output)', () => {
       'Symbol-CO_CHANGED->Symbol',
       'Symbol-MEMBER_OF->Community',
       'File-OWNED_BY->Author',
+      'File-IMPORTS->File',
+      'Symbol-CALLS->Symbol',
+      'Symbol-EXTENDS->Symbol',
+      'Symbol-IMPLEMENTS->Symbol',
     ])
   })
 

@@ -28,6 +28,7 @@ export function emptyGraph(): GraphData {
     defines: [], contains: [], touched: [], changed: [], blamedOn: [], authoredBy: [], parents: [],
     partOf: [], references: [], closes: [], renamedFrom: [], reverts: [],
     fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [],
+    imports: [], calls: [], extends: [], implements: [],
   }
 }
 
@@ -80,6 +81,10 @@ export function trickyGraph(): GraphData {
   g.communities.push({ id: 'c1', label: 'src "a,b"', size: 2, cohesion: 0.75 })
   g.memberOf.push({ symbol: 'src/a,b "c".ts#Foo', community: 'c1' }, { symbol: 'src/a,b "c".ts#Foo.bar', community: 'c1' })
   g.ownedBy.push({ path: 'src/a,b "c".ts', email: 'a1@example.com', lines: 7, share: 0.7 }, { path: 'src/a,b "c".ts', email: 'a2@example.com', lines: 3, share: 0.3 })
+  g.imports.push({ from: 'src/a,b "c".ts', to: 'docs/😀.md' })
+  g.calls.push({ from: 'src/a,b "c".ts#Foo.bar', to: 'src/a,b "c".ts#Foo', confidence: 0.95, reason: 'same-scope', line: 3 }, { from: 'src/a,b "c".ts#Foo', to: 'src/a,b "c".ts#Foo.bar', confidence: 0.13, reason: 'ambiguous', line: 5 })
+  g.extends.push({ from: 'src/a,b "c".ts#Foo.bar', to: 'src/a,b "c".ts#Foo' })
+  g.implements.push({ from: 'src/a,b "c".ts#Foo', to: 'src/a,b "c".ts#Foo.bar' })
   return g
 }
 

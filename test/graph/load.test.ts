@@ -66,6 +66,10 @@ describe('writeGraph', () => {
       expect(await store.query('MATCH (c:Community) RETURN c.id AS id, c.label AS label, c.size AS size, c.cohesion AS cohesion')).toEqual(data.communities)
       expect(await store.query('MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) RETURN s.id AS symbol, c.id AS community ORDER BY s.id')).toEqual(data.memberOf)
       expect(await store.query('MATCH (f:File)-[o:OWNED_BY]->(a:Author) RETURN f.path AS path, a.email AS email, o.lines AS lines, o.share AS share ORDER BY a.email')).toEqual(data.ownedBy)
+      expect(await store.query('MATCH (a:File)-[:IMPORTS]->(b:File) RETURN a.path AS from, b.path AS to')).toEqual(data.imports)
+      expect(await store.query('MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) RETURN a.id AS from, b.id AS to, c.confidence AS confidence, c.reason AS reason, c.line AS line ORDER BY c.line')).toEqual(data.calls)
+      expect(await store.query('MATCH (a:Symbol)-[:EXTENDS]->(b:Symbol) RETURN a.id AS from, b.id AS to')).toEqual(data.extends)
+      expect(await store.query('MATCH (a:Symbol)-[:IMPLEMENTS]->(b:Symbol) RETURN a.id AS from, b.id AS to')).toEqual(data.implements)
     } finally {
       await store.close()
     }

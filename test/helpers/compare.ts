@@ -297,3 +297,16 @@ export function diffAnswers(a: Map<string, string>, b: Map<string, string>, labe
   }
   return out
 }
+
+/** Every code-graph edge of an index (CALLS with their properties, IMPORTS, EXTENDS, IMPLEMENTS) and the <module> symbols, sorted, as JSON lines. */
+export async function codeGraphEdges(repo: string): Promise<Record<string, string[]>> {
+  const { cypher } = await import('../../src/services/cypher.js')
+  const q = async (statement: string) => (await cypher({ repo, statement })).rows.map((r) => JSON.stringify(r)).sort()
+  return {
+    calls: await q('MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) RETURN a.id AS from, b.id AS to, c.reason AS reason, c.line AS line, c.confidence AS confidence'),
+    imports: await q('MATCH (a:File)-[:IMPORTS]->(b:File) RETURN a.path AS from, b.path AS to'),
+    extends: await q('MATCH (a:Symbol)-[:EXTENDS]->(b:Symbol) RETURN a.id AS from, b.id AS to'),
+    implements: await q('MATCH (a:Symbol)-[:IMPLEMENTS]->(b:Symbol) RETURN a.id AS from, b.id AS to'),
+    modules: await q("MATCH (f:File)-[:DEFINES]->(s:Symbol) WHERE s.name = '<module>' RETURN f.path AS path, s.id AS id"),
+  }
+}

@@ -6,7 +6,7 @@
  * The tests in this file run in order on one repository.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { assertNoMismatches, checkEverything, collectAnswers, diffAnswers, gatherFacts } from '../helpers/compare.js'
+import { assertNoMismatches, checkEverything, codeGraphEdges, collectAnswers, diffAnswers, gatherFacts } from '../helpers/compare.js'
 import { mergesScenario, pyFunction, tsClass, type Scenario } from '../helpers/scenarios.js'
 import { memoServices, sharedServices, type SharedServices } from '../helpers/services.js'
 
@@ -25,7 +25,7 @@ describe('incremental analyze', () => {
   })
 
   /** Answers of the incrementally updated index vs a forced full index of a fresh clone, and vs git. */
-  async function expectSameAsFreshAndGit(label: string): Promise<void> {
+  async function expectSameAsFreshAndGit(label: string): Promise<Record<string, string[]>> {
     const repo = scenario.repo
     const clone = repo.clone()
     await svc.analyze({ repo: clone.dir, force: true })
@@ -36,6 +36,10 @@ describe('incremental analyze', () => {
     const fresh = await collectAnswers(svc, facts, clone.dir)
     assertNoMismatches(`${label}: incremental index vs fresh full index of a clone`, diffAnswers(incremental, fresh, 'incremental', 'fresh'), 10)
     assertNoMismatches(`${label}: incremental index vs git`, await checkEverything(memo, facts))
+    // the code graph too: every edge of the updated index equals the fresh build's
+    const edges = await codeGraphEdges(repo.dir)
+    expect(edges, `${label}: code graph`).toEqual(await codeGraphEdges(clone.dir))
+    return edges
   }
 
   test('re-analyze with no new commits is a no-op', async () => {
@@ -51,6 +55,8 @@ describe('incremental analyze', () => {
       stop: ['const stopped = input - 12', 'return stopped'],
       status: ['const code = input % 8', 'audit(code)', 'return code'],
     }))
+    // a definition for the audit() calls: the code graph gains edges from files this commit does not touch
+    repo.write('src/audit.ts', 'export function audit(code: number): number {\n  return code\n}\n')
     repo.commit('inc: start +12')
     repo.write('src/extra.py', pyFunction('extra_fn', ['doubled = value * 2', 'return doubled']))
     repo.commit('inc: add extra.py')
@@ -74,7 +80,8 @@ describe('incremental analyze', () => {
     const summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string; new_commits?: number }
     if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
     if (summary.new_commits !== undefined) expect(summary.new_commits).toBe(6)
-    await expectSameAsFreshAndGit('after 6 new commits')
+    const edges = await expectSameAsFreshAndGit('after 6 new commits')
+    expect(edges.calls.some((c) => c.includes('src/audit.ts#audit')), 'the audit() calls resolve').toBe(true)
   })
 
   test('amended HEAD: answers match git', async () => {

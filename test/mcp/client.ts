@@ -16,7 +16,11 @@ export interface ConnectOptions {
   args?: string[]
   /** Workspace roots the client announces (file paths). */
   roots?: string[]
+  /** `--tools` for the server: every group unless a test asks for another set (null: the default set). */
+  tools?: string | null
 }
+
+const toolsArgs = (opts: ConnectOptions) => (opts.tools === null ? [] : ['--tools', opts.tools ?? 'all'])
 
 function serverEnv(env: NodeJS.ProcessEnv | undefined): Record<string, string> {
   const out: Record<string, string> = {}
@@ -25,7 +29,7 @@ function serverEnv(env: NodeJS.ProcessEnv | undefined): Record<string, string> {
 }
 
 export async function connectStdio(opts: ConnectOptions): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...(opts.args ?? [])], cwd: opts.cwd, env: serverEnv(opts.env), stderr: 'pipe' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...toolsArgs(opts), ...(opts.args ?? [])], cwd: opts.cwd, env: serverEnv(opts.env), stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
   const client = new Client({ name: 'gitwhy-test', version: '1.0.0' }, opts.roots ? { capabilities: { roots: { listChanged: true } } } : {})
@@ -39,7 +43,7 @@ export async function connectStdio(opts: ConnectOptions): Promise<{ client: Clie
 
 /** Start `gitwhy mcp --http --port 0` and wait for its URL. */
 export async function startHttpServer(opts: ConnectOptions): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void>; stderr: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0', ...(opts.args ?? [])], { cwd: opts.cwd, env: serverEnv(opts.env), stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--port', '0', ...toolsArgs(opts), ...(opts.args ?? [])], { cwd: opts.cwd, env: serverEnv(opts.env), stdio: ['ignore', 'ignore', 'pipe'] })
   let err = ''
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the HTTP server did not start: ${err}`)), 20_000)

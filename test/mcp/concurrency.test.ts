@@ -30,6 +30,8 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   list_repos: {},
   ping: {},
   pickaxe: { pattern: 'return 1' },
+  context: { target: 'src/mod0.ts:f0_1' },
+  impact: { target: 'src/mod0.ts', direction: 'both' },
 }
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
-import { runJson, type CliOptions } from '../cli/cli.js'
+import { runCli, runJson, type CliOptions } from '../cli/cli.js'
 import { asAgentSees, connectStdio, structured, text } from './client.js'
 
 const HOUR = 3600
@@ -33,7 +33,7 @@ const RETRY_V2 = RETRY_V1.replace('sleep(100)', 'sleep(250)')
 const RETRY_V3 = RETRY_V2.replace('    return url\n', '    if (!url) throw new Error("empty url")\n    return url\n')
 const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class Client  {')
 
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'context_for_pr', 'pickaxe']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'context_for_pr', 'pickaxe', 'context', 'impact']
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -67,7 +67,7 @@ describe('gitwhy mcp over stdio', () => {
     repo?.cleanup()
   })
 
-  test('tools/list: the twelve tools, snake_case, described, read-only, with output schemas, under 20,000 characters', async () => {
+  test('tools/list with --tools all: every tool, snake_case, described, read-only, with output schemas', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort())
     for (const tool of tools) {
@@ -80,7 +80,26 @@ describe('gitwhy mcp over stdio', () => {
         expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy()
       }
     }
-    expect(JSON.stringify({ tools }).length).toBeLessThan(20_000)
+  })
+
+  test('the default tool set (history, graph; ping and list_repos always) stays under 20,000 characters; an unknown group is refused', async () => {
+    const { client: plain } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: null })
+    try {
+      const { tools } = await plain.listTools()
+      expect(tools.map((t) => t.name).sort()).toEqual(['area_history', 'catchup', 'context', 'context_for_pr', 'cypher', 'evidence_for', 'impact', 'list_repos', 'pickaxe', 'ping'])
+      expect(JSON.stringify({ tools }).length).toBeLessThan(20_000)
+    } finally {
+      await plain.close()
+    }
+    const { client: analytics } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: 'analytics' })
+    try {
+      expect((await analytics.listTools()).tools.map((t) => t.name).sort()).toEqual(['hotspots', 'list_repos', 'ownership', 'ping', 'related', 'risk'])
+    } finally {
+      await analytics.close()
+    }
+    const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, analytics/)
   })
 
   test('evidence_for a line range equals `gitwhy evidence --json`, with readable text citing the PR', async () => {

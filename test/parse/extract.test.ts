@@ -4,9 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSymbolExtractor, loadLanguageRegistry, MAX_PARSE_CHARS } from '../../src/parse/index.js'
 import type { ExtractedSymbol, SymbolExtractor } from '../../src/parse/index.js'
 import { expectGolden, FIXTURES, fixtureOf } from './golden.js'
+import type { FileExtraction } from '../../src/parse/types.js'
 
-/** One line per symbol: kind, qualified name, lines, exported, parent, signature. */
-function renderGolden(symbols: ExtractedSymbol[]): string {
+/**
+ * One line per symbol: kind, qualified name, lines, exported, parent, signature; then one per
+ * reference (call / extends / implements, the name, its receiver, where it is and from which
+ * symbol) and one per import (module, bindings, re-export) and renamed export.
+ */
+function renderGolden({ symbols, references, imports, exports }: FileExtraction): string {
+  const from = (i: number) => (i < 0 ? '<module>' : symbols[i].qualifiedName)
+  const refs = references.map((r) => `${r.kind} ${r.receiver === null ? '' : `${r.receiver}.`}${r.name} L${r.line} from=${from(r.from)}`)
+  const imps = imports.map((i) => `${i.reexport ? 're-export' : 'import'} ${i.source} L${i.line} {${i.bindings.map((b) => (b.local === b.imported ? b.local : `${b.imported} as ${b.local}`)).join(', ')}}`)
+  const exps = exports.map((e) => `export ${e.local} as ${e.exported}`)
+  return renderSymbols(symbols) + [...refs, ...imps, ...exps].map((l) => `${l}\n`).join('')
+}
+
+function renderSymbols(symbols: ExtractedSymbol[]): string {
   return symbols
     .map((s) => {
       const parent = s.parentIndex === null ? '-' : symbols[s.parentIndex].qualifiedName
@@ -39,12 +52,14 @@ describe('golden symbols', () => {
     it(lang, () => {
       const path = fixtureOf(lang)
       expect(extractor.languageOf(path)).toBe(lang)
-      const symbols = extractor.extract(path, readFileSync(path, 'utf8'))
+      const extraction = extractor.extractFile(path, readFileSync(path, 'utf8'))
+      const symbols = extraction.symbols
+      expect(extractor.extract(path, readFileSync(path, 'utf8'))).toEqual(symbols)
       for (const [i, s] of symbols.entries()) {
         if (s.parentIndex !== null) expect(s.parentIndex).toBeLessThan(i)
         expect(s.signature.length).toBeLessThanOrEqual(200)
       }
-      expectGolden(`${lang}.txt`, renderGolden(symbols), `symbols of ${basename(path)}`)
+      expectGolden(`${lang}.txt`, renderGolden(extraction), `symbols of ${basename(path)}`)
     })
   }
 })

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { importSpecifiers, resolveImport } from '../../src/parse/imports.js'
-import { loadLanguageRegistry } from '../../src/parse/registry.js'
+import { ModuleResolver } from '../../src/codegraph/modules.js'
+import { createSymbolExtractor } from '../../src/parse/index.js'
+import type { IndexedFile } from '../../src/services/index-layout.js'
 
-const registry = loadLanguageRegistry()
-const rule = (id: string) => registry.get(id)!.imports!
+const extractor = await createSymbolExtractor()
+const sources = (path: string, text: string) => extractor.extractFile(path, text).imports.map((i) => i.source)
 
-describe('import specifiers (registry patterns)', () => {
-  it('TypeScript: import/export from, side-effect imports, require and dynamic import; relative only', () => {
+describe('imports from the queries (queries/<lang>/imports.scm)', () => {
+  it('TypeScript: import/export from, side-effect imports, require and dynamic import; comments and strings are not imports', () => {
     const source = [
       "import { a } from './a.js'",
       'import {',
@@ -19,34 +20,55 @@ describe('import specifiers (registry patterns)', () => {
       "const x = require('./cjs')",
       "const y = await import('./lazy.js')",
       "import fs from 'node:fs'",
-      "import { z } from 'zod'",
-      "// the word import in a comment: import nothing from here",
+      '// the word import in a comment: import nothing from here',
       "const s = 'from \"./not-an-import\"'",
     ].join('\n')
-    expect(importSpecifiers(rule('typescript'), source)).toEqual(['./a.js', '../lib/b', './types', './re-export', './side-effect.css', './cjs', './lazy.js'])
+    expect(sources('m.ts', source).sort()).toEqual(['../lib/b', './a.js', './cjs', './lazy.js', './re-export', './side-effect.css', './types', 'node:fs'].sort())
+    const x = extractor.extractFile('m.ts', "import d, { a as b } from './x'\nimport * as ns from './y'\nexport { q as r } from './z'\nexport default d\n")
+    expect(x.imports).toEqual([
+      { source: './x', line: 1, bindings: [{ local: 'b', imported: 'a' }, { local: 'd', imported: 'default' }], reexport: false },
+      { source: './y', line: 2, bindings: [{ local: 'ns', imported: '*' }], reexport: false },
+      { source: './z', line: 3, bindings: [{ local: 'r', imported: 'q' }], reexport: true },
+    ])
+    expect(x.exports).toEqual([{ local: 'd', exported: 'default' }])
   })
 
-  it('Python: relative and absolute module imports', () => {
-    const source = ['from . import sibling', 'from ..pkg.mod import thing', 'import os.path', 'from mypkg.util import helper', '    import local_in_function', 'x = "from fake import y"'].join('\n')
-    expect(importSpecifiers(rule('python'), source)).toEqual(['.', '..pkg.mod', 'mypkg.util', 'os.path', 'local_in_function'])
+  it('Python: relative and absolute module imports, in functions too, not in strings', () => {
+    const source = ['from . import sibling', 'from ..pkg.mod import thing', 'import os.path', 'from mypkg.util import helper as h', 'def f():', '    import local_in_function', 'x = "from fake import y"'].join('\n')
+    expect(sources('m.py', source)).toEqual(['.', '..pkg.mod', 'os.path', 'mypkg.util', 'local_in_function'])
   })
 })
 
+const file = (path: string, config?: string): IndexedFile => ({ path, blob: '', lines: 1, language: null, symbols: [], ...(config ? { config } : {}) })
+
 describe('resolving imports against the indexed files', () => {
-  const known = new Set(['src/a.ts', 'src/lib/b.tsx', 'src/lib/index.ts', 'src/types.d.ts', 'src/util/index.js', 'pkg/__init__.py', 'pkg/mod.py', 'pkg/sub/deep.py', 'src/mypkg/util.py'])
-  it('JavaScript/TypeScript: NodeNext .js → .ts, extensions, index files; packages and unknown files stay unresolved', () => {
-    expect(resolveImport('js', 'src/main.ts', './a.js', known)).toBe('src/a.ts')
-    expect(resolveImport('js', 'src/main.ts', './lib/b', known)).toBe('src/lib/b.tsx')
-    expect(resolveImport('js', 'src/main.ts', './lib', known)).toBe('src/lib/index.ts')
-    expect(resolveImport('js', 'src/lib/b.tsx', '../util', known)).toBe('src/util/index.js')
-    expect(resolveImport('js', 'src/main.ts', './missing', known)).toBeNull()
-    expect(resolveImport('js', 'src/a.ts', './a', known)).toBeNull()
+  const resolver = new ModuleResolver(
+    ['src/a.ts', 'src/lib/b.tsx', 'src/lib/index.ts', 'src/types.d.ts', 'src/util/index.js', 'pkg/__init__.py', 'pkg/mod.py', 'pkg/sub/deep.py', 'src/mypkg/util.py', 'go/util/u.go', 'go/util/u_test.go', 'j/com/a/B.java'].map((p) => file(p))
+      .concat([file('tsconfig.json', '{ "compilerOptions": { "paths": { "~/*": ["src/*"] } } }'), file('go/go.mod', 'module example.com/m\n'), file('packages/p/package.json', '{"name": "@s/p", "main": "./dist/index.js"}'), file('packages/p/src/index.ts')]),
+  )
+  it('JavaScript/TypeScript: NodeNext .js → .ts, extensions, index files, paths aliases, workspace packages; npm packages stay unresolved', () => {
+    expect(resolver.resolve('js', 'src/main.ts', './a.js')).toEqual(['src/a.ts'])
+    expect(resolver.resolve('js', 'src/main.ts', './lib/b')).toEqual(['src/lib/b.tsx'])
+    expect(resolver.resolve('js', 'src/main.ts', './lib')).toEqual(['src/lib/index.ts'])
+    expect(resolver.resolve('js', 'src/lib/b.tsx', '../util')).toEqual(['src/util/index.js'])
+    expect(resolver.resolve('js', 'src/main.ts', '~/lib/b')).toEqual(['src/lib/b.tsx'])
+    expect(resolver.resolve('js', 'src/main.ts', '@s/p')).toEqual(['packages/p/src/index.ts'])
+    expect(resolver.resolve('js', 'src/main.ts', './missing')).toEqual([])
+    expect(resolver.resolve('js', 'src/a.ts', './a')).toEqual([])
+    expect(resolver.resolve('js', 'src/a.ts', 'react')).toEqual([])
   })
   it('Python: dots climb from the importing file; absolute modules from the root or a top-level source folder', () => {
-    expect(resolveImport('python', 'pkg/sub/deep.py', '..mod', known)).toBe('pkg/mod.py')
-    expect(resolveImport('python', 'pkg/sub/deep.py', '..', known)).toBe('pkg/__init__.py')
-    expect(resolveImport('python', 'tools/run.py', 'pkg.sub.deep', known)).toBe('pkg/sub/deep.py')
-    expect(resolveImport('python', 'src/mypkg/app.py', 'mypkg.util', known)).toBe('src/mypkg/util.py')
-    expect(resolveImport('python', 'pkg/mod.py', 'os.path', known)).toBeNull()
+    expect(resolver.resolve('python', 'pkg/sub/deep.py', '..mod')).toEqual(['pkg/mod.py'])
+    expect(resolver.resolve('python', 'pkg/sub/deep.py', '..')).toEqual(['pkg/__init__.py'])
+    expect(resolver.resolve('python', 'tools/run.py', 'pkg.sub.deep')).toEqual(['pkg/sub/deep.py'])
+    expect(resolver.resolve('python', 'src/mypkg/app.py', 'mypkg.util')).toEqual(['src/mypkg/util.py'])
+    expect(resolver.resolve('python', 'pkg/mod.py', 'os.path')).toEqual([])
+  })
+  it('Go: a package by the module path (its non-test files); Java: a class, a static member, by folder', () => {
+    expect(resolver.resolve('go', 'go/main.go', 'example.com/m/util')).toEqual(['go/util/u.go'])
+    expect(resolver.resolve('go', 'go/main.go', 'fmt')).toEqual([])
+    expect(resolver.resolve('java', 'j/com/x/A.java', 'com.a.B')).toEqual(['j/com/a/B.java'])
+    expect(resolver.resolve('java', 'j/com/x/A.java', 'com.a.B.twice')).toEqual(['j/com/a/B.java'])
+    expect(resolver.resolve('java', 'j/com/x/A.java', 'java.util.List')).toEqual([])
   })
 })

@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { UserError } from '../../errors.js'
 import type { ServerContext } from '../context.js'
 import { registerAreaHistoryTool } from './area-history.js'
 import { registerCatchupTool } from './catchup.js'
@@ -8,22 +9,42 @@ import { registerListReposTool } from './list-repos.js'
 import { registerPickaxeTool } from './pickaxe.js'
 import { registerPingTool } from './ping.js'
 import { registerContextForPrTool } from './context-for-pr.js'
+import { registerContextTool } from './context.js'
+import { registerImpactTool } from './impact.js'
 import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
 import { registerRiskTool } from './risk.js'
 
-export function registerTools(server: McpServer, ctx: ServerContext): void {
-  registerEvidenceForTool(server, ctx)
-  registerAreaHistoryTool(server, ctx)
-  registerCatchupTool(server, ctx)
-  registerCypherTool(server, ctx)
+type Registrar = (server: McpServer, ctx: ServerContext) => void
+
+/**
+ * Tools come in groups, so that the default set's tools/list stays within its 20,000-character
+ * budget (every agent session pays for it in context) without starving descriptions. ping and
+ * list_repos are always served.
+ */
+export const TOOL_GROUPS: Record<string, Registrar[]> = {
+  history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
+  graph: [registerContextTool, registerImpactTool],
+  analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
+}
+
+/** context and impact carry the risk line and the co-change (hidden coupling) the analytics group answers alone. */
+export const DEFAULT_TOOL_GROUPS = ['history', 'graph'] as const
+
+/** `--tools history,graph` (or `all`) as group names; an unknown name is a user error. */
+export function parseToolGroups(text: string): string[] {
+  const names = text.split(',').map((s) => s.trim()).filter(Boolean)
+  if (names.includes('all')) return Object.keys(TOOL_GROUPS)
+  const unknown = names.filter((n) => !(n in TOOL_GROUPS))
+  if (unknown.length > 0 || names.length === 0) {
+    throw new UserError(`unknown tool group ${unknown.join(', ') || '(none given)'}`, `pass --tools with some of ${Object.keys(TOOL_GROUPS).join(', ')}, or all (default ${DEFAULT_TOOL_GROUPS.join(',')})`, 'bad_option')
+  }
+  return names
+}
+
+export function registerTools(server: McpServer, ctx: ServerContext, groups: readonly string[] = DEFAULT_TOOL_GROUPS): void {
   registerListReposTool(server, ctx)
   registerPingTool(server, ctx)
-  registerRiskTool(server, ctx)
-  registerRelatedTool(server, ctx)
-  registerHotspotsTool(server, ctx)
-  registerOwnershipTool(server, ctx)
-  registerContextForPrTool(server, ctx)
-  registerPickaxeTool(server, ctx)
+  for (const [name, registrars] of Object.entries(TOOL_GROUPS)) if (groups.includes(name)) for (const register of registrars) register(server, ctx)
 }

@@ -1,0 +1,360 @@
+import type { LanguageRegistry } from '../parse/registry.js'
+import type { ExtractedImport, ExtractedSymbol } from '../parse/types.js'
+import { symbolIds, type IndexedFile } from '../services/index-layout.js'
+import { ModuleResolver } from './modules.js'
+
+/**
+ * The code graph of one set of indexed files: every reference the tags queries found, resolved
+ * to the symbol it most likely means, scope first:
+ *   1. same-scope: a definition in the same file (the caller's enclosing scopes first, then the
+ *      top level; in languages with an implicit `this`, the enclosing class's methods), or in the
+ *      same package (Go and Java: the same folder);
+ *   2. import-resolved: a name the file imports, followed through the import graph (re-exports,
+ *      barrels, default exports, `export *`, Python package `__init__`s), or `ns.f()` / `Class.m()`
+ *      on an imported module or class;
+ *   3. receiver-type: `this.m()` / `self.m()` / `super.m()` in the enclosing class and the classes
+ *      it extends, `Class.m()` on a class of the same package;
+ *   4. unique-name: the only definition of that name in the repository (same language family);
+ *   5. ambiguous: up to MAX_AMBIGUOUS definitions of that name, each with a low confidence.
+ * A call to an imported name that resolves outside the repository (an npm package, the standard
+ * library) gets no edge, and neither does a name nothing in the repository defines.
+ *
+ * Pure: the same files give the same edges, so an incremental analyze recomputes them all and
+ * applies the difference (src/services/analyze.ts).
+ */
+
+export type CallReason = 'same-scope' | 'import-resolved' | 'receiver-type' | 'unique-name' | 'ambiguous'
+
+export interface CallEdge {
+  from: string
+  to: string
+  confidence: number
+  reason: CallReason
+  line: number
+}
+
+export interface CodeGraph {
+  imports: Array<{ from: string; to: string }>
+  calls: CallEdge[]
+  extends: Array<{ from: string; to: string }>
+  implements: Array<{ from: string; to: string }>
+  /** Files with module-level calls: each gets a `<module>` symbol (MODULE_SYMBOL). */
+  modules: Array<{ path: string; id: string; lines: number }>
+  /** Call sites that named something defined in the repository too often to link (more than MAX_AMBIGUOUS candidates). */
+  unresolved: number
+}
+
+/** The name of the per-file symbol that module-level calls come from. */
+export const MODULE_SYMBOL = '<module>'
+export const moduleSymbolId = (path: string) => `${path}#${MODULE_SYMBOL}`
+
+export const CONFIDENCE: Record<CallReason, number> = { 'same-scope': 0.95, 'import-resolved': 0.9, 'receiver-type': 0.85, 'unique-name': 0.6, ambiguous: 0.25 }
+/** Same-package (another file of the folder) is same-scope but a little less sure. */
+const SAME_PACKAGE = 0.9
+const MAX_AMBIGUOUS = 5
+const MAX_DEPTH = 12
+
+/** Languages where a bare call never means a method of the enclosing class. */
+const EXPLICIT_RECEIVER = new Set(['typescript', 'tsx', 'javascript', 'python', 'go', 'rust'])
+const SELF = new Set(['this', 'self', 'Self', 'cls'])
+const CALLABLE = new Set(['function', 'method', 'class', 'struct'])
+const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum'])
+
+interface Sym {
+  file: Unit
+  index: number
+  id: string
+  s: ExtractedSymbol
+}
+
+interface Unit {
+  f: IndexedFile
+  ids: string[]
+  syms: Sym[]
+  family: string
+  resolver: string | null
+  /** Resolved imports of the file: the targets of each statement. */
+  imports: Array<{ record: ExtractedImport; targets: string[] }>
+  byName: Map<string, Sym[]>
+  byQualified: Map<string, Sym[]>
+}
+
+type Binding = { kind: 'module'; targets: string[] } | { kind: 'symbols'; syms: Sym[] } | { kind: 'external' }
+
+const family = (language: string) => (language === 'typescript' || language === 'tsx' || language === 'javascript' ? 'js' : language)
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key)
+  if (list) list.push(value)
+  else map.set(key, [value])
+}
+
+export function buildCodeGraph(files: readonly IndexedFile[], registry: LanguageRegistry): CodeGraph {
+  const modules = new ModuleResolver(files)
+  const units = new Map<string, Unit>()
+  const topByName = new Map<string, Sym[]>()
+  const methodsByName = new Map<string, Sym[]>()
+  const typesByName = new Map<string, Sym[]>()
+  for (const f of files) {
+    if (!f.language) continue
+    const ids = symbolIds(f)
+    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map() }
+    f.symbols.forEach((s, index) => {
+      const sym = { file: u, index, id: ids[index], s }
+      u.syms.push(sym)
+      push(u.byName, s.name, sym)
+      push(u.byQualified, s.qualifiedName, sym)
+      const key = `${u.family}\0${s.name}`
+      if (s.kind === 'method') push(methodsByName, key, sym)
+      else if (s.parentIndex === null && CALLABLE.has(s.kind)) push(topByName, key, sym)
+      if (TYPE_KINDS.has(s.kind)) push(typesByName, key, sym)
+    })
+    units.set(f.path, u)
+  }
+  for (const u of units.values()) {
+    if (!u.resolver) continue
+    for (const record of u.f.imports ?? []) u.imports.push({ record, targets: modules.resolve(u.resolver as never, u.f.path, record.source) })
+  }
+
+  const top = (u: Unit, name: string) => (u.byName.get(name) ?? []).filter((s) => s.s.parentIndex === null)
+
+  /** What `name` means when imported from the module file `u` (its exports, re-exports, barrels). */
+  const exportOf = (u: Unit | undefined, name: string, depth: number): Sym[] => {
+    if (!u || depth > MAX_DEPTH) return []
+    if (name !== 'default') {
+      const direct = top(u, name)
+      if (direct.length) return direct
+      const qualified = u.byQualified.get(name)
+      if (qualified?.length) return qualified
+    }
+    for (const e of u.f.exports ?? []) {
+      if (e.exported !== name) continue
+      const local = top(u, e.local)
+      if (local.length) return local
+      const bound = bindingOf(u, e.local, depth + 1)
+      if (bound.kind === 'symbols') return bound.syms
+    }
+    for (const { record, targets } of u.imports) {
+      const viaBinding = record.reexport || u.resolver === 'python'
+      if (!viaBinding) continue
+      for (const b of record.bindings) {
+        if (b.local !== name) continue
+        if (b.imported === '*') continue
+        for (const t of targets) {
+          const hit = exportOf(units.get(t), b.imported, depth + 1)
+          if (hit.length) return hit
+        }
+      }
+      if (record.reexport && record.bindings.length === 0) {
+        for (const t of targets) {
+          const hit = exportOf(units.get(t), name, depth + 1)
+          if (hit.length) return hit
+        }
+      }
+    }
+    return []
+  }
+
+  /** What a local name of `u` is bound to by its imports. */
+  const bindingOf = (u: Unit, local: string, depth = 0): Binding | { kind: 'none' } => {
+    for (const { record, targets } of u.imports) {
+      for (const b of bindingsOf(u, record)) {
+        if (b.local !== local) continue
+        if (targets.length === 0) return { kind: 'external' }
+        if (b.imported === '*') return { kind: 'module', targets }
+        const syms = targets.flatMap((t) => exportOf(units.get(t), b.imported, depth + 1))
+        if (syms.length) return { kind: 'symbols', syms }
+        // Python `from pkg import mod`: a submodule, not a name of the package
+        if (u.resolver === 'python') {
+          const sub = modules.resolve('python', u.f.path, `${record.source}${record.source.endsWith('.') ? '' : '.'}${b.imported}`)
+          if (sub.length) return { kind: 'module', targets: sub }
+        }
+        return { kind: 'external' }
+      }
+    }
+    return { kind: 'none' }
+  }
+
+  /** Bindings a statement makes; Go and Java bind the package / class name implicitly. */
+  const bindingsOf = (u: Unit, record: ExtractedImport): ExtractedImport['bindings'] => {
+    if (record.bindings.length > 0 || record.reexport) return record.bindings
+    const last = record.source.split(/[/.]/).filter(Boolean)
+    if (u.resolver === 'go') return [{ local: (/^v\d+$/.test(last[last.length - 1] ?? '') ? last[last.length - 2] : last[last.length - 1]) ?? '', imported: '*' }]
+    if (u.resolver === 'java' && last.length > 0) {
+      const name = last[last.length - 1]
+      // `import a.b.C` binds C; `import static a.b.C.m` binds m (C.m in C.java)
+      return /^\p{Lu}/u.test(name) ? [{ local: name, imported: name }] : [{ local: name, imported: `${last[last.length - 2]}.${name}` }]
+    }
+    return []
+  }
+
+  const membersOf = (cls: Sym, name: string): Sym[] => cls.file.byQualified.get(`${cls.s.qualifiedName}.${name}`) ?? []
+
+  /** A type name seen from `u`: local, imported, same package, unique in the repository. */
+  const typeNamed = (u: Unit, name: string): { syms: Sym[]; reason: CallReason; confidence: number } | null => {
+    const local = top(u, name).filter((s) => TYPE_KINDS.has(s.s.kind))
+    if (local.length) return { syms: local, reason: 'same-scope', confidence: CONFIDENCE['same-scope'] }
+    const bound = bindingOf(u, name)
+    if (bound.kind === 'symbols') return { syms: bound.syms, reason: 'import-resolved', confidence: CONFIDENCE['import-resolved'] }
+    if (bound.kind !== 'none') return null
+    const pkg = samePackage(u, name).filter((s) => TYPE_KINDS.has(s.s.kind))
+    if (pkg.length) return { syms: pkg, reason: 'same-scope', confidence: SAME_PACKAGE }
+    const all = typesByName.get(`${u.family}\0${name}`) ?? []
+    if (all.length === 1) return { syms: all, reason: 'unique-name', confidence: CONFIDENCE['unique-name'] }
+    return null
+  }
+
+  const samePackage = (u: Unit, name: string): Sym[] => {
+    if (u.resolver !== 'go' && u.resolver !== 'java') return []
+    return modules.siblings(u.f.path).filter((p) => p !== u.f.path).flatMap((p) => {
+      const other = units.get(p)
+      return other && other.family === u.family ? top(other, name) : []
+    })
+  }
+
+  // heritage first: `this.m()` looks through the classes a class extends
+  const parents = new Map<string, Sym[]>()
+  const out: CodeGraph = { imports: [], calls: [], extends: [], implements: [], modules: [], unresolved: 0 }
+  for (const u of units.values()) {
+    for (const ref of u.f.references ?? []) {
+      if (ref.kind === 'call' || ref.from < 0) continue
+      const found = ref.receiver && ref.receiver !== '?' ? qualifiedType(u, ref.receiver, ref.name) : typeNamed(u, ref.name)
+      if (!found || found.syms.length !== 1) continue
+      const from = u.ids[ref.from]
+      const to = found.syms[0].id
+      if (from === to) continue
+      ;(ref.kind === 'extends' ? out.extends : out.implements).push({ from, to })
+      if (ref.kind === 'extends') push(parents, from, found.syms[0])
+    }
+  }
+
+  /** `ns.Base` in a heritage clause or `pkg.Type`: a type exported by an imported module. */
+  function qualifiedType(u: Unit, receiver: string, name: string): { syms: Sym[]; reason: CallReason; confidence: number } | null {
+    const bound = bindingOf(u, receiver)
+    if (bound.kind !== 'module') return null
+    const syms = bound.targets.flatMap((t) => exportOf(units.get(t), name, 0)).filter((s) => TYPE_KINDS.has(s.s.kind))
+    return syms.length ? { syms, reason: 'import-resolved', confidence: CONFIDENCE['import-resolved'] } : null
+  }
+
+  const enclosingType = (u: Unit, index: number): Sym | null => {
+    for (let i: number | null = index; i !== null && i >= 0; i = u.f.symbols[i].parentIndex) {
+      if (TYPE_KINDS.has(u.f.symbols[i].kind)) return u.syms[i]
+      // a Go or Rust method qualified by its receiver type: `Server.Start`
+      const dot = u.f.symbols[i].qualifiedName.lastIndexOf('.')
+      if (u.f.symbols[i].kind === 'method' && u.f.symbols[i].parentIndex === null && dot > 0) {
+        const owner = (u.byQualified.get(u.f.symbols[i].qualifiedName.slice(0, dot)) ?? []).find((s) => TYPE_KINDS.has(s.s.kind))
+        if (owner) return owner
+      }
+    }
+    return null
+  }
+
+  /** A method `name` of `cls` or of the classes it extends (nearest first). */
+  const methodInHierarchy = (cls: Sym, name: string, skipSelf: boolean): Sym[] => {
+    const seen = new Set<string>()
+    let layer = skipSelf ? (parents.get(cls.id) ?? []) : [cls]
+    for (let depth = 0; layer.length > 0 && depth < MAX_DEPTH; depth++) {
+      const hits = layer.flatMap((c) => membersOf(c, name))
+      if (hits.length) return hits
+      layer = layer.flatMap((c) => (seen.has(c.id) ? [] : (seen.add(c.id), parents.get(c.id) ?? [])))
+    }
+    return []
+  }
+
+  const byUniqueness = (candidates: Sym[]): { syms: Sym[]; reason: CallReason } | null => {
+    if (candidates.length === 1) return { syms: candidates, reason: 'unique-name' }
+    if (candidates.length > 1 && candidates.length <= MAX_AMBIGUOUS) return { syms: candidates, reason: 'ambiguous' }
+    return null
+  }
+
+  for (const u of units.values()) {
+    const seen = new Set<string>()
+    let moduleCalls = false
+    const emit = (fromIndex: number, syms: Sym[], reason: CallReason, line: number, confidence = CONFIDENCE[reason]) => {
+      const from = fromIndex >= 0 ? u.ids[fromIndex] : moduleSymbolId(u.f.path)
+      for (const t of syms) {
+        if (!CALLABLE.has(t.s.kind) || t.id === from) continue
+        const key = `${from}\0${t.id}\0${line}`
+        if (seen.has(key)) continue
+        seen.add(key)
+        out.calls.push({ from, to: t.id, confidence: reason === 'ambiguous' ? Math.round((confidence / syms.length) * 100) / 100 : confidence, reason, line })
+      }
+    }
+    for (const ref of u.f.references ?? []) {
+      if (ref.kind !== 'call') continue
+      if (ref.from < 0) moduleCalls = true
+      const r = resolveCall(u, ref.name, ref.receiver, ref.from)
+      if (r === 'unresolved') out.unresolved++
+      else if (r) emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
+    }
+    if (moduleCalls) out.modules.push({ path: u.f.path, id: moduleSymbolId(u.f.path), lines: u.f.lines })
+    const targets = new Set(u.imports.flatMap((i) => i.targets))
+    for (const to of [...targets].sort()) out.imports.push({ from: u.f.path, to })
+  }
+
+  function resolveCall(u: Unit, name: string, receiver: string | null, from: number): { syms: Sym[]; reason: CallReason; confidence?: number } | 'unresolved' | null {
+    if (receiver === null) {
+      // enclosing scopes (nested functions), then the top level, then the class's own methods
+      const named = u.byName.get(name) ?? []
+      for (let i: number | null = from; i !== null && i >= 0; i = u.f.symbols[i].parentIndex) {
+        const nested = named.filter((s) => s.s.parentIndex === i && s.s.kind !== 'method')
+        if (nested.length) return { syms: nested, reason: 'same-scope' }
+      }
+      const local = named.filter((s) => s.s.parentIndex === null && s.s.kind !== 'method')
+      if (local.length) return { syms: local, reason: 'same-scope' }
+      if (from >= 0 && !EXPLICIT_RECEIVER.has(u.f.language ?? '')) {
+        const cls = enclosingType(u, from)
+        const own = cls ? methodInHierarchy(cls, name, false) : []
+        if (own.length) return { syms: own, reason: 'receiver-type' }
+      }
+      const bound = bindingOf(u, name)
+      if (bound.kind === 'symbols') return { syms: bound.syms, reason: 'import-resolved' }
+      if (bound.kind !== 'none') return null
+      const pkg = samePackage(u, name)
+      if (pkg.length) return { syms: pkg, reason: 'same-scope', confidence: SAME_PACKAGE }
+      for (const { record, targets } of u.imports) {
+        if (record.bindings.length > 0 || (u.resolver !== 'python' && u.resolver !== 'java')) continue
+        const wild = targets.flatMap((t) => exportOf(units.get(t), name, 0))
+        if (wild.length) return { syms: wild, reason: 'import-resolved' }
+      }
+      return byUniqueness(topByName.get(`${u.family}\0${name}`) ?? []) ?? (topByName.has(`${u.family}\0${name}`) ? 'unresolved' : null)
+    }
+    if (SELF.has(receiver) || receiver === 'super') {
+      const cls = from >= 0 ? enclosingType(u, from) : null
+      const hits = cls ? methodInHierarchy(cls, name, receiver === 'super') : []
+      if (hits.length) return { syms: hits, reason: 'receiver-type' }
+    } else if (receiver !== '?') {
+      const bound = bindingOf(u, receiver)
+      if (bound.kind === 'external') return null
+      if (bound.kind === 'module') {
+        const syms = bound.targets.flatMap((t) => exportOf(units.get(t), name, 0))
+        return syms.length ? { syms, reason: 'import-resolved' } : null
+      }
+      const type = bound.kind === 'symbols' ? { syms: bound.syms.filter((s) => TYPE_KINDS.has(s.s.kind)), reason: 'import-resolved' as CallReason, confidence: undefined } : typeNamed(u, receiver)
+      if (type && type.syms.length) {
+        const hits = type.syms.flatMap((c) => methodInHierarchy(c, name, false))
+        if (hits.length) return { syms: hits, reason: type.reason === 'unique-name' ? 'receiver-type' : type.reason }
+      }
+    }
+    const candidates = methodsByName.get(`${u.family}\0${name}`) ?? []
+    const r = byUniqueness(candidates)
+    if (r) return r.reason === 'unique-name' ? { ...r, confidence: 0.5 } : r
+    return candidates.length > 0 ? 'unresolved' : null
+  }
+
+  out.calls.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.line - b.line || (a.to < b.to ? -1 : a.to > b.to ? 1 : 0)))
+  return out
+}
+
+/** The file → file imports alone (the communities' structure). */
+export function fileImports(files: readonly IndexedFile[], registry: LanguageRegistry): Array<{ from: string; to: string }> {
+  const modules = new ModuleResolver(files)
+  const out = new Map<string, { from: string; to: string }>()
+  for (const f of files) {
+    const resolver = f.language ? registry.get(f.language)?.imports?.resolver : undefined
+    if (!resolver) continue
+    for (const record of f.imports ?? []) for (const to of modules.resolve(resolver, f.path, record.source)) out.set(`${f.path}\0${to}`, { from: f.path, to })
+  }
+  return [...out.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0))
+}
+

@@ -1,0 +1,342 @@
+import { UserError, checkLimit } from '../errors.js'
+import { ANALYTICS_QUERIES as AQ, CODE_QUERIES as Q } from '../graph/queries.js'
+import { riskOfTarget } from './risk.js'
+import { directoryRefused, resolveTarget, type Target } from './resolve.js'
+import { IndexReader, withReader } from './index-reader.js'
+import type { IndexInfo } from './types.js'
+
+/**
+ * The code graph's answers (issue 11): `context` (the 360° view of one symbol or file: callers,
+ * callees, imports, heritage, community, and its history in one line) and `impact` (the blast
+ * radius by depth, the tests and communities it reaches, and the hidden coupling: co-change
+ * partners that no call or import path connects).
+ */
+
+export interface GraphSymbol {
+  id: string
+  qualified_name: string
+  kind: string
+  path: string
+  start_line: number
+}
+
+/** One caller or callee, with every call site between the two. */
+export interface CallRef extends GraphSymbol {
+  /** Lines of the call sites (in the caller's file). */
+  lines: number[]
+  /** The best-resolved call site's confidence and reason. */
+  confidence: number
+  reason: string
+}
+
+/** Last change, revisions, owners and risk level: the time axis of a structural answer. */
+export interface HistoryLine {
+  last_change: string | null
+  revisions: number
+  owners: Array<{ name: string; email: string; share: number }>
+  risk: 'LOW' | 'MEDIUM' | 'HIGH'
+  risk_score: number
+}
+
+export interface ContextResult {
+  target: Exclude<Target, { kind: 'directory' }>
+  index: IndexInfo
+  definition: { signature: string; exported: boolean; end_line: number } | null
+  callers: CallRef[]
+  callees: CallRef[]
+  /** Files the defining file imports, and files that import it. */
+  imports: string[]
+  importers: string[]
+  extends: GraphSymbol[]
+  implements: GraphSymbol[]
+  /** Classes that extend or implement it. */
+  subtypes: Array<GraphSymbol & { relation: string }>
+  community: { id: string; label: string } | null
+  history: HistoryLine
+  /** Items beyond the limit, per list. */
+  truncated: Record<string, number>
+}
+
+export const DEFAULT_MIN_CONFIDENCE = 0.5
+
+function checkConfidence(c: number): void {
+  if (!Number.isFinite(c) || c < 0 || c > 1) throw new UserError(`--min-confidence must be between 0 and 1, got ${c}`, 'pass e.g. --min-confidence 0.5 (ambiguous edges have 0.25 or less)', 'bad_option')
+}
+
+/** Kuzu 0.11 cannot bind an empty list parameter: a query over no ids or paths answers nothing. */
+async function over<T>(reader: IndexReader, statement: string, key: 'ids' | 'paths', list: string[], params: Record<string, unknown> = {}): Promise<T[]> {
+  return list.length === 0 ? [] : (await reader.graph()).query<T>(statement, { ...params, [key]: list })
+}
+
+type Row = GraphSymbol & { via: string; line?: number; confidence?: number; reason?: string; relation?: string }
+
+const symbolOf = (r: Row): GraphSymbol => ({ id: r.id, qualified_name: r.qualified_name, kind: r.kind, path: r.path, start_line: Number(r.start_line) })
+/** Call rows (best confidence first) grouped by the symbol at the other end. */
+function callsOf(rows: Row[]): CallRef[] {
+  const out = new Map<string, CallRef>()
+  for (const r of rows) {
+    const hit = out.get(r.id)
+    if (hit) hit.lines.push(Number(r.line))
+    else out.set(r.id, { ...symbolOf(r), lines: [Number(r.line)], confidence: Number(r.confidence), reason: String(r.reason) })
+  }
+  for (const c of out.values()) c.lines.sort((a, b) => a - b)
+  return [...out.values()]
+}
+
+async function historyLine(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ line: HistoryLine; reasons: string[] }> {
+  const g = await reader.graph()
+  const [row] = target.kind === 'file' ? await g.query<{ revisions: number; last_change: string | null }>(Q.file, { path: target.path }) : await g.query<{ revisions: number; last_change: string | null }>(Q.symbol, { id: target.id })
+  const r = await riskOfTarget(reader, target)
+  return { line: { last_change: row?.last_change ?? null, revisions: Number(row?.revisions ?? 0), owners: r.contributors.map(({ name, email, share }) => ({ name, email, share })), risk: r.level, risk_score: r.score }, reasons: r.reasons }
+}
+
+const LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
+
+function capped<T>(list: T[], limit: number, key: string, truncated: Record<string, number>): T[] {
+  if (limit === 0 || list.length <= limit) return list
+  truncated[key] = list.length - limit
+  return list.slice(0, limit)
+}
+
+export async function context(options: { repo?: string; reader?: IndexReader; target: string; limit?: number; minConfidence?: number }): Promise<ContextResult> {
+  return withReader(options, async (reader) => {
+    const limit = options.limit ?? 30
+    checkLimit(limit)
+    const min = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE
+    checkConfidence(min)
+    const target = resolveTarget(reader, options.target)
+    if (target.kind === 'directory') throw directoryRefused(target, 'context')
+    const g = await reader.graph()
+    const path = target.path
+    const ids = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path })).map((r) => r.id)
+    const inside = new Set(ids)
+    const [def, callers, callees, imports, importers, supers, subs, communities, history] = await Promise.all([
+      target.kind === 'symbol' ? g.query<{ signature: string; exported: boolean; end_line: number }>(Q.symbol, { id: target.id }) : Promise.resolve([]),
+      over<Row>(reader, Q.callersOf, 'ids', ids, { min }),
+      over<Row>(reader, Q.calleesOf, 'ids', ids, { min }),
+      g.query<{ path: string }>(Q.importsOf, { paths: [path] }),
+      g.query<{ path: string }>(Q.importersOf, { paths: [path] }),
+      over<Row>(reader, Q.supertypesOf, 'ids', ids),
+      over<Row>(reader, Q.subtypesOf, 'ids', ids),
+      over<{ id: string; label: string }>(reader, Q.communitiesOf, 'ids', ids),
+      historyLine(reader, target),
+    ])
+    const truncated: Record<string, number> = {}
+    // for a file, calls inside it are not its callers or callees
+    const outside = (list: Row[]) => (target.kind === 'file' ? list.filter((r) => !inside.has(r.id)) : list)
+    return {
+      target,
+      index: await reader.indexInfo(),
+      definition: def[0] ? { signature: def[0].signature, exported: def[0].exported, end_line: Number(def[0].end_line) } : null,
+      callers: capped(callsOf(outside(callers)), limit, 'callers', truncated),
+      callees: capped(callsOf(outside(callees)), limit, 'callees', truncated),
+      imports: capped(imports.map((r) => r.path), limit, 'imports', truncated),
+      importers: capped(importers.map((r) => r.path), limit, 'importers', truncated),
+      extends: supers.filter((r) => r.relation === 'EXTENDS').map(symbolOf),
+      implements: supers.filter((r) => r.relation === 'IMPLEMENTS').map(symbolOf),
+      subtypes: capped(subs.map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
+      community: communities[0] ? { id: communities[0].id, label: communities[0].label } : null,
+      history: history.line,
+      truncated,
+    }
+  })
+}
+
+export type Direction = 'up' | 'down' | 'both'
+
+export interface ImpactItem extends GraphSymbol {
+  depth: number
+  /** up: it calls (or extends) what is affected; down: what is affected calls it. */
+  direction: 'up' | 'down'
+  /** The symbol one step closer to the target. */
+  via: string
+  /** Product of the confidences along the path. */
+  confidence: number
+  /** How the last step was resolved (calls), or extends / implements. */
+  reason: string
+}
+
+export interface ImpactResult {
+  target: Exclude<Target, { kind: 'directory' }>
+  index: IndexInfo
+  direction: Direction
+  depth: number
+  min_confidence: number
+  /** A risk summary on top: how much breaks, where, and the history's risk of the target. */
+  summary: { level: 'LOW' | 'MEDIUM' | 'HIGH'; reasons: string[]; affected: number; files: number; tests: number; communities: number }
+  /** depth 1: will break; 2: likely affected; 3 and beyond: may be affected. */
+  by_depth: Array<{ depth: number; label: string; symbols: ImpactItem[]; total: number }>
+  /** Files that import the target's file (up) or that it imports (down), by depth (at most `limit`). */
+  files: Array<{ path: string; depth: number; direction: 'up' | 'down' }>
+  tests: string[]
+  communities: Array<{ id: string; label: string; symbols: number }>
+  /** Co-change partners of the target's file that no call or import path (within the depth, either way) connects. */
+  hidden_coupling: Array<{ path: string; shared: number; degree: number; confidence: number }>
+  history: HistoryLine
+}
+
+const DEPTH_LABEL = (d: number) => (d === 1 ? 'will break' : d === 2 ? 'likely affected' : 'may be affected')
+export const MAX_IMPACT_DEPTH = 10
+
+/** Breadth-first along CALLS (and heritage) from the seeds, one query per step and direction. */
+async function walk(reader: IndexReader, seeds: string[], dir: 'up' | 'down', depth: number, min: number): Promise<ImpactItem[]> {
+  const g = await reader.graph()
+  const seen = new Map<string, ImpactItem>()
+  const conf = new Map<string, number>(seeds.map((s) => [s, 1]))
+  let frontier = seeds
+  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+    const [calls, types] = await Promise.all([
+      g.query<Row>(dir === 'up' ? Q.callersOf : Q.calleesOf, { ids: frontier, min }),
+      g.query<Row>(dir === 'up' ? Q.subtypesOf : Q.supertypesOf, { ids: frontier }),
+    ])
+    const next: string[] = []
+    for (const r of [...calls, ...types]) {
+      if (conf.has(r.id)) continue
+      const c = (conf.get(r.via) ?? 1) * (r.confidence === undefined || r.confidence === null ? 1 : Number(r.confidence))
+      const prev = seen.get(r.id)
+      if (prev && prev.confidence >= c) continue
+      if (!prev) next.push(r.id)
+      seen.set(r.id, { ...symbolOf(r), depth: d, direction: dir, via: r.via, confidence: Math.round(c * 1000) / 1000, reason: r.reason ?? String(r.relation).toLowerCase() })
+    }
+    for (const id of next) conf.set(id, seen.get(id)!.confidence)
+    frontier = next
+  }
+  return [...seen.values()]
+}
+
+async function walkFiles(reader: IndexReader, start: string, dir: 'up' | 'down', depth: number): Promise<Array<{ path: string; depth: number; direction: 'up' | 'down' }>> {
+  const g = await reader.graph()
+  const seen = new Set([start])
+  const out: Array<{ path: string; depth: number; direction: 'up' | 'down' }> = []
+  let frontier = [start]
+  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+    const rows = await g.query<{ path: string }>(dir === 'up' ? Q.importersOf : Q.importsOf, { paths: frontier })
+    frontier = []
+    for (const r of rows) {
+      if (seen.has(r.path)) continue
+      seen.add(r.path)
+      frontier.push(r.path)
+      out.push({ path: r.path, depth: d, direction: dir })
+    }
+  }
+  return out
+}
+
+export async function impact(options: { repo?: string; reader?: IndexReader; target: string; direction?: Direction; depth?: number; minConfidence?: number; limit?: number }): Promise<ImpactResult> {
+  return withReader(options, async (reader) => {
+    const direction = options.direction ?? 'up'
+    if (!['up', 'down', 'both'].includes(direction)) throw new UserError(`--direction must be up, down or both, got ${direction}`, 'up: what calls it (breaks if it changes); down: what it calls', 'bad_option')
+    const depth = options.depth ?? 3
+    if (!Number.isInteger(depth) || depth < 1 || depth > MAX_IMPACT_DEPTH) throw new UserError(`--depth must be a whole number from 1 to ${MAX_IMPACT_DEPTH}, got ${depth}`, 'pass e.g. --depth 3', 'bad_option')
+    const min = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE
+    checkConfidence(min)
+    const limit = options.limit ?? 50
+    checkLimit(limit)
+    const target = resolveTarget(reader, options.target)
+    if (target.kind === 'directory') throw directoryRefused(target, 'impact')
+    const g = await reader.graph()
+    const seeds = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path: target.path })).map((r) => r.id)
+    const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
+    const partners = await g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 })
+    // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
+    const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
+    const none = Promise.resolve([])
+    const [up, down, filesUp, filesDown, history] = await Promise.all([
+      wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
+      wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
+      wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
+      wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
+      historyLine(reader, target),
+    ])
+    const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
+    const files = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
+    // a test reaches it through a call path, or by importing its file directly (files further up
+    // the import graph mostly import types)
+    const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
+    const [tests, communities] = await Promise.all([
+      over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
+      over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
+    ])
+    const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
+    const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))
+    const byDepth: ImpactResult['by_depth'] = []
+    for (let d = 1; d <= depth; d++) {
+      const at = affected.filter((s) => s.depth === d).sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1))
+      if (at.length) byDepth.push({ depth: d, label: DEPTH_LABEL(d), symbols: limit === 0 ? at : at.slice(0, limit), total: at.length })
+    }
+    const direct = affected.filter((s) => s.depth === 1).length
+    // the structure's level (how much breaks, whether tests would notice) or the history's, whichever is higher
+    const structural = direct >= 20 || affected.length >= 100 ? 2 : direct >= 5 || (direct > 0 && tests.length === 0) ? 1 : 0
+    const level = LEVELS[Math.max(structural, LEVELS.indexOf(history.line.risk))]
+    const reasons = [
+      `${direct} symbol${direct === 1 ? '' : 's'} will break (depth 1), ${affected.length} affected within depth ${depth}`,
+      `${tests.length} test file${tests.length === 1 ? '' : 's'} reach it`,
+      ...(hidden.length ? [`${hidden.length} file${hidden.length === 1 ? '' : 's'} change with it but no call or import connects them: ${hidden.slice(0, 3).map((h) => h.path).join(', ')}`] : []),
+      `history: ${history.line.risk} (${history.reasons.join('; ') || 'no risk factor'})`,
+    ]
+    return {
+      target,
+      index: await reader.indexInfo(),
+      direction,
+      depth,
+      min_confidence: min,
+      summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length },
+      by_depth: byDepth,
+      files: limit === 0 ? files : files.slice(0, limit),
+      tests: tests.map((t) => t.path).sort(),
+      communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
+      hidden_coupling: hidden,
+      history: history.line,
+    }
+  })
+}
+
+const who = (s: GraphSymbol) => `${s.qualified_name} (${s.path}:${s.start_line})`
+const pct = (x: number) => `${Math.round(x * 100)} %`
+
+function historyText(h: HistoryLine): string {
+  const owners = h.owners.length ? h.owners.map((o) => `${o.name} ${pct(o.share)}`).join(', ') : 'no owner'
+  return `history: last change ${h.last_change?.slice(0, 10) ?? 'never'}, ${h.revisions} revision${h.revisions === 1 ? '' : 's'}, owners ${owners}, risk ${h.risk}`
+}
+
+/** The text answer of `context`, for the terminal and the MCP tool alike. */
+export function contextLines(r: ContextResult): string[] {
+  const t = r.target
+  const more = (key: string) => (r.truncated[key] ? [`  … ${r.truncated[key]} more`] : [])
+  const calls = (title: string, list: CallRef[], key: string) =>
+    list.length ? [`${title} (${list.length}):`, ...list.map((c) => `  ${who(c)} line${c.lines.length > 1 ? 's' : ''} ${c.lines.slice(0, 8).join(', ')}${c.lines.length > 8 ? ', …' : ''} · ${c.reason} ${c.confidence}`), ...more(key)] : [`${title}: none`]
+  return [
+    t.kind === 'symbol' ? `${t.qualified_name} · ${t.symbol_kind} · ${t.path}:${t.start_line}-${t.end_line}${r.definition?.exported ? ' · exported' : ''}` : `${t.path} (file)`,
+    ...(r.definition?.signature ? [`  ${r.definition.signature}`] : []),
+    historyText(r.history),
+    ...calls('callers', r.callers, 'callers'),
+    ...calls('callees', r.callees, 'callees'),
+    ...(r.extends.length ? [`extends: ${r.extends.map(who).join(', ')}`] : []),
+    ...(r.implements.length ? [`implements: ${r.implements.map(who).join(', ')}`] : []),
+    ...(r.subtypes.length ? [`subtypes: ${r.subtypes.map((s) => `${who(s)} ${s.relation.toLowerCase()}`).join(', ')}`] : []),
+    `imports: ${r.imports.length ? r.imports.join(', ') : 'none'}`,
+    `imported by: ${r.importers.length ? r.importers.join(', ') : 'none'}`,
+    ...(r.community ? [`community: ${r.community.id} ${r.community.label}`] : []),
+  ]
+}
+
+/** The text answer of `impact`. */
+export function impactLines(r: ImpactResult): string[] {
+  const t = r.target
+  const out = [
+    `${r.summary.level} impact of ${t.kind === 'symbol' ? `${t.qualified_name} (${t.path})` : t.path} · ${r.direction}, depth ${r.depth}, confidence ≥ ${r.min_confidence}`,
+    ...r.summary.reasons.map((x) => `  - ${x}`),
+    historyText(r.history),
+  ]
+  for (const d of r.by_depth) {
+    out.push(`depth ${d.depth}: ${d.label} (${d.total})`)
+    for (const s of d.symbols) out.push(`  ${s.direction === 'up' ? '↑' : '↓'} ${who(s)} · ${s.reason} ${s.confidence}`)
+    if (d.total > d.symbols.length) out.push(`  … ${d.total - d.symbols.length} more`)
+  }
+  if (r.files.length) out.push(`files by imports: ${r.files.map((f) => `${f.direction === 'up' ? '↑' : '↓'}${f.depth} ${f.path}`).join(', ')}`)
+  out.push(`tests reaching it: ${r.tests.length ? r.tests.join(', ') : 'none'}`)
+  if (r.communities.length) out.push(`communities: ${r.communities.map((c) => `${c.id} ${c.label} (${c.symbols})`).join('; ')}`)
+  out.push(r.hidden_coupling.length ? 'hidden coupling (changes with it, no call or import path):' : 'hidden coupling: none')
+  for (const h of r.hidden_coupling) out.push(`  ${h.path} · ${h.shared} shared revisions, ${pct(h.confidence)} of its changes`)
+  return out
+}
