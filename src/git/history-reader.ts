@@ -1,7 +1,9 @@
 import { pairRenamesPerPath } from '../history/renames.js'
 import { decodeLatin1 } from './decode.js'
-import { DiffStreamParser, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { DiffStreamParser, type DiffRecord, type FileDiff } from './diff-parser.js'
+import { MergeDiffReader } from './merge-diffs.js'
+import { readSpool } from './spool.js'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { assertSafeRef, git, gitBuffer, gitToFile } from './run.js'
@@ -27,7 +29,13 @@ export interface ReadHistoryOptions {
   /** Revision range to read: `HEAD`, or `OLD..NEW` for an incremental update. */
   range: string[]
   maxCommits?: number
-  onProgress?: (commitsRead: number, totalCommits: number) => void
+  /** Progress per phase: `history` (commits read of the range's total), `merge diffs` (merge parents read). */
+  onProgress?: (phase: 'history' | 'merge diffs', done: number, total: number) => void
+  /**
+   * Takes each commit's first-parent patch text (FileDiff.text) as it is read, with the commit's
+   * age (0 = oldest): the text is then dropped, so the history never holds the whole patch.
+   */
+  onPatches?: (age: number, diffs: FileDiff[]) => void
 }
 
 const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02'
@@ -39,11 +47,6 @@ export function logArgs(range: string[], maxCommits?: number): string[] {
   const args = ['-c', 'log.showRoot=true', 'log', '--topo-order', '--diff-merges=first-parent', ...DIFF_ARGS, `--format=${LOG_FORMAT}`]
   if (maxCommits !== undefined) args.push(`--max-count=${maxCommits}`)
   return [...args, ...range.map(assertRange), '--']
-}
-
-/** argv for the merge pass: fed "MERGE PARENT" lines on stdin, one diff per line. */
-export function mergeDiffArgs(): string[] {
-  return ['diff-tree', '--stdin', '--always', ...DIFF_ARGS, '--format=%x01%H%x02']
 }
 
 function assertRange(r: string): string {
@@ -96,22 +99,15 @@ export async function readCommitHeaders(repo: string, range: string[], maxCommit
 }
 
 /**
- * Read the history in one pass over the log (and a concurrent pass for the non-first parents of
- * merges); git spools both to files in `workDir` and they are parsed as streams. Commits come back
- * in topological order, newest first, with renames paired as the per-path readers pair them.
+ * Read the history: one pass over the log (first-parent diffs), parsed while git writes it, and the
+ * merges' diffs against their other parents where the walks need them (merge-diffs.ts), read in
+ * restricted batches as the log's merges come in. Commits come back in topological order, newest
+ * first, with renames paired as the per-path readers pair them.
  */
 export async function readHistory(repo: string, options: ReadHistoryOptions): Promise<RawCommit[]> {
-  const listArgs = ['rev-list', '--topo-order', '--parents']
-  if (options.maxCommits !== undefined) listArgs.push(`--max-count=${options.maxCommits}`)
-  const list = await git(repo, [...listArgs, ...options.range.map(assertRange), '--'])
-  const merges: Array<{ sha: string; parents: string[] }> = []
-  let total = 0
-  for (const line of list.split('\n')) {
-    if (!line) continue
-    total++
-    const parts = line.split(' ')
-    if (parts.length > 2) merges.push({ sha: parts[0], parents: parts.slice(1) })
-  }
+  const countArgs = ['rev-list', '--count']
+  if (options.maxCommits !== undefined) countArgs.push(`--max-count=${options.maxCommits}`)
+  const total = Number((await git(repo, [...countArgs, ...options.range.map(assertRange), '--'])).trim())
 
   const workDir = mkdtempSync(path.join(options.workDir ?? tmpdir(), 'gitwhy-history-'))
   const pre: string[] = []
@@ -122,58 +118,32 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     pre.push('-c', `core.attributesFile=${file}`)
   }
   try {
-    return await readPasses(repo, options, pre, total, merges, workDir)
+    return await readPasses(repo, options, pre, total, workDir)
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
 }
 
-async function parseFile(file: string, parser: DiffStreamParser): Promise<void> {
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) parser.push(chunk as Buffer)
-  parser.end()
-}
-
-async function readPasses(repo: string, options: ReadHistoryOptions, pre: string[], total: number, merges: Array<{ sha: string; parents: string[] }>, workDir: string): Promise<RawCommit[]> {
+async function readPasses(repo: string, options: ReadHistoryOptions, pre: string[], total: number, workDir: string): Promise<RawCommit[]> {
+  const progress = options.onProgress ?? (() => {})
   const commits: RawCommit[] = []
-  // blob ids per commit and parent, only until renames are paired
-  const oids = new Map<string, Array<BlobIds | undefined>>()
+  const merges = new MergeDiffReader(repo, pre, workDir, (done, all) => progress('merge diffs', done, all))
   const logParser = new DiffStreamParser((rec: DiffRecord) => {
     const c = parseLogHeader(rec.header) as RawCommit
-    c.diffs = [rec.files]
-    oids.set(c.sha, rec.oids)
+    c.diffs = [pairRenamesPerPath(rec.files, rec.oids)]
+    options.onPatches?.(total - 1 - commits.length, c.diffs[0])
     commits.push(c)
-    if (options.onProgress && commits.length % 500 === 0) options.onProgress(commits.length, total)
+    if (c.parents.length > 1) merges.add({ sha: c.sha, parents: c.parents, first: c.diffs[0] })
+    if (commits.length % 500 === 0) progress('history', commits.length, total)
   }, true)
-  // git spools to files and runs at its own pace; parsing starts once it is done
   const logFile = path.join(workDir, 'log')
-  const mainPass = gitToFile(repo, [...pre, ...logArgs(options.range, options.maxCommits)], logFile)
-
-  const extraDiffs = new Map<string, FileDiff[][]>()
-  const extraOids = new Map<string, Array<BlobIds | undefined>>()
-  let mergePass: Promise<void> = Promise.resolve()
-  if (merges.length > 0) {
-    const order: Array<{ sha: string; k: number }> = []
-    for (const m of merges) for (let k = 1; k < m.parents.length; k++) order.push({ sha: m.sha, k })
-    let next = 0
-    const mergeParser = new DiffStreamParser((rec: DiffRecord) => {
-      const slot = order[next++]
-      if (!slot || rec.header !== slot.sha) throw new Error(`merge diff out of order: got ${rec.header}, expected ${slot?.sha}`)
-      let arr = extraDiffs.get(slot.sha)
-      if (!arr) extraDiffs.set(slot.sha, (arr = []))
-      arr[slot.k] = rec.files
-      extraOids.set(`${slot.sha}:${slot.k}`, rec.oids)
-    })
-    const input = merges.flatMap((m) => m.parents.slice(1).map((p) => `${m.sha} ${p}\n`)).join('')
-    const mergeFile = path.join(workDir, 'merges')
-    mergePass = gitToFile(repo, [...pre, ...mergeDiffArgs()], mergeFile, input).then(() => parseFile(mergeFile, mergeParser))
-  }
-  await Promise.all([mainPass.then(() => parseFile(logFile, logParser)), mergePass])
+  await readSpool(logFile, gitToFile(repo, [...pre, ...logArgs(options.range, options.maxCommits)], logFile), (chunk) => logParser.push(chunk))
+  logParser.end()
+  progress('history', commits.length, total)
+  const extra = await merges.finish()
   for (const c of commits) {
-    const extra = extraDiffs.get(c.sha)
-    if (extra) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = extra[k] ?? []
-    const first = oids.get(c.sha) ?? []
-    c.diffs = c.diffs.map((d, k) => pairRenamesPerPath(d, k === 0 ? first : extraOids.get(`${c.sha}:${k}`) ?? []))
+    const diffs = extra.get(c.sha)
+    if (diffs) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = diffs[k] ?? []
   }
-  options.onProgress?.(commits.length, total)
   return commits
 }

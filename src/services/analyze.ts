@@ -14,7 +14,7 @@ import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { buildGraph } from '../history/graph.js'
-import { PathIndex, savePathIndex } from '../history/path-index.js'
+import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
 import { blameOwners, mapHistory, type IgnoredRevs, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { readIdentityConfig, resolveIdentities, summariseSignatures, type AuthorSignature, type IdentityConfig, type IdentityMap } from '../history/identity.js'
@@ -163,11 +163,23 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
     const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
     const progress = options.onProgress ?? (() => {})
-    const read = (range: string) =>
-      readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
+    const read = (range: string, patches?: PatchWriter) =>
+      readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: progress, onPatches: patches && ((age, diffs) => patches.add(age, diffs)) })
+    // a full build writes the patch store as it reads the history
+    const readAll = async () => {
+      const patches = new PatchWriter(dir)
+      try {
+        const commits = await read(head, patches)
+        patches.finish()
+        return commits
+      } catch (error) {
+        patches.close()
+        throw error
+      }
+    }
 
     // History (git-bound) and files (parse-bound) run concurrently.
-    let historyPromise: Promise<RawCommit[]> | null = time('history', () => read(canUpdate ? `${previous!.head}..${head}` : head))
+    let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})
     const { files, skipped, skippedPaths, previousFiles } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
     await recordSkippedFiles(repo, head, dir, skippedPaths)
@@ -180,7 +192,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (canUpdate) {
       counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history }))
       if (counts) mode = 'incremental'
-      else commits = await time('history_full', () => read(head))
+      else commits = await time('history_full', readAll)
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
