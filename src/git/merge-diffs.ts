@@ -87,17 +87,12 @@ export class MergeDiffReader {
   private chain: Promise<void> = Promise.resolve()
   private failure: unknown = null
   private files = 0
-  private read = 0
 
-  /**
-   * `pre`: git options placed before the subcommand (the private attributes file); `workDir`: where
-   * git's output is spooled; `onProgress`: parents read of those added so far.
-   */
+  /** `pre`: git options placed before the subcommand (the private attributes file); `workDir`: where git's output is spooled. */
   constructor(
     private readonly repo: string,
     private readonly pre: string[],
     private readonly workDir: string,
-    private readonly onProgress?: (done: number, total: number) => void,
   ) {}
 
   /** Queue a merge; restricted passes start as batches fill, while the caller goes on. */
@@ -129,8 +124,6 @@ export class MergeDiffReader {
         await this.restricted(batch, ['--no-renames'], specs, (slot, rec) => {
           slot.patch = rec.files.filter((f) => slot.names.has(f.path) || slot.names.has(f.oldPath))
         })
-        this.read += batch.length
-        this.onProgress?.(this.read, this.slots.length)
       } catch (error) {
         this.failure = error
       }

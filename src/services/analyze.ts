@@ -81,6 +81,14 @@ export interface AnalyzeSummary {
 
 const VERSION = packageVersion()
 
+/**
+ * Where a full build saves the history it mined, chunk by chunk, until the index is built: an
+ * interrupted analyze (Ctrl-C, a kill, a crash) resumes from there instead of mining it again.
+ */
+function checkpointDir(repo: string): string {
+  return path.join(gitwhyDir(repo), 'checkpoint')
+}
+
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const repo = await resolveRepo(options.repo)
   const root = gitwhyDir(repo)
@@ -90,6 +98,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   } catch (error) {
     // a first analyze that fails leaves no .gitwhy/ behind (only what it wrote there: the .gitignore)
     if (!hadDir) {
+      rmSync(checkpointDir(repo), { recursive: true, force: true })
       rmSync(path.join(root, '.gitignore'), { force: true })
       try {
         rmdirSync(root)
@@ -163,13 +172,21 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
     const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
     const progress = options.onProgress ?? (() => {})
-    const read = (range: string, patches?: PatchWriter) =>
-      readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: progress, onPatches: patches && ((age, diffs) => patches.add(age, diffs)) })
-    // a full build writes the patch store as it reads the history
+    const read = (range: string, patches?: PatchWriter, checkpoints?: string) =>
+      readHistory(repo, {
+        range: [range],
+        maxCommits: maxCommits ?? undefined,
+        noContentDiff: NO_CONTENT_DIFF_PATTERNS,
+        workDir: dir,
+        onProgress: progress,
+        onPatches: patches && ((age, diffs) => patches.add(age, diffs)),
+        checkpointDir: checkpoints,
+      })
+    // a full build writes the patch store as it reads the history, and checkpoints what it mined
     const readAll = async () => {
       const patches = new PatchWriter(dir)
       try {
-        const commits = await read(head, patches)
+        const commits = await read(head, patches, checkpointDir(repo))
         patches.finish()
         return commits
       } catch (error) {
@@ -229,6 +246,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
+    rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
   } catch (error) {

@@ -447,10 +447,10 @@ function rng(seed: number): () => number {
 
 describe('fixtures match the argv gitwhy runs', () => {
   it('logArgs is the command the samples were captured with', () => {
-    expect(logArgs(['HEAD'])).toEqual([
-      '-c', 'log.showRoot=true', 'log', '--topo-order', '--diff-merges=first-parent',
+    expect(logArgs()).toEqual([
+      '-c', 'log.showRoot=true', 'log', '--no-walk=unsorted', '--stdin', '--diff-merges=first-parent',
       '-p', '--raw', '--no-abbrev', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index',
-      '--format=%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02', 'HEAD', '--',
+      '--format=%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02',
     ])
   })
 })
