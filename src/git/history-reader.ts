@@ -39,6 +39,8 @@ export interface ReadHistoryOptions {
   onPatches?: (age: number, diffs: FileDiff[]) => void
   /** Where finished chunks are saved so that an interrupted read resumes (none: not saved). */
   checkpointDir?: string
+  /** Told how many commits came from saved chunks, when any did. */
+  onResumed?: (commits: number, total: number) => void
 }
 
 const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02'
@@ -130,6 +132,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
   const progress = options.onProgress ?? (() => {})
   const commits: RawCommit[] = []
   let read = 0
+  let resumed = 0
   const emit = (chunk: RawCommit[]) => {
     for (const c of chunk) {
       options.onPatches?.(shas.length - 1 - commits.length, c.diffs[0])
@@ -146,6 +149,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
         await tail
         emit(saved)
         read += want.length
+        resumed += want.length
         progress('history', read, shas.length)
         continue
       }
@@ -167,6 +171,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     }
     await tail
     progress('history', shas.length, shas.length)
+    if (resumed > 0) options.onResumed?.(resumed, shas.length)
     return commits
   } finally {
     rmSync(workDir, { recursive: true, force: true })

@@ -87,6 +87,9 @@ export class MergeDiffReader {
   private chain: Promise<void> = Promise.resolve()
   private failure: unknown = null
   private files = 0
+  /** Readers share a work directory: each names its spool files apart. */
+  private static readers = 0
+  private readonly id = MergeDiffReader.readers++
 
   /** `pre`: git options placed before the subcommand (the private attributes file); `workDir`: where git's output is spooled. */
   constructor(
@@ -136,7 +139,7 @@ export class MergeDiffReader {
   }
 
   private async spooled(args: string[], slots: Slot[], rawOnly: boolean, onRecord: (slot: Slot, rec: DiffRecord) => void): Promise<void> {
-    const file = path.join(this.workDir, `merge-diffs-${this.files++}`)
+    const file = path.join(this.workDir, `merge-diffs-${this.id}-${this.files++}`)
     let next = 0
     const parser = new DiffStreamParser((rec) => {
       const slot = slots[next++]

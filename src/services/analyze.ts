@@ -181,6 +181,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         onProgress: progress,
         onPatches: patches && ((age, diffs) => patches.add(age, diffs)),
         checkpointDir: checkpoints,
+        onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
       })
     // a full build writes the patch store as it reads the history, and checkpoints what it mined
     const readAll = async () => {
