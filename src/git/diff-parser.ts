@@ -39,6 +39,8 @@ export interface DiffRecord {
   files: FileDiff[]
   /** Blob ids per file (same order as `files`), when the output had a --raw section. */
   oids: Array<BlobIds | undefined>
+  /** File modes per file ([old, new], e.g. "100644"), for raw-only output. */
+  modes?: Array<[string, string]>
 }
 
 /**
@@ -181,6 +183,7 @@ export class DiffStreamParser {
   /** --raw lines as FileDiffs (no hunks), for output with no patch section */
   private rawFiles: FileDiff[] = []
   private rawOids: BlobIds[] = []
+  private rawModes: Array<[string, string]> = []
 
   /**
    * `keepText`: keep each file's hunk lines (FileDiff.text), for the patch store. `rawOnly`: the
@@ -223,8 +226,10 @@ export class DiffStreamParser {
       if (this.rawOnly) {
         this.record.files = this.rawFiles
         this.record.oids = this.rawOids
+        this.record.modes = this.rawModes
         this.rawFiles = []
         this.rawOids = []
+        this.rawModes = []
       } else if (this.raw.size > 0) {
         this.record.oids = this.record.files.map((f) => this.raw.get(f.path))
         this.raw.clear()
@@ -248,9 +253,11 @@ export class DiffStreamParser {
     }
     const letter = meta[4]?.[0]
     const file = (status: FileStatus, oldPath: string): FileDiff => ({ path: key, oldPath, status, binary: false, hunks: [], additions: 0, deletions: 0, whitespaceOnly: false })
+    const modes: [string, string] = [flat(meta[0]), flat(meta[1])]
     const add = (f: FileDiff) => {
       this.rawFiles.push(f)
       this.rawOids.push(oids)
+      this.rawModes.push(modes)
     }
     if (letter === 'R') add(file('R', unquotePath(paths[0])))
     else if (letter === 'A' || letter === 'D') add(file(letter, key))

@@ -1,8 +1,10 @@
-import { rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { deflateSync } from 'node:zlib'
 import { pairRenamesPerPath } from '../history/renames.js'
-import { DiffStreamParser, type DiffRecord, type FileDiff } from './diff-parser.js'
-import { gitPiped, gitToFile } from './run.js'
+import { DiffStreamParser, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
+import { git, gitToFile } from './run.js'
 import { readSpool } from './spool.js'
 
 /**
@@ -14,13 +16,17 @@ import { readSpool } from './spool.js'
  * A full second-parent diff of a merge of a long-lived branch is everything the mainline did since
  * the branch forked (git/git: ~1 GB of raw output, tens of GB of patch), so only these are read:
  *
- * - the entries naming those paths (as new path or rename source), exactly as the full
- *   `diff-tree -M` with per-path rename pairing (renames.ts) gives them: a patch pass restricted to
- *   the paths (no renames), then, only where a path is added or deleted against that parent, the
- *   whole tree's rename pairing (raw, no patch) and the patches of the inexact renames it finds;
- * - for each directory above those paths, whether the parent's diff touches anything under it
- *   (`git log -- DIR` asks): compared by tree ids, and recorded as a directory mark (an entry whose
- *   path is the directory with its trailing slash, or '' for the root) when no entry shows it.
+ * - one raw pass (tree ids and blob ids only, no file content: cheap however large the diff)
+ *   finds, per merge and parent, the entries naming those paths and which directories above them
+ *   the diff touches (`git log -- DIR` asks; a directory no kept entry shows is recorded as a
+ *   directory mark: an entry whose path is the directory with its trailing slash, '' for the root);
+ * - only where such a path is added or deleted against that parent, the whole tree's rename
+ *   pairing (raw, `-M`, then per-path pairing as renames.ts does) decides the entries;
+ * - the patches of the kept entries come from one diff-tree pass over synthetic commits whose
+ *   trees hold just those blobs (written to a private object directory; the repository's objects
+ *   are reached as an alternate, nothing is written there): git diffs exactly the pairs wanted.
+ *   A batch of pathspecs cannot do this: every merge would get the patches of every path of its
+ *   batch, and git matches each tree entry against every pathspec.
  */
 
 export interface MergeToRead {
@@ -44,23 +50,18 @@ function touchesDir(fd: FileDiff, dir: string): boolean {
   return fd.path.startsWith(dir) || (fd.status === 'R' && fd.oldPath.startsWith(dir))
 }
 
-/**
- * The pathspec that selects `name` (literal pathspecs). Node passes arguments as UTF-8, so a name
- * with other characters (perhaps decoded from another encoding) is selected through its longest
- * ASCII directory, and the entries are filtered by name afterwards.
- */
-export function pathspecFor(name: string): string {
-  if (/^[\x20-\x7e]*$/.test(name)) return name
-  const ascii = name.slice(0, name.search(/[^\x20-\x7e]/))
-  const slash = ascii.lastIndexOf('/')
-  return slash > 0 ? ascii.slice(0, slash) : '.'
-}
-
 /** '' (the root) and every directory above `name`, each with its trailing slash. */
 function directoriesAbove(name: string): string[] {
   const out = ['']
   for (let i = name.indexOf('/'); i !== -1; i = name.indexOf('/', i + 1)) out.push(name.slice(0, i + 1))
   return out
+}
+
+/** A kept entry with what a tree needs to hold its two sides. */
+interface Kept {
+  f: FileDiff
+  oids: BlobIds
+  modes: [string, string]
 }
 
 /** One parent of one merge: what is wanted and what was found. */
@@ -69,25 +70,22 @@ interface Slot {
   k: number
   parent: string
   names: Set<string>
-  /** Entries of the restricted patch pass (no renames) naming `names`. */
-  patch: FileDiff[]
+  /** Entries of the raw pass (no renames) naming `names`. */
+  raw: Kept[]
+  /** Directories above `names` ('' and `dir/`) that the diff touches. */
+  touched: Set<string>
   /** The final entries. */
   diffs: FileDiff[]
 }
 
-const DIFF_OPTIONS = ['-p', '--no-abbrev', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index', '--format=%x01%H%x02']
-/** Pathspecs per restricted process: enough to need few processes, few enough to match quickly. */
-const MAX_SPECS = 2000
-const MAX_SLOTS = 400
+const FORMAT = '--format=%x01%H%x02'
+const PATCH_OPTIONS = ['-p', '--no-renames', '--no-abbrev', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index', FORMAT]
+const EMPTY_TREE_CONTENT = Buffer.alloc(0)
 
 export class MergeDiffReader {
   private readonly slots: Slot[] = []
-  private batch: Slot[] = []
-  private batchSpecs = new Set<string>()
-  private chain: Promise<void> = Promise.resolve()
-  private failure: unknown = null
   private files = 0
-  /** Readers share a work directory: each names its spool files apart. */
+  /** Readers share a work directory: each names its files apart. */
   private static readers = 0
   private readonly id = MergeDiffReader.readers++
 
@@ -98,57 +96,27 @@ export class MergeDiffReader {
     private readonly workDir: string,
   ) {}
 
-  /** Queue a merge; restricted passes start as batches fill, while the caller goes on. */
+  /** Queue a merge (read by `finish`). */
   add(m: MergeToRead): void {
     const names = new Set<string>()
     for (const d of m.first) {
       names.add(d.path)
       names.add(d.oldPath)
     }
-    for (let k = 1; k < m.parents.length; k++) {
-      const slot: Slot = { sha: m.sha, k, parent: m.parents[k], names, patch: [], diffs: [] }
-      this.slots.push(slot)
-      if (names.size === 0) continue
-      this.batch.push(slot)
-      for (const n of names) this.batchSpecs.add(pathspecFor(n))
-    }
-    if (this.batchSpecs.size >= MAX_SPECS || this.batch.length >= MAX_SLOTS) this.flush()
+    for (let k = 1; k < m.parents.length; k++) this.slots.push({ sha: m.sha, k, parent: m.parents[k], names, raw: [], touched: new Set(), diffs: [] })
   }
 
-  private flush(): void {
-    if (this.batch.length === 0) return
-    const batch = this.batch
-    const specs = [...this.batchSpecs]
-    this.batch = []
-    this.batchSpecs = new Set()
-    this.chain = this.chain.then(async () => {
-      if (this.failure) return
-      try {
-        await this.restricted(batch, ['--no-renames'], specs, (slot, rec) => {
-          slot.patch = rec.files.filter((f) => slot.names.has(f.path) || slot.names.has(f.oldPath))
-        })
-      } catch (error) {
-        this.failure = error
-      }
-    })
-  }
-
-  /** One diff-tree process over `slots` with the given pathspecs; each record handed to `onRecord`. */
-  private async restricted(slots: Slot[], options: string[], specs: string[], onRecord: (slot: Slot, rec: DiffRecord) => void): Promise<void> {
-    await this.spooled(['--literal-pathspecs', 'diff-tree', '--stdin', '--always', ...options, ...DIFF_OPTIONS, '--', ...specs], slots, false, onRecord)
-  }
-
-  private async spooled(args: string[], slots: Slot[], rawOnly: boolean, onRecord: (slot: Slot, rec: DiffRecord) => void): Promise<void> {
+  private async spooled(args: string[], lines: string[], rawOnly: boolean, onRecord: (n: number, rec: DiffRecord) => void, env?: Record<string, string>): Promise<void> {
     const file = path.join(this.workDir, `merge-diffs-${this.id}-${this.files++}`)
     let next = 0
     const parser = new DiffStreamParser((rec) => {
-      const slot = slots[next++]
-      if (!slot || rec.header !== slot.sha) throw new Error(`merge diff out of order: got ${rec.header}, expected ${slot?.sha}`)
-      onRecord(slot, rec)
+      const n = next++
+      const want = lines[n]?.slice(0, rec.header.length)
+      if (want !== rec.header) throw new Error(`merge diff out of order: got ${rec.header}, expected ${want}`)
+      onRecord(n, rec)
     }, false, rawOnly)
     try {
-      const input = slots.map((s) => `${s.sha} ${s.parent}\n`).join('')
-      await readSpool(file, gitToFile(this.repo, [...this.pre, ...args], file, input), (chunk) => parser.push(chunk))
+      await readSpool(file, gitToFile(this.repo, [...this.pre, ...args], file, lines.join('\n') + '\n', env), (chunk) => parser.push(chunk))
       parser.end()
     } finally {
       rmSync(file, { force: true })
@@ -157,31 +125,42 @@ export class MergeDiffReader {
 
   /** Every queued merge's diffs against its other parents: sha -> diffs, [k] set for k >= 1. */
   async finish(): Promise<Map<string, FileDiff[][]>> {
-    this.flush()
-    await this.chain
-    if (this.failure) throw this.failure
-    const renamed = this.slots.filter((s) => s.patch.some((f) => f.status === 'A' || f.status === 'D'))
-    for (const s of this.slots) if (!renamed.includes(s)) s.diffs = s.patch
-    const inexact: Array<{ slot: Slot; at: number }> = []
-    if (renamed.length > 0) {
-      // the whole tree's rename pairing, for the parents where a wanted path is added or deleted
-      await this.spooled(['diff-tree', '--stdin', '--always', '-r', '--raw', '--no-abbrev', '-M', '--format=%x01%H%x02'], renamed, true, (slot, rec) => {
-        const paired = pairRenamesPerPath(rec.files, rec.oids)
-        paired.forEach((e, i) => {
-          if (!slot.names.has(e.path) && !slot.names.has(e.oldPath)) return
-          if (i >= rec.files.length) slot.diffs.push(e) // a source left without its rename: a deletion
-          else if (e.status === 'R') {
-            const exact = e !== rec.files[i] || rec.oids[i]?.[0] === rec.oids[i]?.[1]
-            if (!exact) inexact.push({ slot, at: slot.diffs.length })
-            slot.diffs.push(e)
-          } else slot.diffs.push(slot.patch.find((p) => p.path === e.path && p.status === e.status) ?? e)
+    const wanted = this.slots.filter((s) => s.names.size > 0)
+    const line = (s: Slot) => `${s.sha} ${s.parent}`
+    if (wanted.length > 0) {
+      await this.spooled(['diff-tree', '--stdin', '--always', '-r', '--raw', '--no-abbrev', '--no-renames', FORMAT], wanted.map(line), true, (n, rec) => {
+        const slot = wanted[n]
+        const above = directoriesOf(slot.names)
+        rec.files.forEach((f, i) => {
+          if (slot.names.has(f.path)) slot.raw.push({ f, oids: rec.oids[i]!, modes: rec.modes![i] })
+          touchDirs(slot.touched, above, f.path)
         })
       })
     }
-    if (inexact.length > 0) await this.renamePatches(inexact)
-    await this.markDirectories()
+    const patched: Array<{ slot: Slot; kept: Kept[] }> = []
+    const renamed = wanted.filter((s) => s.raw.some((e) => e.f.status === 'A' || e.f.status === 'D'))
+    for (const s of wanted) if (!renamed.includes(s) && s.raw.length > 0) patched.push({ slot: s, kept: s.raw })
+    if (renamed.length > 0) {
+      // the whole tree's rename pairing, for the parents where a wanted path is added or deleted
+      await this.spooled(['diff-tree', '--stdin', '--always', '-r', '--raw', '--no-abbrev', '-M', FORMAT], renamed.map(line), true, (n, rec) => {
+        const slot = renamed[n]
+        const kept: Kept[] = []
+        pairRenamesPerPath(rec.files, rec.oids).forEach((e, i) => {
+          if (!slot.names.has(e.path) && !slot.names.has(e.oldPath)) return
+          const exact = i >= rec.files.length || (e.status === 'R' && (e !== rec.files[i] || rec.oids[i]![0] === rec.oids[i]![1]))
+          // a rename's patch is its two blobs' diff, shown under the new path
+          if (exact) slot.diffs.push(e)
+          else kept.push({ f: e, oids: rec.oids[i]!, modes: rec.modes![i] })
+        })
+        if (kept.length > 0) patched.push({ slot, kept })
+      })
+    }
+    if (patched.length > 0) await this.patches(patched)
     const out = new Map<string, FileDiff[][]>()
     for (const s of this.slots) {
+      for (const d of s.names.size > 0 ? directoriesOf(s.names) : []) {
+        if (s.touched.has(d) && !s.diffs.some((f) => touchesDir(f, d))) s.diffs.push(directoryMark(d))
+      }
       let arr = out.get(s.sha)
       if (!arr) out.set(s.sha, (arr = []))
       arr[s.k] = s.diffs
@@ -189,71 +168,103 @@ export class MergeDiffReader {
     return out
   }
 
-  /** The patches of inexact renames: restricted to both names, with rename detection. */
-  private async renamePatches(items: Array<{ slot: Slot; at: number }>): Promise<void> {
-    const want = (slot: Slot, rec: DiffRecord) => {
-      for (const item of items) {
-        if (item.slot !== slot) continue
-        const e = slot.diffs[item.at]
-        const found = rec.files.find((f) => f.status === 'R' && f.path === e.path && f.oldPath === e.oldPath)
-        if (found) slot.diffs[item.at] = found
+  /**
+   * The patches of the kept entries: per slot a synthetic commit whose parent's tree holds the
+   * old sides and whose own tree holds the new sides, diffed by one diff-tree pass.
+   */
+  private async patches(jobs: Array<{ slot: Slot; kept: Kept[] }>): Promise<void> {
+    const objects = path.join(this.workDir, `objects-${this.id}`)
+    const store = new ObjectWriter(objects)
+    const lines = jobs.map(({ kept }) => {
+      const before: TreeEntry[] = []
+      const after: TreeEntry[] = []
+      for (const { f, oids, modes } of kept) {
+        if (f.status !== 'A') before.push({ path: f.path, mode: modes[0], oid: oids[0] })
+        if (f.status !== 'D') after.push({ path: f.path, mode: modes[1], oid: oids[1] })
       }
-    }
-    const slots = [...new Set(items.map((i) => i.slot))]
-    const specs = new Set<string>()
-    for (const { slot, at } of items) {
-      specs.add(pathspecFor(slot.diffs[at].path))
-      specs.add(pathspecFor(slot.diffs[at].oldPath))
-    }
-    await this.restricted(slots, ['-M'], [...specs], want)
-    // other paths of the batch can pair differently: those renames get a process of their own
-    for (const item of items) {
-      if (item.slot.diffs[item.at].hunks.length > 0 || item.slot.diffs[item.at].binary) continue
-      const e = item.slot.diffs[item.at]
-      await this.restricted([item.slot], ['-M'], [...new Set([pathspecFor(e.path), pathspecFor(e.oldPath)])], want)
+      const parent = store.commit(store.tree(before), null)
+      return store.commit(store.tree(after), parent)
+    })
+    const alternate = path.resolve(this.repo, (await git(this.repo, ['rev-parse', '--git-path', 'objects'])).trim())
+    const env = { GIT_OBJECT_DIRECTORY: objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate }
+    try {
+      await this.spooled(['diff-tree', '--stdin', '--always', ...PATCH_OPTIONS], lines, false, (n, rec) => {
+        const { slot, kept } = jobs[n]
+        for (const { f } of kept) {
+          const found = rec.files.find((p) => p.path === f.path && (f.status === 'R' ? p.status === 'M' : p.status === f.status))
+          slot.diffs.push(found && f.status === 'R' ? { ...found, status: 'R', oldPath: f.oldPath, whitespaceOnly: false } : (found ?? f))
+        }
+      }, env)
+    } finally {
+      rmSync(objects, { recursive: true, force: true })
     }
   }
+}
 
-  /** Directory marks: one `cat-file` compares the tree ids of the directories above the wanted names. */
-  private async markDirectories(): Promise<void> {
-    const specs = new Map<string, number>()
-    const order: string[] = []
-    const spec = (sha: string, dir: string) => {
-      const s = `${sha}:${dir.replace(/\/$/, '')}`
-      if (!specs.has(s)) {
-        specs.set(s, order.length)
-        order.push(s)
+/** '' and every `dir/` above the names. */
+function directoriesOf(names: Set<string>): Set<string> {
+  const out = new Set<string>()
+  for (const n of names) for (const d of directoriesAbove(n)) out.add(d)
+  return out
+}
+
+/** Mark the directories of `above` that hold `p` (they nest: stop at the first that is not wanted). */
+function touchDirs(touched: Set<string>, above: Set<string>, p: string): void {
+  touched.add('')
+  for (let i = p.indexOf('/'); i !== -1; i = p.indexOf('/', i + 1)) {
+    const d = p.slice(0, i + 1)
+    if (!above.has(d)) return
+    touched.add(d)
+  }
+}
+
+interface TreeEntry {
+  path: string
+  mode: string
+  oid: string
+}
+
+/** Loose objects (trees and commits) in a private object directory, each written once. */
+class ObjectWriter {
+  private readonly written = new Set<string>()
+
+  constructor(private readonly dir: string) {}
+
+  private write(type: string, content: Buffer): string {
+    const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])
+    const oid = createHash('sha1').update(data).digest('hex')
+    if (this.written.has(oid)) return oid
+    this.written.add(oid)
+    const sub = path.join(this.dir, oid.slice(0, 2))
+    if (!existsSync(sub)) mkdirSync(sub, { recursive: true })
+    writeFileSync(path.join(sub, oid.slice(2)), deflateSync(data, { level: 1 }))
+    return oid
+  }
+
+  /** A tree holding `entries` at their paths (subtrees built bottom-up). */
+  tree(entries: TreeEntry[]): string {
+    if (entries.length === 0) return this.write('tree', EMPTY_TREE_CONTENT)
+    const here: Array<{ name: Buffer; mode: string; oid: string }> = []
+    const below = new Map<string, TreeEntry[]>()
+    for (const e of entries) {
+      const slash = e.path.indexOf('/')
+      if (slash === -1) here.push({ name: Buffer.from(e.path), mode: e.mode, oid: e.oid })
+      else {
+        const dir = e.path.slice(0, slash)
+        let list = below.get(dir)
+        if (!list) below.set(dir, (list = []))
+        list.push({ ...e, path: e.path.slice(slash + 1) })
       }
     }
-    const dirsOf = new Map<Set<string>, string[]>()
-    for (const s of this.slots) {
-      if (s.names.size === 0) continue
-      let dirs = dirsOf.get(s.names)
-      if (!dirs) {
-        const set = new Set<string>()
-        for (const n of s.names) for (const d of directoriesAbove(n)) if (!d.includes('\n')) set.add(d)
-        dirsOf.set(s.names, (dirs = [...set]))
-      }
-      for (const d of dirs) {
-        spec(s.sha, d)
-        spec(s.parent, d)
-      }
-    }
-    if (order.length === 0) return
-    const ids: string[] = []
-    let rest = ''
-    await gitPiped(this.repo, ['cat-file', '--batch-check=%(objectname)'], order.join('\n') + '\n', (chunk) => {
-      const lines = (rest + chunk.toString('latin1')).split('\n')
-      rest = lines.pop()!
-      for (const l of lines) ids.push(l.endsWith(' missing') ? '' : l)
-    })
-    const id = (sha: string, dir: string) => ids[specs.get(`${sha}:${dir.replace(/\/$/, '')}`)!]
-    for (const s of this.slots) {
-      if (s.names.size === 0) continue
-      for (const d of dirsOf.get(s.names)!) {
-        if (id(s.sha, d) === id(s.parent, d)) continue
-        if (!s.diffs.some((f) => touchesDir(f, d))) s.diffs.push(directoryMark(d))
-      }
-    }
+    for (const [dir, list] of below) here.push({ name: Buffer.from(dir), mode: '40000', oid: this.tree(list) })
+    // git's order: by name bytes, a directory compared as if its name ended with '/'
+    const key = (e: { name: Buffer; mode: string }) => (e.mode === '40000' ? Buffer.concat([e.name, Buffer.from('/')]) : e.name)
+    here.sort((a, b) => Buffer.compare(key(a), key(b)))
+    return this.write('tree', Buffer.concat(here.flatMap((e) => [Buffer.from(`${e.mode.replace(/^0+/, '')} `), e.name, Buffer.from([0]), Buffer.from(e.oid, 'hex')])))
+  }
+
+  commit(tree: string, parent: string | null): string {
+    const who = 'gitwhy <gitwhy@invalid> 0 +0000'
+    return this.write('commit', Buffer.from(`tree ${tree}\n${parent ? `parent ${parent}\n` : ''}author ${who}\ncommitter ${who}\n\nmerge diff\n`))
   }
 }
