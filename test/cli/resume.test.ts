@@ -58,7 +58,7 @@ async function answers(): Promise<unknown[]> {
     out.push((await runJson(['history', `src/file${f}.ts`, '--limit', '0', '--repo', repo.dir], { env })).json)
   }
   out.push((await runJson(['history', 'docs', '--limit', '0', '--repo', repo.dir], { env })).json)
-  return JSON.parse(JSON.stringify(out).replace(/"stale":(true|false)/g, ''))
+  return out
 }
 
 function indexFiles(): Record<string, string> {
