@@ -354,9 +354,9 @@ async function mapAndSave(
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
-    progress('hunk map', 0, 1)
-    const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir) })
-    progress('hunk map', 1, 1)
+    const ignored = await ignoredRevs(graph, history, dir)
+    const result = mapHistory(graph, 0, targets, { ignored, onProgress: (done, total) => progress('hunk map', done, total) })
+    progress('hunk map', graph.shas.length, graph.shas.length)
     return { graph, result }
   })
   const data = await time('rows', (): GraphData => {
