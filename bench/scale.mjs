@@ -95,10 +95,12 @@ try {
   const file = execFileSync('git', ['ls-files'], { cwd: repo }).toString().split('\n').find((f) => /\.(c|ts|js|py|go|rs|md|txt)$/.test(f))
   writeFileSync(join(repo, file), readFileSync(join(repo, file), 'utf8') + '\n/* gitwhy scale bench */\n')
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '-qam', 'bench: one commit'], { cwd: repo })
+  // a step that fails is reported, and the others still run
+  const step = (argv) => run(process.execPath, argv, true).then((r) => ({ seconds: r.seconds, mode: JSON.parse(r.stdout).mode }), (e) => ({ seconds: NaN, mode: `failed: ${e.message.slice(0, 300)}` }))
   log('gitwhy analyze after one commit')
-  const update = await run(process.execPath, [BIN, 'analyze', '--json'], true)
+  const update = await step([BIN, 'analyze', '--json'])
   log('gitwhy analyze with nothing new')
-  const noop = await run(process.execPath, [BIN, 'analyze', '--json'], true)
+  const noop = await step([BIN, 'analyze', '--json'])
   const result = {
     repo: source,
     commits,
@@ -106,8 +108,8 @@ try {
     git_log: { seconds: gitLog.seconds, mb: gitLog.bytes / 1e6 },
     analyze: { seconds: full.seconds, ratio_to_git_log: full.seconds / gitLog.seconds, peak_rss_mb: full.peakMb.self, peak_rss_with_git_mb: full.peakMb.tree, timings_ms: summary.timings },
     gitwhy_dir_mb: size,
-    update: { seconds: update.seconds, mode: JSON.parse(update.stdout).mode },
-    noop: { seconds: noop.seconds, mode: JSON.parse(noop.stdout).mode },
+    update,
+    noop,
   }
   if (args.includes('--json')) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
   else {
