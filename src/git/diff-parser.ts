@@ -39,6 +39,8 @@ export interface DiffRecord {
   files: FileDiff[]
   /** Blob ids per file (same order as `files`), when the output had a --raw section. */
   oids: Array<BlobIds | undefined>
+  /** File modes per file ([old, new], e.g. "100644"), for raw-only output. */
+  modes?: Array<[string, string]>
 }
 
 /**
@@ -178,10 +180,20 @@ export class DiffStreamParser {
   /** --raw lines of the current record: path -> [old oid, new oid] */
   private raw = new Map<string, BlobIds>()
 
-  /** `keepText`: keep each file's hunk lines (FileDiff.text), for the patch store. */
+  /** --raw lines as FileDiffs (no hunks), for output with no patch section */
+  private rawFiles: FileDiff[] = []
+  private rawOids: BlobIds[] = []
+  private rawModes: Array<[string, string]> = []
+
+  /**
+   * `keepText`: keep each file's hunk lines (FileDiff.text), for the patch store. `rawOnly`: the
+   * output has --raw lines and no patch: each raw line is a file (a type change is a deletion and
+   * an addition, as the patch shows it), with no hunks.
+   */
   constructor(
     private readonly onRecord: (record: DiffRecord) => void,
     private readonly keepText = false,
+    private readonly rawOnly = false,
   ) {}
 
   push(chunk: Buffer): void {
@@ -211,7 +223,14 @@ export class DiffStreamParser {
   private flushRecord(): void {
     this.flushFile()
     if (this.record) {
-      if (this.raw.size > 0) {
+      if (this.rawOnly) {
+        this.record.files = this.rawFiles
+        this.record.oids = this.rawOids
+        this.record.modes = this.rawModes
+        this.rawFiles = []
+        this.rawOids = []
+        this.rawModes = []
+      } else if (this.raw.size > 0) {
         this.record.oids = this.record.files.map((f) => this.raw.get(f.path))
         this.raw.clear()
       }
@@ -227,7 +246,25 @@ export class DiffStreamParser {
     const meta = line.slice(1, tab).split(' ')
     const paths = line.slice(tab + 1).split('\t')
     const key = unquotePath(paths[paths.length - 1])
-    this.raw.set(key, [flat(meta[2]), flat(meta[3])])
+    const oids: BlobIds = [flat(meta[2]), flat(meta[3])]
+    if (!this.rawOnly) {
+      this.raw.set(key, oids)
+      return
+    }
+    const letter = meta[4]?.[0]
+    const file = (status: FileStatus, oldPath: string): FileDiff => ({ path: key, oldPath, status, binary: false, hunks: [], additions: 0, deletions: 0, whitespaceOnly: false })
+    const modes: [string, string] = [flat(meta[0]), flat(meta[1])]
+    const add = (f: FileDiff) => {
+      this.rawFiles.push(f)
+      this.rawOids.push(oids)
+      this.rawModes.push(modes)
+    }
+    if (letter === 'R') add(file('R', unquotePath(paths[0])))
+    else if (letter === 'A' || letter === 'D') add(file(letter, key))
+    else if (letter === 'T') {
+      add(file('D', key))
+      add(file('A', key))
+    } else add(file('M', key))
   }
 
   private line(line: string): void {

@@ -1,7 +1,10 @@
 import { pairRenamesPerPath } from '../history/renames.js'
 import { decodeLatin1 } from './decode.js'
-import { DiffStreamParser, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { DiffStreamParser, type DiffRecord, type FileDiff } from './diff-parser.js'
+import { MergeDiffReader } from './merge-diffs.js'
+import { readSpool } from './spool.js'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { assertSafeRef, git, gitBuffer, gitToFile } from './run.js'
@@ -27,23 +30,26 @@ export interface ReadHistoryOptions {
   /** Revision range to read: `HEAD`, or `OLD..NEW` for an incremental update. */
   range: string[]
   maxCommits?: number
-  onProgress?: (commitsRead: number, totalCommits: number) => void
+  /** Commits read of the range's total. */
+  onProgress?: (phase: 'history', done: number, total: number) => void
+  /**
+   * Takes each commit's first-parent patch text (FileDiff.text) as it is read, with the commit's
+   * age (0 = oldest): the text is then dropped, so the history never holds the whole patch.
+   */
+  onPatches?: (age: number, diffs: FileDiff[]) => void
+  /** Where finished chunks are saved so that an interrupted read resumes (none: not saved). */
+  checkpointDir?: string
+  /** Told how many commits came from saved chunks, when any did. */
+  onResumed?: (commits: number, total: number) => void
 }
 
 const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02'
 // Diff options shared by both passes: -U0 hunks, rename detection, no external/textconv drivers.
 const DIFF_ARGS = ['-p', '--raw', '--no-abbrev', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index']
 
-/** argv for the main pass: every commit with its first-parent diff, children before parents. */
-export function logArgs(range: string[], maxCommits?: number): string[] {
-  const args = ['-c', 'log.showRoot=true', 'log', '--topo-order', '--diff-merges=first-parent', ...DIFF_ARGS, `--format=${LOG_FORMAT}`]
-  if (maxCommits !== undefined) args.push(`--max-count=${maxCommits}`)
-  return [...args, ...range.map(assertRange), '--']
-}
-
-/** argv for the merge pass: fed "MERGE PARENT" lines on stdin, one diff per line. */
-export function mergeDiffArgs(): string[] {
-  return ['diff-tree', '--stdin', '--always', ...DIFF_ARGS, '--format=%x01%H%x02']
+/** argv for a log pass: the commits named on stdin, in that order, each with its first-parent diff. */
+export function logArgs(): string[] {
+  return ['-c', 'log.showRoot=true', 'log', '--no-walk=unsorted', '--stdin', '--diff-merges=first-parent', ...DIFF_ARGS, `--format=${LOG_FORMAT}`]
 }
 
 function assertRange(r: string): string {
@@ -95,23 +101,25 @@ export async function readCommitHeaders(repo: string, range: string[], maxCommit
   return out
 }
 
+/** Commits per mined chunk: enough for few processes, few enough that a checkpoint comes often. */
+export function chunkSize(total: number): number {
+  return Math.min(10_000, Math.max(500, Math.ceil(total / 16)))
+}
+
 /**
- * Read the history in one pass over the log (and a concurrent pass for the non-first parents of
- * merges); git spools both to files in `workDir` and they are parsed as streams. Commits come back
- * in topological order, newest first, with renames paired as the per-path readers pair them.
+ * Read the history in chunks of consecutive commits (topological order): each chunk is one log
+ * pass (first-parent diffs), parsed while git writes it, plus the diffs of its merges against
+ * their other parents where the walks need them (merge-diffs.ts). One chunk's merge passes run
+ * while the next chunk's log does. With `checkpointDir`, every finished chunk is saved there, and
+ * a run that was interrupted picks up the saved chunks instead of mining them again. Commits come
+ * back newest first, with renames paired as the per-path readers pair them.
  */
 export async function readHistory(repo: string, options: ReadHistoryOptions): Promise<RawCommit[]> {
-  const listArgs = ['rev-list', '--topo-order', '--parents']
+  const listArgs = ['rev-list', '--topo-order']
   if (options.maxCommits !== undefined) listArgs.push(`--max-count=${options.maxCommits}`)
-  const list = await git(repo, [...listArgs, ...options.range.map(assertRange), '--'])
-  const merges: Array<{ sha: string; parents: string[] }> = []
-  let total = 0
-  for (const line of list.split('\n')) {
-    if (!line) continue
-    total++
-    const parts = line.split(' ')
-    if (parts.length > 2) merges.push({ sha: parts[0], parents: parts.slice(1) })
-  }
+  const shas = (await git(repo, [...listArgs, ...options.range.map(assertRange), '--'])).split('\n').filter(Boolean)
+  const size = chunkSize(shas.length)
+  const checkpoints = options.checkpointDir ? openCheckpoints(options.checkpointDir, { shas: shas.length, head: shas[0] ?? '', last: shas[shas.length - 1] ?? '', size, noContentDiff: options.noContentDiff ?? [] }) : null
 
   const workDir = mkdtempSync(path.join(options.workDir ?? tmpdir(), 'gitwhy-history-'))
   const pre: string[] = []
@@ -121,59 +129,101 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     writeFileSync(file, options.noContentDiff!.map((p) => `${p} -diff`).join('\n') + '\n')
     pre.push('-c', `core.attributesFile=${file}`)
   }
+  const progress = options.onProgress ?? (() => {})
+  const commits: RawCommit[] = []
+  let read = 0
+  let resumed = 0
+  const emit = (chunk: RawCommit[]) => {
+    for (const c of chunk) {
+      options.onPatches?.(shas.length - 1 - commits.length, c.diffs[0])
+      commits.push(c)
+    }
+  }
   try {
-    return await readPasses(repo, options, pre, total, merges, workDir)
+    // the previous chunk's merge passes and checkpoint, still running while the next log is read
+    let tail: Promise<void> = Promise.resolve()
+    for (let at = 0, n = 0; at < shas.length; at += size, n++) {
+      const want = shas.slice(at, at + size)
+      const saved = checkpoints?.load(n, want)
+      if (saved) {
+        await tail
+        emit(saved)
+        read += want.length
+        resumed += want.length
+        progress('history', read, shas.length)
+        continue
+      }
+      const merges = new MergeDiffReader(repo, pre, workDir)
+      const chunk = await readLog(repo, pre, workDir, want, merges, (done) => progress('history', read + done, shas.length))
+      read += want.length
+      const before = tail
+      tail = (async () => {
+        const extra = await merges.finish()
+        for (const c of chunk) {
+          const diffs = extra.get(c.sha)
+          if (diffs) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = diffs[k] ?? []
+        }
+        await before
+        checkpoints?.save(n, chunk)
+        emit(chunk)
+      })()
+      tail.catch(() => {})
+    }
+    await tail
+    progress('history', shas.length, shas.length)
+    if (resumed > 0) options.onResumed?.(resumed, shas.length)
+    return commits
   } finally {
     rmSync(workDir, { recursive: true, force: true })
   }
 }
 
-async function parseFile(file: string, parser: DiffStreamParser): Promise<void> {
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) parser.push(chunk as Buffer)
-  parser.end()
+/** One log pass over `shas` (newest first), parsed as git writes it; merges go to `merges`. */
+async function readLog(repo: string, pre: string[], workDir: string, shas: string[], merges: MergeDiffReader, onProgress: (done: number) => void): Promise<RawCommit[]> {
+  const commits: RawCommit[] = []
+  const parser = new DiffStreamParser((rec: DiffRecord) => {
+    const c = parseLogHeader(rec.header) as RawCommit
+    c.diffs = [pairRenamesPerPath(rec.files, rec.oids)]
+    commits.push(c)
+    if (c.parents.length > 1) merges.add({ sha: c.sha, parents: c.parents, first: c.diffs[0] })
+    if (commits.length % 250 === 0) onProgress(commits.length)
+  }, true)
+  const file = path.join(workDir, 'log')
+  try {
+    await readSpool(file, gitToFile(repo, [...pre, ...logArgs()], file, shas.join('\n') + '\n'), (chunk) => parser.push(chunk))
+    parser.end()
+  } finally {
+    rmSync(file, { force: true })
+  }
+  if (commits.length !== shas.length || commits.some((c, i) => c.sha !== shas[i])) throw new Error(`the log pass returned ${commits.length} commits for ${shas.length} asked`)
+  return commits
 }
 
-async function readPasses(repo: string, options: ReadHistoryOptions, pre: string[], total: number, merges: Array<{ sha: string; parents: string[] }>, workDir: string): Promise<RawCommit[]> {
-  const commits: RawCommit[] = []
-  // blob ids per commit and parent, only until renames are paired
-  const oids = new Map<string, Array<BlobIds | undefined>>()
-  const logParser = new DiffStreamParser((rec: DiffRecord) => {
-    const c = parseLogHeader(rec.header) as RawCommit
-    c.diffs = [rec.files]
-    oids.set(c.sha, rec.oids)
-    commits.push(c)
-    if (options.onProgress && commits.length % 500 === 0) options.onProgress(commits.length, total)
-  }, true)
-  // git spools to files and runs at its own pace; parsing starts once it is done
-  const logFile = path.join(workDir, 'log')
-  const mainPass = gitToFile(repo, [...pre, ...logArgs(options.range, options.maxCommits)], logFile)
-
-  const extraDiffs = new Map<string, FileDiff[][]>()
-  const extraOids = new Map<string, Array<BlobIds | undefined>>()
-  let mergePass: Promise<void> = Promise.resolve()
-  if (merges.length > 0) {
-    const order: Array<{ sha: string; k: number }> = []
-    for (const m of merges) for (let k = 1; k < m.parents.length; k++) order.push({ sha: m.sha, k })
-    let next = 0
-    const mergeParser = new DiffStreamParser((rec: DiffRecord) => {
-      const slot = order[next++]
-      if (!slot || rec.header !== slot.sha) throw new Error(`merge diff out of order: got ${rec.header}, expected ${slot?.sha}`)
-      let arr = extraDiffs.get(slot.sha)
-      if (!arr) extraDiffs.set(slot.sha, (arr = []))
-      arr[slot.k] = rec.files
-      extraOids.set(`${slot.sha}:${slot.k}`, rec.oids)
-    })
-    const input = merges.flatMap((m) => m.parents.slice(1).map((p) => `${m.sha} ${p}\n`)).join('')
-    const mergeFile = path.join(workDir, 'merges')
-    mergePass = gitToFile(repo, [...pre, ...mergeDiffArgs()], mergeFile, input).then(() => parseFile(mergeFile, mergeParser))
+/**
+ * Mined chunks kept between runs: `<dir>/<key>/chunk-<n>.json`, where the key names what was
+ * mined (the commit list's ends and length, the chunk size, the diff options). Other keys' chunks
+ * are stale and go when a new key is opened; the caller removes the directory once the index is
+ * built.
+ */
+function openCheckpoints(dir: string, what: Record<string, unknown>): { load(n: number, shas: string[]): RawCommit[] | null; save(n: number, commits: RawCommit[]): void } {
+  const key = createHash('sha256').update(JSON.stringify({ format: 1, ...what })).digest('hex').slice(0, 16)
+  mkdirSync(path.join(dir, key), { recursive: true })
+  for (const name of readdirSync(dir)) if (name !== key) rmSync(path.join(dir, name), { recursive: true, force: true })
+  const file = (n: number) => path.join(dir, key, `chunk-${n}.json`)
+  return {
+    load(n, shas) {
+      let commits: RawCommit[]
+      try {
+        commits = JSON.parse(readFileSync(file(n), 'utf8')) as RawCommit[]
+      } catch {
+        return null
+      }
+      return Array.isArray(commits) && commits.length === shas.length && commits.every((c, i) => c?.sha === shas[i] && Array.isArray(c.diffs)) ? commits : null
+    },
+    save(n, commits) {
+      // written whole, then renamed: a chunk file is complete or absent
+      writeFileSync(file(n) + '.tmp', JSON.stringify(commits))
+      renameSync(file(n) + '.tmp', file(n))
+    },
   }
-  await Promise.all([mainPass.then(() => parseFile(logFile, logParser)), mergePass])
-  for (const c of commits) {
-    const extra = extraDiffs.get(c.sha)
-    if (extra) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = extra[k] ?? []
-    const first = oids.get(c.sha) ?? []
-    c.diffs = c.diffs.map((d, k) => pairRenamesPerPath(d, k === 0 ? first : extraOids.get(`${c.sha}:${k}`) ?? []))
-  }
-  options.onProgress?.(commits.length, total)
-  return commits
 }

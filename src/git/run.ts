@@ -52,6 +52,8 @@ export interface GitRunOptions {
   input?: string | Buffer
   /** Exit codes that are not failures (e.g. 1 for merge-base --is-ancestor). */
   okCodes?: number[]
+  /** Extra environment (e.g. a private object directory). */
+  env?: Record<string, string>
 }
 
 /**
@@ -66,7 +68,7 @@ function runGit(
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>
     try {
-      child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: gitEnv(), stdio: ['pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
+      child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...gitEnv(), ...options.env }, stdio: ['pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
     } catch (error) {
       // spawn throws (rather than emitting 'error') when the arguments exceed the system's limit
       if ((error as NodeJS.ErrnoException).code === 'E2BIG') return reject(new UserError('the arguments are too long for git', 'pass shorter values (fewer or shorter paths and names)', 'too_long'))
@@ -106,10 +108,10 @@ export async function git(cwd: string, args: string[], options: GitRunOptions = 
  * Run git with stdout written straight to `file` (no round trip through this process), so git
  * keeps its own pace while this thread is busy with other work. Resolves when git exits.
  */
-export async function gitToFile(cwd: string, args: string[], file: string, input?: string): Promise<void> {
+export async function gitToFile(cwd: string, args: string[], file: string, input?: string, env?: Record<string, string>): Promise<void> {
   const fd = openSync(file, 'w')
   try {
-    await runGit(cwd, args, { input, stdoutFd: fd })
+    await runGit(cwd, args, { input, env, stdoutFd: fd })
   } finally {
     closeSync(fd)
   }

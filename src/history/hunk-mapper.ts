@@ -282,6 +282,8 @@ export interface MapOptions {
   hunks?: boolean
   /** The commits blame looks through (.git-blame-ignore-revs; ignore-revs.ts). */
   ignored?: IgnoredRevs
+  /** Commits walked of the graph's total, every few thousand. */
+  onProgress?: (done: number, total: number) => void
 }
 
 export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget[], options: MapOptions = {}): MapResult {
@@ -369,6 +371,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
   }
 
   for (let i = head; i < graph.shas.length; i++) {
+    if ((i & 4095) === 0) options.onProgress?.(i, graph.shas.length)
     const bl = blamePending.get(i)
     const ll = linePending.get(i)
     if (!bl && !ll) continue

@@ -1,8 +1,9 @@
-import { appendFileSync, closeSync, copyFileSync, fstatSync, openSync, readSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, closeSync, copyFileSync, fstatSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
 import type { RawCommit } from '../git/history-reader.js'
+import { isDirectoryMark } from '../git/merge-diffs.js'
 import type { HistoryGraph } from './graph.js'
 import { ShardReader, updateShards, writeShards } from './shards.js'
 import { damagedIndex, parseIndexJson, readIndexJson } from '../services/index-integrity.js'
@@ -99,15 +100,63 @@ function packSections(sections: Map<string, Entry[]>, index: Sections, offset: n
   return Buffer.concat(chunks)
 }
 
+/**
+ * Writes the patch store of a full build while the history is read: each commit's patch text
+ * goes into per-path sections that are written out every few MB (a path owns one section per
+ * flush), and the text is dropped from the diffs, so the build never holds the whole patch.
+ */
+export class PatchWriter {
+  private pending: Array<{ age: number; diffs: FileDiff[][] }> = []
+  private pendingChars = 0
+  private readonly index: Sections = {}
+  private offset = 0
+  private readonly fd: number
+
+  constructor(private readonly dir: string) {
+    this.fd = openSync(path.join(dir, PATCHES), 'w')
+  }
+
+  /** Take the text of one commit's first-parent diff. */
+  add(age: number, diffs: FileDiff[]): void {
+    const kept: FileDiff[] = []
+    for (const d of diffs) {
+      if (!d.text) continue
+      kept.push({ ...d })
+      this.pendingChars += d.text.length
+      delete d.text
+    }
+    if (kept.length > 0) this.pending.push({ age, diffs: [kept] })
+    if (this.pendingChars > 32 * 1024 * 1024) this.flush()
+  }
+
+  private flush(): void {
+    const buf = packPatches(patchesByPath(this.pending), this.index, this.offset)
+    for (let at = 0; at < buf.length; ) at += writeSync(this.fd, buf, at)
+    this.offset += buf.length
+    this.pending = []
+    this.pendingChars = 0
+  }
+
+  /** Write what is left and the section index. */
+  finish(): void {
+    this.flush()
+    closeSync(this.fd)
+    writeShards(this.dir, PATCH_INDEX, Object.entries(this.index))
+  }
+
+  /** Stop without finishing (the build failed). */
+  close(): void {
+    closeSync(this.fd)
+  }
+}
+
+/** The path index of a full build; its patch store was written by a PatchWriter. */
 export function savePathIndex(dir: string, graph: HistoryGraph): void {
   const n = graph.shas.length
   const perCommit = graph.diffs.map((diffs, i) => ({ age: n - 1 - i, diffs }))
   const index: Sections = {}
   writeFileSync(path.join(dir, DIFFS), packSections(entriesByPath(perCommit), index, 0))
   writeShards(dir, INDEX, Object.entries(index))
-  const patchIndex: Sections = {}
-  writeFileSync(path.join(dir, PATCHES), packPatches(patchesByPath(perCommit), patchIndex, 0))
-  writeShards(dir, PATCH_INDEX, Object.entries(patchIndex))
   const byAge = (i: number) => n - 1 - i
   const dag: Dag = { shas: [], parents: [], dates: [], boundary: [] }
   for (let age = 0; age < n; age++) {
@@ -192,11 +241,11 @@ export class PathIndex {
 
   /** Every path that ever appears in the history (reads the whole index). */
   paths(): string[] {
-    return Object.keys(this.index.entries())
+    return Object.keys(this.index.entries()).filter((p) => !isDirectoryMark(p))
   }
 
   has(p: string): boolean {
-    return this.index.get(p) !== undefined
+    return !isDirectoryMark(p) && this.index.get(p) !== undefined
   }
 
   private read(paths: Iterable<string>): Entry[] {
@@ -232,7 +281,8 @@ export class PathIndex {
   private lineage(start: Iterable<string>, prefix: string | null): Entry[] {
     const loaded = new Set<string>()
     const entries: Entry[] = []
-    let frontier = prefix === null ? [...new Set(start)] : this.paths().filter((p) => p.startsWith(prefix))
+    // a directory's walk reads the directory marks under it too (merge-diffs.ts)
+    let frontier = prefix === null ? [...new Set(start)] : Object.keys(this.index.entries()).filter((p) => p.startsWith(prefix))
     while (frontier.length > 0) {
       for (const p of frontier) loaded.add(p)
       const batch = this.read(frontier)

@@ -14,7 +14,7 @@ import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { buildGraph } from '../history/graph.js'
-import { PathIndex, savePathIndex } from '../history/path-index.js'
+import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
 import { blameOwners, mapHistory, type IgnoredRevs, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { readIdentityConfig, resolveIdentities, summariseSignatures, type AuthorSignature, type IdentityConfig, type IdentityMap } from '../history/identity.js'
@@ -82,6 +82,14 @@ export interface AnalyzeSummary {
 
 const VERSION = packageVersion()
 
+/**
+ * Where a full build saves the history it mined, chunk by chunk, until the index is built: an
+ * interrupted analyze (Ctrl-C, a kill, a crash) resumes from there instead of mining it again.
+ */
+function checkpointDir(repo: string): string {
+  return path.join(gitwhyDir(repo), 'checkpoint')
+}
+
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const repo = await resolveRepo(options.repo)
   const root = gitwhyDir(repo)
@@ -91,6 +99,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   } catch (error) {
     // a first analyze that fails leaves no .gitwhy/ behind (only what it wrote there: the .gitignore)
     if (!hadDir) {
+      rmSync(checkpointDir(repo), { recursive: true, force: true })
       rmSync(path.join(root, '.gitignore'), { force: true })
       try {
         rmdirSync(root)
@@ -173,13 +182,32 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
     const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
-    const read = (range: string) => {
-      progress('history', 0, 0)
-      return readHistory(repo, { range: [range], maxCommits: maxCommits ?? undefined, noContentDiff: NO_CONTENT_DIFF_PATTERNS, workDir: dir, onProgress: (d, t) => progress('history', d, t) })
+    const read = (range: string, patches?: PatchWriter, checkpoints?: string) =>
+      readHistory(repo, {
+        range: [range],
+        maxCommits: maxCommits ?? undefined,
+        noContentDiff: NO_CONTENT_DIFF_PATTERNS,
+        workDir: dir,
+        onProgress: progress,
+        onPatches: patches && ((age, diffs) => patches.add(age, diffs)),
+        checkpointDir: checkpoints,
+        onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
+      })
+    // a full build writes the patch store as it reads the history, and checkpoints what it mined
+    const readAll = async () => {
+      const patches = new PatchWriter(dir)
+      try {
+        const commits = await read(head, patches, checkpointDir(repo))
+        patches.finish()
+        return commits
+      } catch (error) {
+        patches.close()
+        throw error
+      }
     }
 
     // History (git-bound) and files (parse-bound) run concurrently.
-    let historyPromise: Promise<RawCommit[]> | null = time('history', () => read(canUpdate ? `${previous!.head}..${head}` : head))
+    let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})
     const { files, skipped, skippedPaths, previousFiles } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
     await recordSkippedFiles(repo, head, dir, skippedPaths)
@@ -192,11 +220,11 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (canUpdate) {
       counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history }))
       if (counts) mode = 'incremental'
-      else commits = await time('history_full', () => read(head))
+      else commits = await time('history_full', readAll)
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
-      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time)
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
@@ -231,6 +259,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
+    rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
   } catch (error) {
@@ -332,11 +361,14 @@ async function mapAndSave(
   config: AnalyticsConfig,
   history: HistoryOptions,
   time: Timer,
+  progress: (phase: string, done: number, total: number) => void,
 ): Promise<GraphData> {
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
-    const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir) })
+    const ignored = await ignoredRevs(graph, history, dir)
+    const result = mapHistory(graph, 0, targets, { ignored, onProgress: (done, total) => progress('hunk map', done, total) })
+    progress('hunk map', graph.shas.length, graph.shas.length)
     return { graph, result }
   })
   const data = await time('rows', (): GraphData => {
@@ -572,7 +604,7 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
 
 const MAX_UPDATE_COMMITS = 500
 /** Timed phases whose progress they report themselves (with counts), or that hold other phases. */
-const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'graph_load', 'update'])
+const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 'graph_load', 'update'])
 
 /**
  * An update in place of a rebuild, when it is exactly equivalent: the previous HEAD is on the new

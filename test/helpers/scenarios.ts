@@ -698,3 +698,88 @@ export function ignoreRevsScenario(seed = 7, commits = 36): Scenario {
   repo.git('config', 'blame.ignoreRevsFile', '.git-blame-ignore-revs')
   return { name: `ignore-revs(seed=${seed})`, repo, notes: 'formatting sweeps on the blame ignore list', cleanup: () => repo.cleanup() }
 }
+
+/**
+ * Merge-heavy history: a long-lived topic merged into main four times (and main merged back into
+ * it twice), criss-cross merges (two merge bases), an octopus, an evil merge (lines neither parent
+ * had, one in a file no side touched), a rename on main with the old path edited on a branch
+ * (an inexact rename in the merge's second-parent diff), and merges whose two sides touch
+ * different files of one directory (`git log -- DIR` shows them though the second-parent diff
+ * shares no path with the first-parent one).
+ */
+export function mergeHeavyScenario(): Scenario {
+  const repo = createRepo()
+  const core = (close: number, topic: number) =>
+    tsClass('Core', {
+      open: ['const opened = input + 1', 'return opened'],
+      close: [`const closed = input - ${close}`, 'return closed'],
+      topicOnly: [`const scaled = input * ${topic}`, 'return scaled'],
+    })
+  const strings = (round: number) => pyFunction('pad', ['width = value', `fill = ${round}`, 'return width + fill']) + pyFunction('trim', ['return value'])
+  const notes = (rounds: number) => L('# Notes', ...Array.from({ length: rounds }, (_, i) => `Topic round ${i + 1}.`))
+  const cross = (a: number, b: number) => pyFunction('cross_a', [`a = ${a}`, 'return a + value']) + pyFunction('cross_b', [`b = ${b}`, 'return b + value'])
+  const old = (first: string, last: string) => pyFunction('legacy_one', [`one = ${first}`, 'return one']) + pyFunction('legacy_two', ['two = 2', 'return two']) +
+    pyFunction('legacy_three', ['three = 3', 'return three']) + pyFunction('legacy_four', [`four = ${last}`, 'return four'])
+  repo.write('lib/core.ts', core(0, 1)).write('lib/util/strings.py', strings(0)).write('docs/notes.md', notes(0))
+  repo.write('app/main.py', pyFunction('main', ['run = value', 'return run'])).write('lib/cross.py', cross(0, 0)).write('lib/old.py', old('1', '4'))
+  repo.commit('Base')
+
+  // the long-lived topic
+  repo.branch('topic')
+  let closeOnMain = 0
+  let closeOnTopic = 0
+  let topicOnMain = 1
+  for (let round = 1; round <= 4; round++) {
+    repo.checkout('topic').write('lib/core.ts', core(closeOnTopic, round + 1)).write('docs/notes.md', notes(round)).commit(`topic: round ${round}`)
+    closeOnMain = round * 10
+    repo.checkout('main').write('lib/core.ts', core(closeOnMain, topicOnMain)).write('lib/util/strings.py', strings(round)).commit(`main: close ${closeOnMain}`)
+    repo.merge('topic', { message: `Merge topic round ${round}` })
+    topicOnMain = round + 1
+    if (round % 2 === 0) {
+      repo.checkout('topic').merge('main', { message: `Merge main into topic after round ${round}` })
+      closeOnTopic = closeOnMain
+      repo.checkout('main')
+    }
+  }
+
+  // criss-cross: x and y merge each other's first commits, then main merges both
+  repo.branch('x').branch('y')
+  const x1 = repo.checkout('x').write('lib/cross.py', cross(1, 0)).commit('x: a = 1')
+  const y1 = repo.checkout('y').write('lib/cross.py', cross(0, 2)).commit('y: b = 2')
+  repo.checkout('x').merge(y1, { message: 'Merge y1 into x' })
+  repo.checkout('y').merge(x1, { message: 'Merge x1 into y' })
+  repo.checkout('x').write('lib/cross.py', cross(3, 2)).commit('x: a = 3')
+  repo.checkout('y').write('lib/cross.py', cross(1, 4)).write('app/main.py', pyFunction('main', ['run = value + 1', 'return run'])).commit('y: b = 4, run + 1')
+  repo.checkout('main').merge('x', { message: 'Merge x' })
+  repo.merge('y', { message: 'Merge y (criss-cross)' })
+
+  // octopus over three directories
+  repo.branch('o1').branch('o2').branch('o3')
+  repo.checkout('o1').write('app/one.py', pyFunction('one', ['return 1'])).commit('o1: one')
+  repo.checkout('o2').write('docs/two.md', L('# Two', 'Second doc.')).commit('o2: two')
+  repo.checkout('o3').write('lib/util/three.py', pyFunction('three', ['return 3'])).write('lib/util/strings.py', strings(4) + pyFunction('center', ['return value'])).commit('o3: three, center')
+  repo.checkout('main').git('merge', '-q', '--no-ff', '-m', 'Octopus o1 o2 o3', 'o1', 'o2', 'o3')
+
+  // evil merge: a line neither parent had, in a file the branch touched and in one no side touched
+  repo.branch('evil').checkout('evil').write('app/main.py', pyFunction('main', ['run = value + 1', 'log(run)', 'return run'])).commit('evil: log run')
+  repo.checkout('main').write('docs/notes.md', notes(4) + 'Main note.\n').commit('main: note')
+  repo.mergeResolving('evil', {
+    'app/main.py': pyFunction('main', ['run = value + 1', 'log(run)', 'audit(run)', 'return run']),
+    'lib/util/three.py': pyFunction('three', ['checked = 3', 'return checked']),
+  }, { message: 'Merge evil (adds audit and checked)' })
+
+  // a rename with an edit on main; the branch edits the old path
+  repo.branch('ren')
+  repo.checkout('main').move('lib/old.py', 'lib/renamed.py').write('lib/renamed.py', old('10', '4')).commit('main: rename old.py, one = 10')
+  repo.checkout('ren').write('lib/old.py', old('1', '40')).commit('ren: four = 40')
+  repo.checkout('main').merge('ren', { message: 'Merge ren (edits the renamed file)' })
+  // the topic once more, after all that
+  repo.checkout('topic').write('lib/core.ts', core(closeOnTopic, 9)).commit('topic: round 5')
+  repo.checkout('main').merge('topic', { message: 'Merge topic round 5' })
+  return {
+    name: 'merge-heavy',
+    repo,
+    notes: 'long-lived topic merged 5 times with back-merges, criss-cross, octopus, evil merge, rename merged with edits',
+    cleanup: () => repo.cleanup(),
+  }
+}

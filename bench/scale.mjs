@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// gitwhy at scale: a full analyze of a big repository against `git log -p -U0 -M` on the same
+// machine in the same run, with peak memory, the size of .gitwhy/, a one-commit update and a no-op.
+//
+//   node bench/scale.mjs <repo> [--tmp DIR] [--json]
+//
+// <repo> is cloned (a local clone: hard links, quick) into a temporary directory, which is what
+// gets indexed and committed to; the repository itself is left alone. Progress on stderr; the table
+// (or one JSON document) on stdout. Memory is sampled from /proc every 200 ms: the analyze process
+// alone and with its git children.
+
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { BIN } from './lib.mjs'
+
+const args = process.argv.slice(2)
+const opt = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback)
+const source = args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
+if (!source) {
+  process.stderr.write('usage: node bench/scale.mjs <repo> [--tmp DIR] [--json]\n')
+  process.exit(1)
+}
+const log = (m) => process.stderr.write(`${m}\n`)
+const work = mkdtempSync(join(resolve(opt('tmp', tmpdir())), 'gitwhy-scale-'))
+const repo = join(work, 'repo')
+
+/** RSS in MB of a process, and of it with every descendant (Linux /proc). */
+function rss(pid) {
+  const kids = new Map()
+  for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))[1])
+      if (!kids.has(ppid)) kids.set(ppid, [])
+      kids.get(ppid).push(Number(p))
+    } catch {}
+  }
+  const one = (p) => {
+    try {
+      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))[1]) / 1024
+    } catch {
+      return 0
+    }
+  }
+  let tree = 0
+  const walk = (p) => {
+    tree += one(p)
+    for (const c of kids.get(p) ?? []) walk(c)
+  }
+  walk(pid)
+  return { self: one(pid), tree }
+}
+
+/** Run a command, timing it and sampling its memory; stdout is counted (and kept when `keep`). */
+function run(cmd, argv, keep = false) {
+  return new Promise((done, fail) => {
+    const t0 = performance.now()
+    const child = spawn(cmd, argv, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] })
+    let bytes = 0
+    const out = []
+    let err = ''
+    let peak = { self: 0, tree: 0 }
+    const timer = setInterval(() => {
+      const r = rss(child.pid)
+      peak = { self: Math.max(peak.self, r.self), tree: Math.max(peak.tree, r.tree) }
+    }, 200)
+    child.stdout.on('data', (d) => {
+      bytes += d.length
+      if (keep) out.push(d)
+    })
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', fail)
+    child.on('close', (code) => {
+      clearInterval(timer)
+      if (code !== 0) return fail(new Error(`${cmd} ${argv.join(' ')} exited with ${code}: ${err.slice(-2000)}`))
+      done({ seconds: (performance.now() - t0) / 1000, bytes, peakMb: peak, stdout: Buffer.concat(out).toString('utf8') })
+    })
+  })
+}
+
+const du = (dir) => Number(execFileSync('du', ['-sk', dir]).toString().split('\t')[0]) / 1024
+
+try {
+  log(`cloning ${source} into ${repo}`)
+  execFileSync('git', ['clone', '-q', resolve(source), repo])
+  const commits = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: repo }).toString())
+  const merges = Number(execFileSync('git', ['rev-list', '--merges', '--count', 'HEAD'], { cwd: repo }).toString())
+  log(`git log -p -U0 -M (${commits} commits, ${merges} merges)`)
+  const gitLog = await run('git', ['log', '-p', '-U0', '-M', 'HEAD'])
+  log(`gitwhy analyze`)
+  const full = await run(process.execPath, [BIN, 'analyze', '--json'], true)
+  const summary = JSON.parse(full.stdout)
+  const size = du(join(repo, '.gitwhy'))
+  const file = execFileSync('git', ['ls-files'], { cwd: repo }).toString().split('\n').find((f) => /\.(c|ts|js|py|go|rs|md|txt)$/.test(f))
+  writeFileSync(join(repo, file), readFileSync(join(repo, file), 'utf8') + '\n/* gitwhy scale bench */\n')
+  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '-qam', 'bench: one commit'], { cwd: repo })
+  // a step that fails is reported, and the others still run
+  const step = (argv) => run(process.execPath, argv, true).then((r) => ({ seconds: r.seconds, mode: JSON.parse(r.stdout).mode }), (e) => ({ seconds: NaN, mode: `failed: ${e.message.slice(0, 300)}` }))
+  log('gitwhy analyze after one commit')
+  const update = await step([BIN, 'analyze', '--json'])
+  log('gitwhy analyze with nothing new')
+  const noop = await step([BIN, 'analyze', '--json'])
+  const result = {
+    repo: source,
+    commits,
+    merges,
+    git_log: { seconds: gitLog.seconds, mb: gitLog.bytes / 1e6 },
+    analyze: { seconds: full.seconds, ratio_to_git_log: full.seconds / gitLog.seconds, peak_rss_mb: full.peakMb.self, peak_rss_with_git_mb: full.peakMb.tree, timings_ms: summary.timings },
+    gitwhy_dir_mb: size,
+    update,
+    noop,
+  }
+  if (args.includes('--json')) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
+  else {
+    const row = (k, v) => process.stdout.write(`${k.padEnd(28)} ${v}\n`)
+    row('repository', `${source} (${commits} commits, ${merges} merges)`)
+    row('git log -p -U0 -M', `${gitLog.seconds.toFixed(1)} s (${(gitLog.bytes / 1e6).toFixed(0)} MB)`)
+    row('gitwhy analyze', `${full.seconds.toFixed(1)} s = ${result.analyze.ratio_to_git_log.toFixed(2)} x git log`)
+    row('peak RSS', `${full.peakMb.self.toFixed(0)} MB (with git children ${full.peakMb.tree.toFixed(0)} MB)`)
+    for (const [k, v] of Object.entries(summary.timings)) row(`  ${k}`, `${(v / 1000).toFixed(1)} s`)
+    row('.gitwhy/', `${size.toFixed(0)} MB`)
+    row('one-commit update', `${update.seconds.toFixed(2)} s (${result.update.mode})`)
+    row('no-op', `${noop.seconds.toFixed(2)} s (${result.noop.mode})`)
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}

@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { deflateSync } from 'node:zlib'
+import { pairRenamesPerPath } from '../history/renames.js'
+import { DiffStreamParser, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
+import { git, gitToFile } from './run.js'
+import { readSpool } from './spool.js'
+
+/**
+ * The diffs of merges against their non-first parents, restricted to what blame, line history and
+ * area history read from them.
+ *
+ * Every walk looks at a merge's other parents only for the names its first-parent diff touches
+ * (a line, range or path that the merge left as the first parent had it goes to the first parent).
+ * A full second-parent diff of a merge of a long-lived branch is everything the mainline did since
+ * the branch forked (git/git: ~1 GB of raw output, tens of GB of patch), so only these are read:
+ *
+ * - one raw pass (tree ids and blob ids only, no file content: cheap however large the diff)
+ *   finds, per merge and parent, the entries naming those paths and which directories above them
+ *   the diff touches (`git log -- DIR` asks; a directory no kept entry shows is recorded as a
+ *   directory mark: an entry whose path is the directory with its trailing slash, '' for the root);
+ * - only where such a path is added or deleted against that parent, the whole tree's rename
+ *   pairing (raw, `-M`, then per-path pairing as renames.ts does) decides the entries;
+ * - the patches of the kept entries come from one diff-tree pass over synthetic commits whose
+ *   trees hold just those blobs (written to a private object directory; the repository's objects
+ *   are reached as an alternate, nothing is written there): git diffs exactly the pairs wanted.
+ *   A batch of pathspecs cannot do this: every merge would get the patches of every path of its
+ *   batch, and git matches each tree entry against every pathspec.
+ */
+
+export interface MergeToRead {
+  sha: string
+  parents: string[]
+  /** The merge's first-parent diff, renames paired. */
+  first: FileDiff[]
+}
+
+/** A directory mark: the entry that says "the diff touches something under this directory". */
+export function isDirectoryMark(p: string): boolean {
+  return p === '' || p.endsWith('/')
+}
+
+function directoryMark(dir: string): FileDiff {
+  return { path: dir, oldPath: dir, status: 'M', binary: false, hunks: [], additions: 0, deletions: 0, whitespaceOnly: false }
+}
+
+/** Same test as area history's for a directory (with its trailing slash). */
+function touchesDir(fd: FileDiff, dir: string): boolean {
+  return fd.path.startsWith(dir) || (fd.status === 'R' && fd.oldPath.startsWith(dir))
+}
+
+/** '' (the root) and every directory above `name`, each with its trailing slash. */
+function directoriesAbove(name: string): string[] {
+  const out = ['']
+  for (let i = name.indexOf('/'); i !== -1; i = name.indexOf('/', i + 1)) out.push(name.slice(0, i + 1))
+  return out
+}
+
+/** A kept entry with what a tree needs to hold its two sides. */
+interface Kept {
+  f: FileDiff
+  oids: BlobIds
+  modes: [string, string]
+}
+
+/** One parent of one merge: what is wanted and what was found. */
+interface Slot {
+  sha: string
+  k: number
+  parent: string
+  names: Set<string>
+  /** Entries of the raw pass (no renames) naming `names`. */
+  raw: Kept[]
+  /** Directories above `names` ('' and `dir/`) that the diff touches. */
+  touched: Set<string>
+  /** The final entries. */
+  diffs: FileDiff[]
+}
+
+const FORMAT = '--format=%x01%H%x02'
+const PATCH_OPTIONS = ['-p', '--no-renames', '--no-abbrev', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index', FORMAT]
+const EMPTY_TREE_CONTENT = Buffer.alloc(0)
+
+export class MergeDiffReader {
+  private readonly slots: Slot[] = []
+  private files = 0
+  /** Readers share a work directory: each names its files apart. */
+  private static readers = 0
+  private readonly id = MergeDiffReader.readers++
+
+  /** `pre`: git options placed before the subcommand (the private attributes file); `workDir`: where git's output is spooled. */
+  constructor(
+    private readonly repo: string,
+    private readonly pre: string[],
+    private readonly workDir: string,
+  ) {}
+
+  /** Queue a merge (read by `finish`). */
+  add(m: MergeToRead): void {
+    const names = new Set<string>()
+    for (const d of m.first) {
+      names.add(d.path)
+      names.add(d.oldPath)
+    }
+    for (let k = 1; k < m.parents.length; k++) this.slots.push({ sha: m.sha, k, parent: m.parents[k], names, raw: [], touched: new Set(), diffs: [] })
+  }
+
+  private async spooled(args: string[], lines: string[], rawOnly: boolean, onRecord: (n: number, rec: DiffRecord) => void, env?: Record<string, string>): Promise<void> {
+    const file = path.join(this.workDir, `merge-diffs-${this.id}-${this.files++}`)
+    let next = 0
+    const parser = new DiffStreamParser((rec) => {
+      const n = next++
+      const want = lines[n]?.slice(0, rec.header.length)
+      if (want !== rec.header) throw new Error(`merge diff out of order: got ${rec.header}, expected ${want}`)
+      onRecord(n, rec)
+    }, false, rawOnly)
+    try {
+      await readSpool(file, gitToFile(this.repo, [...this.pre, ...args], file, lines.join('\n') + '\n', env), (chunk) => parser.push(chunk))
+      parser.end()
+    } finally {
+      rmSync(file, { force: true })
+    }
+  }
+
+  /** Every queued merge's diffs against its other parents: sha -> diffs, [k] set for k >= 1. */
+  async finish(): Promise<Map<string, FileDiff[][]>> {
+    const wanted = this.slots.filter((s) => s.names.size > 0)
+    const line = (s: Slot) => `${s.sha} ${s.parent}`
+    if (wanted.length > 0) {
+      await this.spooled(['diff-tree', '--stdin', '--always', '-r', '--raw', '--no-abbrev', '--no-renames', FORMAT], wanted.map(line), true, (n, rec) => {
+        const slot = wanted[n]
+        const above = directoriesOf(slot.names)
+        rec.files.forEach((f, i) => {
+          if (slot.names.has(f.path)) slot.raw.push({ f, oids: rec.oids[i]!, modes: rec.modes![i] })
+          touchDirs(slot.touched, above, f.path)
+        })
+      })
+    }
+    const patched: Array<{ slot: Slot; kept: Kept[] }> = []
+    const renamed = wanted.filter((s) => s.raw.some((e) => e.f.status === 'A' || e.f.status === 'D'))
+    for (const s of wanted) if (!renamed.includes(s) && s.raw.length > 0) patched.push({ slot: s, kept: s.raw })
+    if (renamed.length > 0) {
+      // the whole tree's rename pairing, for the parents where a wanted path is added or deleted
+      await this.spooled(['diff-tree', '--stdin', '--always', '-r', '--raw', '--no-abbrev', '-M', FORMAT], renamed.map(line), true, (n, rec) => {
+        const slot = renamed[n]
+        const kept: Kept[] = []
+        pairRenamesPerPath(rec.files, rec.oids).forEach((e, i) => {
+          if (!slot.names.has(e.path) && !slot.names.has(e.oldPath)) return
+          const exact = i >= rec.files.length || (e.status === 'R' && (e !== rec.files[i] || rec.oids[i]![0] === rec.oids[i]![1]))
+          // a rename's patch is its two blobs' diff, shown under the new path
+          if (exact) slot.diffs.push(e)
+          else kept.push({ f: e, oids: rec.oids[i]!, modes: rec.modes![i] })
+        })
+        if (kept.length > 0) patched.push({ slot, kept })
+      })
+    }
+    if (patched.length > 0) await this.patches(patched)
+    const out = new Map<string, FileDiff[][]>()
+    for (const s of this.slots) {
+      for (const d of s.names.size > 0 ? directoriesOf(s.names) : []) {
+        if (s.touched.has(d) && !s.diffs.some((f) => touchesDir(f, d))) s.diffs.push(directoryMark(d))
+      }
+      let arr = out.get(s.sha)
+      if (!arr) out.set(s.sha, (arr = []))
+      arr[s.k] = s.diffs
+    }
+    return out
+  }
+
+  /**
+   * The patches of the kept entries: per slot a synthetic commit whose parent's tree holds the
+   * old sides and whose own tree holds the new sides, diffed by one diff-tree pass.
+   */
+  private async patches(jobs: Array<{ slot: Slot; kept: Kept[] }>): Promise<void> {
+    const objects = path.join(this.workDir, `objects-${this.id}`)
+    const store = new ObjectWriter(objects)
+    const lines = jobs.map(({ kept }) => {
+      const before: TreeEntry[] = []
+      const after: TreeEntry[] = []
+      for (const { f, oids, modes } of kept) {
+        if (f.status !== 'A') before.push({ path: f.path, mode: modes[0], oid: oids[0] })
+        if (f.status !== 'D') after.push({ path: f.path, mode: modes[1], oid: oids[1] })
+      }
+      const parent = store.commit(store.tree(before), null)
+      return store.commit(store.tree(after), parent)
+    })
+    const alternate = path.resolve(this.repo, (await git(this.repo, ['rev-parse', '--git-path', 'objects'])).trim())
+    const env = { GIT_OBJECT_DIRECTORY: objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate }
+    try {
+      await this.spooled(['diff-tree', '--stdin', '--always', ...PATCH_OPTIONS], lines, false, (n, rec) => {
+        const { slot, kept } = jobs[n]
+        for (const { f } of kept) {
+          const found = rec.files.find((p) => p.path === f.path && (f.status === 'R' ? p.status === 'M' : p.status === f.status))
+          slot.diffs.push(found && f.status === 'R' ? { ...found, status: 'R', oldPath: f.oldPath, whitespaceOnly: false } : (found ?? f))
+        }
+      }, env)
+    } finally {
+      rmSync(objects, { recursive: true, force: true })
+    }
+  }
+}
+
+/** '' and every `dir/` above the names. */
+function directoriesOf(names: Set<string>): Set<string> {
+  const out = new Set<string>()
+  for (const n of names) for (const d of directoriesAbove(n)) out.add(d)
+  return out
+}
+
+/** Mark the directories of `above` that hold `p` (they nest: stop at the first that is not wanted). */
+function touchDirs(touched: Set<string>, above: Set<string>, p: string): void {
+  touched.add('')
+  for (let i = p.indexOf('/'); i !== -1; i = p.indexOf('/', i + 1)) {
+    const d = p.slice(0, i + 1)
+    if (!above.has(d)) return
+    touched.add(d)
+  }
+}
+
+interface TreeEntry {
+  path: string
+  mode: string
+  oid: string
+}
+
+/** Loose objects (trees and commits) in a private object directory, each written once. */
+class ObjectWriter {
+  private readonly written = new Set<string>()
+
+  constructor(private readonly dir: string) {}
+
+  private write(type: string, content: Buffer): string {
+    const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])
+    const oid = createHash('sha1').update(data).digest('hex')
+    if (this.written.has(oid)) return oid
+    this.written.add(oid)
+    const sub = path.join(this.dir, oid.slice(0, 2))
+    if (!existsSync(sub)) mkdirSync(sub, { recursive: true })
+    writeFileSync(path.join(sub, oid.slice(2)), deflateSync(data, { level: 1 }))
+    return oid
+  }
+
+  /** A tree holding `entries` at their paths (subtrees built bottom-up). */
+  tree(entries: TreeEntry[]): string {
+    if (entries.length === 0) return this.write('tree', EMPTY_TREE_CONTENT)
+    const here: Array<{ name: Buffer; mode: string; oid: string }> = []
+    const below = new Map<string, TreeEntry[]>()
+    for (const e of entries) {
+      const slash = e.path.indexOf('/')
+      if (slash === -1) here.push({ name: Buffer.from(e.path), mode: e.mode, oid: e.oid })
+      else {
+        const dir = e.path.slice(0, slash)
+        let list = below.get(dir)
+        if (!list) below.set(dir, (list = []))
+        list.push({ ...e, path: e.path.slice(slash + 1) })
+      }
+    }
+    for (const [dir, list] of below) here.push({ name: Buffer.from(dir), mode: '40000', oid: this.tree(list) })
+    // git's order: by name bytes, a directory compared as if its name ended with '/'
+    const key = (e: { name: Buffer; mode: string }) => (e.mode === '40000' ? Buffer.concat([e.name, Buffer.from('/')]) : e.name)
+    here.sort((a, b) => Buffer.compare(key(a), key(b)))
+    return this.write('tree', Buffer.concat(here.flatMap((e) => [Buffer.from(`${e.mode.replace(/^0+/, '')} `), e.name, Buffer.from([0]), Buffer.from(e.oid, 'hex')])))
+  }
+
+  commit(tree: string, parent: string | null): string {
+    const who = 'gitwhy <gitwhy@invalid> 0 +0000'
+    return this.write('commit', Buffer.from(`tree ${tree}\n${parent ? `parent ${parent}\n` : ''}author ${who}\ncommitter ${who}\n\nmerge diff\n`))
+  }
+}
