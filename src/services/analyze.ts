@@ -182,8 +182,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
     const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
-    const read = (range: string, patches?: PatchWriter, checkpoints?: string) =>
-      readHistory(repo, {
+    const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
+      progress('history', 0, 0) // the phase's clock starts before git's first commit arrives
+      return readHistory(repo, {
         range: [range],
         maxCommits: maxCommits ?? undefined,
         noContentDiff: NO_CONTENT_DIFF_PATTERNS,
@@ -193,6 +194,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         checkpointDir: checkpoints,
         onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
       })
+    }
     // a full build writes the patch store as it reads the history, and checkpoints what it mined
     const readAll = async () => {
       const patches = new PatchWriter(dir)
