@@ -40,8 +40,14 @@ export interface GraphDelta {
   insert: Partial<GraphData>
 }
 
-/** A small buffer pool: a delta touches little, and opening is faster. */
-const DELTA_BUFFER_POOL_BYTES = 64 * 1024 * 1024
+/**
+ * The delta's buffer pool. A delta touches few rows, but on a big history a single edge insert
+ * makes Kuzu load whole column chunks of big tables: on git/git (82k commits, a 124 MB graph)
+ * adding one PARENT edge fills a 64 MB or a 248 MB pool ("the buffer pool is full"). The pool is
+ * reserved address space that only what is touched turns into memory, so it is sized for the
+ * biggest histories rather than the typical one.
+ */
+const DELTA_BUFFER_POOL_BYTES = 1024 * 1024 * 1024
 const BATCH = 2000
 
 function value(row: Record<string, unknown>, col: ColumnDef): unknown {
