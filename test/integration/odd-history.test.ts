@@ -109,7 +109,7 @@ function lineOf(bytes: Buffer, needle: string): number {
 }
 
 describe('source files that are not UTF-8', () => {
-  test('Latin-1 (Python, Java; C is counted, not parsed), a UTF-8 BOM and CRLF keep their names and git blame\'s lines; UTF-16 is skipped as binary, as git treats it', async () => {
+  test('Latin-1 (Python, Java, C), a UTF-8 BOM and CRLF keep their names and git blame\'s lines; UTF-16 is skipped as binary, as git treats it', async () => {
     repo = createRepo()
     const py = Buffer.from("# -*- coding: latin-1 -*-\n\ndef caf\xe9():\n    return 'cr\xe8me br\xfbl\xe9e'\n\n\nclass G\xe2teau:\n    def mang\xe9(self):\n        pass\n\n\ndef after():\n    return 1\n", 'latin1')
     const c = Buffer.from('/* \xe9t\xe9 */\nstatic const char *s = "cr\xe8me";\n\nint compute(void) {\n  return 1;\n}\n', 'latin1')
@@ -129,6 +129,7 @@ describe('source files that are not UTF-8', () => {
       { path: 'Cafe.java', name: 'Café.mangé', line: lineOf(java, 'void mang') },
       { path: 'bom.py', name: 'first', line: 1 },
       { path: 'bom.py', name: 'second', line: lineOf(bom, 'def second') },
+      { path: 'latin.c', name: 'compute', line: lineOf(c, 'int compute') },
       { path: 'latin.py', name: 'café', line: lineOf(latin, 'def caf') },
       { path: 'latin.py', name: 'Gâteau', line: lineOf(latin, 'class G') },
       { path: 'latin.py', name: 'Gâteau.mangé', line: lineOf(latin, 'def mang') },
