@@ -88,9 +88,9 @@ export class ProgressDisplay {
       p.done = done
       p.total = total
       if (complete) this.finish(p, now)
-      // a phase that starts ends the graph load (the last thing it reports is its checkpoint)
+      // any other phase's report ends the graph load (the last step it reports is its checkpoint)
+      this.endLoad(now)
     }
-    if (!phase.startsWith(LOAD) && this.running.has('graph load')) this.finish(this.running.get('graph load')!, now)
     this.draw(now)
   }
 
@@ -105,11 +105,17 @@ export class ProgressDisplay {
     if (this.ticker) clearInterval(this.ticker)
     this.ticker = null
     const now = this.clock()
-    for (const p of [...this.running.values()]) {
-      if (p.name === 'graph load' && p.detail !== undefined) p.done++
-      this.finish(p, now)
-    }
+    this.endLoad(now)
+    for (const p of [...this.running.values()]) this.finish(p, now)
     this.clear()
+  }
+
+  /** The graph load ends with its last step done. */
+  private endLoad(now: number): void {
+    const load = this.running.get('graph load')
+    if (!load) return
+    if (load.detail !== undefined) load.done++
+    this.finish(load, now)
   }
 
   private phase(name: string, now: number): Phase {

@@ -72,3 +72,16 @@ describe('analyze progress display', () => {
     expect(text()).toMatch(/gitwhy: hunk map    in 1\.5 s\n$/)
   })
 })
+
+describe('analyze progress display, graph load', () => {
+  it('counts its last step whether the run ends or another phase starts', () => {
+    for (const next of ['end', 'manifest']) {
+      const out: string[] = []
+      const d = new ProgressDisplay((s) => out.push(s), false, () => 0)
+      for (const t of ['schema', 'Commit', 'checkpoint']) d.report(`load ${t}`, 0, 1)
+      if (next === 'end') d.end()
+      else d.report(next, 0, 0)
+      expect(out.join(''), next).toContain('gitwhy: graph load  3 steps in 0.0 s\n')
+    }
+  })
+})
