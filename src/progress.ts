@@ -3,12 +3,12 @@
  *
  * Analyze reports `(phase, done, total)`; phases may overlap (history and parse run concurrently)
  * and the graph load reports one phase per table (`load <table>`), which this display folds into
- * one "graph load" phase counting tables. On a TTY: one live line, redrawn, naming every running
+ * one "graph load" phase counting its steps. On a TTY: one live line, redrawn, naming every running
  * phase with its count, rate and ETA, and one permanent line per phase as it ends. Otherwise (a
  * log, CI): a line per phase as it ends, and a line every 10 s for a phase still running.
  */
 
-export type ProgressFn = (phase: string, done: number, total: number) => void
+import type { ProgressFn } from './services/analyze.js'
 
 interface Phase {
   name: string

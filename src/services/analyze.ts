@@ -54,6 +54,9 @@ import {
   type IndexMeta,
 } from './workspace.js'
 
+/** A phase's progress: `done` of `total` (0, 0: the phase started, its size not yet known). */
+export type ProgressFn = (phase: string, done: number, total: number) => void
+
 export interface AnalyzeOptions {
   repo?: string
   force?: boolean
@@ -65,7 +68,7 @@ export interface AnalyzeOptions {
   identityMerge?: boolean
   /** Blame looks through the commits listed in blame.ignoreRevsFile / .git-blame-ignore-revs (default true). */
   ignoreRevs?: boolean
-  onProgress?: (phase: string, done: number, total: number) => void
+  onProgress?: ProgressFn
   /** Something went wrong that does not affect the index (e.g. the user-level registry). */
   onWarning?: (message: string) => void
 }
@@ -363,7 +366,7 @@ async function mapAndSave(
   config: AnalyticsConfig,
   history: HistoryOptions,
   time: Timer,
-  progress: (phase: string, done: number, total: number) => void,
+  progress: ProgressFn,
 ): Promise<GraphData> {
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
@@ -409,7 +412,7 @@ async function indexFiles(
   head: string,
   maxFileBytes: number,
   prevDir: string | null,
-  progress: (phase: string, done: number, total: number) => void,
+  progress: ProgressFn,
 ): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; previousFiles: Map<string, IndexedFile> }> {
   const tree = await listTree(repo, head)
   const previousFiles = new Map<string, IndexedFile>()
