@@ -145,7 +145,8 @@ export class ProgressDisplay {
       for (const p of this.running.values()) {
         if (now - p.lastLog < LOG_EVERY_MS) continue
         p.lastLog = now
-        this.write(`gitwhy: ${p.name} ${describe(p, now)}\n`)
+        // before its first count a phase still says that it runs, and for how long
+        this.write(`gitwhy: ${p.name} ${describe(p, now) || `running for ${seconds(now - p.start)}`}\n`)
       }
       return
     }

@@ -62,6 +62,15 @@ describe('analyze progress display', () => {
     ])
   })
 
+  it('in a log a phase with no count yet says how long it has run, not an empty line', () => {
+    const { d, tick, text } = display(false)
+    d.report('history', 0, 0)
+    tick(12_000)
+    d.report('parse', 10, 400)
+    expect(text()).toContain('gitwhy: history running for 12 s\n')
+    expect(text()).not.toMatch(/gitwhy: history \n/)
+  })
+
   it('a warning is printed above the live line, and end() closes what still runs', () => {
     const { d, tick, text } = display(true)
     d.report('hunk map', 0, 1)
