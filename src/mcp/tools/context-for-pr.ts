@@ -26,7 +26,7 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
         head: z.string().nullable(),
         merge_base: z.string().nullable(),
         index: indexInfo,
-        files: z.array(record('{path, status, old_path, indexed, risk, owners, symbols, last_prs}')),
+        files: z.array(record('{path, status, old_path, indexed, risk, owners, symbols (riskiest 10), more_symbols, last_prs}')),
         missing_co_changes: z.array(record('{path, usually_with, degree, shared, confidence}')),
         owners_to_ask: z.array(record('{name, email, lines, files}')),
         summary: record('{files, high, medium, low, new_files}'),
@@ -42,7 +42,7 @@ export function registerContextForPrTool(server: McpServer, ctx: ServerContext):
           `${r.base ? `${r.base}...${r.head}` : 'given files'}: ${s.files} files (${s.high} HIGH, ${s.medium} MEDIUM, ${s.low} LOW, ${s.new_files} new)`,
           ...d.files.map(
             (f) =>
-              `- ${f.risk?.level ?? 'NEW'} ${f.path}${f.risk?.reasons.length ? `: ${f.risk.reasons.join('; ')}` : ''}${f.symbols.length ? ` | symbols: ${f.symbols.map((x) => x.qualified_name).join(', ')}` : ''}${f.last_prs.length ? ` | last PRs: ${f.last_prs.map((p) => `#${p.number}`).join(', ')}` : ''}`,
+              `- ${f.risk?.level ?? 'NEW'} ${f.path}${f.risk?.reasons.length ? `: ${f.risk.reasons.join('; ')}` : ''}${f.symbols.length ? ` | symbols: ${f.symbols.map((x) => x.qualified_name).join(', ')}${f.more_symbols ? ` (+${f.more_symbols} more)` : ''}` : ''}${f.last_prs.length ? ` | last PRs: ${f.last_prs.map((p) => `#${p.number}`).join(', ')}` : ''}`,
           ),
           ...(d.missing_co_changes.length ? ['usually change with these but missing:', ...d.missing_co_changes.map((m) => `- ${m.path} (with ${m.usually_with}, ${(m.confidence * 100).toFixed(0)} %)`)] : []),
           ...(r.owners_to_ask.length ? [`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`] : []),

@@ -11,6 +11,7 @@ import { registerPingTool } from './ping.js'
 import { registerContextForPrTool } from './context-for-pr.js'
 import { registerContextTool } from './context.js'
 import { registerImpactTool } from './impact.js'
+import { registerDetectChangesTool } from './detect-changes.js'
 import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
@@ -25,7 +26,7 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
  */
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
   history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
-  graph: [registerContextTool, registerImpactTool],
+  graph: [registerContextTool, registerImpactTool, registerDetectChangesTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 
