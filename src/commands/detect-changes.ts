@@ -9,16 +9,16 @@ export default class DetectChanges extends BaseCommand {
     'The changed lines come from git: by default every uncommitted change (staged or not, untracked files too) against the indexed HEAD; --staged only the staging area; --base REF the commits of HEAD since it branched from REF. A symbol is changed when a hunk overlaps its lines at the indexed HEAD (a pure insertion only strictly inside them). The same answer as context-for-pr, seen from the code graph.'
   static examples = ['<%= config.bin %> detect-changes', '<%= config.bin %> detect-changes --staged --json', '<%= config.bin %> detect-changes --base main']
   static flags = {
-    staged: Flags.boolean({ description: 'only staged changes', exclusive: ['worktree', 'base'] }),
-    worktree: Flags.boolean({ description: 'every uncommitted change, untracked files too (the default)', exclusive: ['staged', 'base'] }),
-    base: Flags.string({ description: 'the commits of HEAD since it branched from this ref', exclusive: ['staged', 'worktree'] }),
+    staged: Flags.boolean({ description: 'only staged changes' }),
+    worktree: Flags.boolean({ description: 'every uncommitted change, untracked files too (the default)' }),
+    base: Flags.string({ description: 'the commits of HEAD since it branched from this ref' }),
     limit: Flags.integer({ description: 'maximum callers and missing co-changed files (0 = no cap)', default: 20 }),
     'symbol-limit': Flags.integer({ description: 'maximum symbols listed per file (0 = no cap)', default: 10 }),
   }
 
   async run(): Promise<ContextForPrResult> {
     const { flags } = await this.parse(DetectChanges)
-    const r = await contextForPr({ repo: flags.repo, base: flags.base, staged: flags.staged, worktree: !flags.staged && !flags.base, limit: flags.limit, symbolLimit: flags['symbol-limit'] })
+    const r = await contextForPr({ repo: flags.repo, base: flags.base, staged: flags.staged, worktree: flags.worktree || (!flags.staged && !flags.base), limit: flags.limit, symbolLimit: flags['symbol-limit'] })
     if (!this.jsonEnabled()) {
       for (const line of detectChangesLines(r)) this.log(line)
       const note = renderIndexNote(r.index)
