@@ -4,10 +4,13 @@
  * file), from total (app.ts, through an import) and from a test; config.ts always changed with
  * math.ts; a comment names addNumbers without calling it.
  */
-import { writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
-import { runCli, runJson, type CliOptions } from '../cli/cli.js'
+import { ROOT, runCli, runJson, type CliOptions } from '../cli/cli.js'
 import { asAgentSees, connectStdio, structured, text } from '../mcp/client.js'
 
 export const MATH = [
@@ -154,6 +157,79 @@ describe('detect-changes', () => {
     } finally {
       await client.close()
       writeFileSync(repo.path('src/math.ts'), math)
+    }
+  })
+})
+
+describe('rename', () => {
+  test('the plan: the definition, the calls and the imports from the graph; the comment to review', async () => {
+    const r = await cli('rename', 'addNumbers', 'sumOf')
+    expect(r.applied).toBe(false)
+    expect(r.edits.map((e: any) => `${e.path}:${e.line}:${e.column} ${e.source}`)).toEqual([
+      'src/app.ts:1:10 import',
+      'src/app.ts:5:30 call',
+      'src/math.ts:2:17 definition',
+      'src/math.ts:8:35 call',
+      'test/math.test.ts:1:10 import',
+      'test/math.test.ts:4:10 call',
+    ])
+    // every edit points at the name in the committed file
+    for (const e of r.edits) expect(repo.git('show', `HEAD:${e.path}`).split('\n')[e.line - 1].slice(e.column - 1, e.column - 1 + e.old.length)).toBe('addNumbers')
+    expect(r.review.map((h: any) => `${h.path}:${h.line}:${h.column} ${h.why}`)).toEqual(['src/app.ts:4:6 text'])
+    expect(r.summary).toEqual({ files: 3, edits: 6, review: 1 })
+    const bad = await runCli(['rename', 'addNumbers', '2x', '--repo', repo.dir], opts)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/not an identifier/)
+  })
+
+  test('the MCP tool plans what the CLI plans and writes nothing', async () => {
+    const { client } = await connectStdio({ cwd: repo.dir, env: opts.env })
+    try {
+      const result = await client.callTool({ name: 'rename', arguments: { target: 'addNumbers', new_name: 'sumOf' } })
+      expect(result.isError, text(result)).toBeFalsy()
+      expect(structured(result)).toEqual(await asAgentSees(client, 'rename', { repo: repo.dir, ...(await cli('rename', 'addNumbers', 'sumOf')) }))
+      expect(repo.git('status', '--porcelain')).toBe('')
+      const bad = await client.callTool({ name: 'rename', arguments: { target: 'src/app.ts', new_name: 'x' } })
+      expect(bad.isError).toBe(true)
+    } finally {
+      await client.close()
+    }
+  })
+
+  test('--apply: tsc accepts the result, and rejects the definition renamed alone; a stale file or a link out of the repository is refused', async () => {
+    const tsc = () => spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', repo.dir], { encoding: 'utf8' })
+    try {
+      expect(tsc().status).toBe(0)
+      // the definition alone: the importers no longer compile
+      writeFileSync(repo.path('src/math.ts'), MATH.replace('function addNumbers', 'function sumOf'))
+      expect(tsc().stdout).toMatch(/src\/app\.ts.*has no exported member 'addNumbers'/)
+      repo.git('checkout', 'HEAD', '--', 'src/math.ts')
+      // a file changed since analyze: refused, nothing written
+      writeFileSync(repo.path('src/app.ts'), APP + '// touched\n')
+      const stale = await runCli(['rename', 'addNumbers', 'sumOf', '--apply', '--repo', repo.dir, '--json'], opts)
+      expect(stale.code).toBe(1)
+      expect(JSON.parse(stale.stdout).error.code).toBe('stale_index')
+      expect(repo.git('status', '--porcelain', '--', 'src/math.ts')).toBe('')
+      // the same content through a link to a file outside the repository: refused
+      const outside = join(mkdtempSync(join(tmpdir(), 'gitwhy-outside-')), 'app.ts')
+      writeFileSync(outside, APP)
+      rmSync(repo.path('src/app.ts'))
+      symlinkSync(outside, repo.path('src/app.ts'))
+      const out = await runCli(['rename', 'addNumbers', 'sumOf', '--apply', '--repo', repo.dir, '--json'], opts)
+      expect(JSON.parse(out.stdout).error.code).toBe('outside_repo')
+      expect(readFileSync(outside, 'utf8')).toBe(APP)
+      rmSync(repo.path('src/app.ts'))
+      repo.git('checkout', 'HEAD', '--', 'src/app.ts')
+      const r = await cli('rename', 'addNumbers', 'sumOf', '--apply')
+      expect(r.applied).toBe(true)
+      expect(repo.git('diff', '--name-only').trim().split('\n')).toEqual(['src/app.ts', 'src/math.ts', 'test/math.test.ts'])
+      const check = tsc()
+      expect(check.stdout).toBe('')
+      expect(check.status).toBe(0)
+      // the comment was left for review
+      expect(readFileSync(repo.path('src/app.ts'), 'utf8')).toMatch(/\/\/ addNumbers folds the list/)
+    } finally {
+      repo.git('checkout', 'HEAD', '--', '.')
     }
   })
 })

@@ -12,6 +12,7 @@ import { registerContextForPrTool } from './context-for-pr.js'
 import { registerContextTool } from './context.js'
 import { registerImpactTool } from './impact.js'
 import { registerDetectChangesTool } from './detect-changes.js'
+import { registerRenameTool } from './rename.js'
 import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
@@ -26,7 +27,7 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
  */
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
   history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
-  graph: [registerContextTool, registerImpactTool, registerDetectChangesTool],
+  graph: [registerContextTool, registerImpactTool, registerDetectChangesTool, registerRenameTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 
