@@ -13,6 +13,7 @@ import { registerContextTool } from './context.js'
 import { registerImpactTool } from './impact.js'
 import { registerDetectChangesTool } from './detect-changes.js'
 import { registerRenameTool } from './rename.js'
+import { registerQueryTool } from './query.js'
 import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
@@ -27,7 +28,7 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
  */
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
   history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
-  graph: [registerContextTool, registerImpactTool, registerDetectChangesTool, registerRenameTool],
+  graph: [registerContextTool, registerImpactTool, registerDetectChangesTool, registerRenameTool, registerQueryTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 
