@@ -1,6 +1,6 @@
 import kuzu from 'kuzu'
 import type { Connection } from 'kuzu'
-import { ACTIVITY_COLUMNS, TABLES, tableDef, type ColumnDef, type TableDef } from './schema.js'
+import { ACTIVITY_COLUMNS, createFtsStatement, FTS_INDEXES, TABLES, tableDef, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, FileRow, GraphData } from './types.js'
 
 /**
@@ -162,6 +162,17 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
     for (const def of TABLES) {
       const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
       if (rows && rows.length > 0) await runBatched(conn, insertStatement(def), insertRows(def, rows))
+    }
+    // Kuzu 0.11.3 keeps an FTS index current on single inserts and deletes, but after a DETACH
+    // DELETE plus re-insert of the same rows its postings point at the wrong nodes: rebuild it
+    if (delta.replaceSymbolsOf.length > 0 || (delta.insert.symbols?.length ?? 0) > 0) {
+      for (const ix of FTS_INDEXES) {
+        // these expand into several statements: they cannot be prepared
+        for (const statement of [`CALL DROP_FTS_INDEX('${ix.table}', '${ix.name}')`, createFtsStatement(ix)]) {
+          const result = await conn.query(statement)
+          for (const r of Array.isArray(result) ? result : [result]) r.close()
+        }
+      }
     }
     await run(conn, 'CHECKPOINT', {})
     const counts: Record<string, number> = {}

@@ -398,6 +398,10 @@ function primaryKey(def: NodeTableDef): ColumnDef {
 /** Full-text (BM25) indexes built after the bulk load; Kuzu keeps them current on later inserts and deletes. */
 export const FTS_INDEXES = [{ table: 'Symbol', name: 'symbol_search', columns: ['search'] }] as const
 
+export function createFtsStatement(ix: (typeof FTS_INDEXES)[number]): string {
+  return `CALL CREATE_FTS_INDEX('${ix.table}', '${ix.name}', [${ix.columns.map((c) => `'${c}'`).join(', ')}])`
+}
+
 /** The CREATE statements, node tables first. Relationship tables sharing a name become one table with several FROM/TO pairs. */
 export function renderDDL(tables: readonly TableDef[] = TABLES): string[] {
   const out: string[] = []

@@ -233,3 +233,45 @@ describe('rename', () => {
     }
   })
 })
+
+describe('query', () => {
+  const ids = (r: any) => r.groups.flatMap((g: any) => g.hits.map((h: any) => h.id))
+
+  test('words find names split at camelCase, doc comments and paths; an identifier asks the same as its words', async () => {
+    const words = await cli('query', 'add numbers')
+    expect(ids(words)[0]).toBe('src/math.ts#addNumbers')
+    expect(ids(await cli('query', 'addNumbers'))[0]).toBe('src/math.ts#addNumbers')
+    // only the doc comment says "carried"
+    expect(ids(await cli('query', 'carried'))).toEqual(['src/math.ts#addNumbers'])
+    // "report" is in report's name and path; "reports" stems to it
+    expect(ids(await cli('query', 'reports'))[0]).toBe('src/report.ts#report')
+    expect(ids(await cli('query', 'zebra'))).toEqual([])
+    // every hit sits in a group; module symbols are not hits
+    expect(words.groups.every((g: any) => g.kind === 'community' && g.hits.length > 0)).toBe(true)
+    expect(ids(words).some((id: string) => id.endsWith('#<module>'))).toBe(false)
+  })
+
+  test('after an update the new and changed symbols are searchable, the deleted ones gone, as after a fresh build', async () => {
+    const { client } = await connectStdio({ cwd: repo.dir, env: opts.env })
+    try {
+      repo.write('src/divide.ts', '/** Splits a total into equal shares. */\nexport function divideEvenly(total: number, n: number): number {\n  return total / n\n}\n')
+      repo.write('src/math.ts', MATH.replace('export function mul(', '/** Repeated addition. */\nexport function multiplyBy(').replace('  return r\n', '  return r\n').replace('= addNumbers(r, a)', '= addNumbers(r, a)'))
+      repo.commit('Divide, and mul is multiplyBy')
+      const update = (await runJson(['analyze', '--repo', repo.dir, '--json'], opts)).json
+      expect(update.mode).toBe('incremental')
+      const asked = ['divide evenly', 'equal shares', 'multiply repeated', 'mul', 'add numbers']
+      const incremental = await Promise.all(asked.map((q) => cli('query', q)))
+      expect(ids(incremental[0])[0]).toBe('src/divide.ts#divideEvenly')
+      expect(ids(incremental[1])[0]).toBe('src/divide.ts#divideEvenly')
+      expect(ids(incremental[2])[0]).toBe('src/math.ts#multiplyBy')
+      expect(ids(incremental[3])).not.toContain('src/math.ts#mul')
+      const result = await client.callTool({ name: 'query', arguments: { text: 'divide evenly' } })
+      expect(structured(result)).toEqual(await asAgentSees(client, 'query', { repo: repo.dir, ...incremental[0] }))
+      await runJson(['analyze', '--force', '--repo', repo.dir, '--json'], opts)
+      const fresh = await Promise.all(asked.map((q) => cli('query', q)))
+      for (let i = 0; i < asked.length; i++) expect(incremental[i].groups.flatMap((g: any) => g.hits.map((h: any) => [h.id, h.score])), asked[i]).toEqual(fresh[i].groups.flatMap((g: any) => g.hits.map((h: any) => [h.id, h.score])))
+    } finally {
+      await client.close()
+    }
+  })
+})
