@@ -28,7 +28,9 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
  */
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
   history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
-  graph: [registerContextTool, registerImpactTool, registerDetectChangesTool, registerRenameTool, registerQueryTool],
+  graph: [registerContextTool, registerImpactTool],
+  // 6,000 characters more than the default's budget has room for: opt-in (see README, MCP)
+  code: [registerQueryTool, registerDetectChangesTool, registerRenameTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 
