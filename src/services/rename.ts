@@ -61,9 +61,16 @@ export interface RenameResult {
 const IDENT = /^[\p{L}_$][\p{L}\p{N}_$]*$/u
 const wordRe = (name: string) => new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/\$/g, '\\$')}(?![\\p{L}\\p{N}_$])`, 'gu')
 
+const wordCache = new Map<string, RegExp>()
 /** 0-based columns of the name as a whole word on a line. */
 function columnsOf(line: string, name: string): number[] {
-  return [...line.matchAll(wordRe(name))].map((m) => m.index)
+  if (!line.includes(name)) return []
+  let re = wordCache.get(name)
+  if (!re) {
+    if (wordCache.size > 100) wordCache.clear()
+    wordCache.set(name, (re = wordRe(name)))
+  }
+  return [...line.matchAll(re)].map((m) => m.index)
 }
 
 /** Whether a column of a line lies inside a quoted string ('…', "…", `…`, backslash escapes), as far as the line alone tells. */
@@ -167,6 +174,10 @@ export async function rename(options: { repo?: string; reader?: IndexReader; tar
   })
 }
 
+let languages: ReturnType<typeof loadLanguageRegistry> | undefined
+/** One module resolver per open index (an MCP server answers many renames from one). */
+const resolvers = new WeakMap<IndexReader, ModuleResolver>()
+
 /**
  * Import (and re-export) statements that bind the symbol by its name: those of the files whose
  * import resolves to the defining file, or to a file that re-exports it under the same name
@@ -176,8 +187,9 @@ function importSites(reader: IndexReader, defPath: string, name: string): Array<
   const files = reader.files()
   const candidates = files.filter((f) => f.imports?.some((r) => r.bindings.length === 0 || r.bindings.some((b) => b.imported === name)))
   if (candidates.length === 0) return []
-  const registry = loadLanguageRegistry()
-  const modules = new ModuleResolver(files)
+  const registry = (languages ??= loadLanguageRegistry())
+  let modules = resolvers.get(reader)
+  if (!modules) resolvers.set(reader, (modules = new ModuleResolver(files)))
   const exporters = new Set([defPath])
   const out = new Map<string, { path: string; line: number }>()
   for (let grew = true; grew; ) {
