@@ -99,7 +99,7 @@ describe('gitwhy mcp over stdio', () => {
     }
     const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, analytics/)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, analytics/)
   })
 
   test('evidence_for a line range equals `gitwhy evidence --json`, with readable text citing the PR', async () => {
