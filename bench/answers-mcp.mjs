@@ -10,33 +10,14 @@
 // written), and `detect_changes` for the work tree and for `--base` (default HEAD~10) once per
 // symbol. Reports p50 / p95 / max per tool. Build first; the repository needs `gitwhy analyze`.
 
-import { join } from 'node:path'
-import { BIN, ROOT, benchArgs } from './lib.mjs'
-
-const { Client } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'))
-const { StdioClientTransport } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'))
+import { benchArgs, mcpClient, percentiles, seededRandom } from './lib.mjs'
 
 const { opt, repo, json } = benchArgs('node bench/answers-mcp.mjs <indexed-repo> [--symbols N] [--rounds N] [--seed S] [--base REF] [--json]')
 const N = Number(opt('symbols', 20))
 const ROUNDS = Number(opt('rounds', 3))
 const BASE = opt('base', 'HEAD~10')
-let seed = Number(opt('seed', 1))
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
-const stats = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))]
-  return { n: s.length, p50: +at(0.5).toFixed(1), p95: +at(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1) }
-}
-
-const client = new Client({ name: 'gitwhy-bench', version: '1' })
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--tools', 'history,graph,code'], cwd: repo, stderr: 'ignore' }))
-const call = async (name, args) => {
-  const t0 = performance.now()
-  const r = await client.callTool({ name, arguments: args })
-  const ms = performance.now() - t0
-  if (r.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${r.content?.[0]?.text}`)
-  return ms
-}
+const random = seededRandom(Number(opt('seed', 1)))
+const { client, timed: call } = await mcpClient(repo, 'history,graph,code')
 const rows = (await client.callTool({ name: 'cypher', arguments: { statement: "MATCH (a:Symbol)-[:CALLS]->(s:Symbol) WHERE s.name <> '<module>' AND NOT s.id CONTAINS '~' RETURN DISTINCT s.path + ':' + s.qualified_name AS target, s.name AS name", max_rows: 100000 } })).structuredContent.rows
 const picked = []
 const tried = new Set()
@@ -61,7 +42,7 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 await client.close()
-const out = { repo, symbols: picked.length, rounds: ROUNDS, base: BASE, ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, stats(v)])) }
+const out = { repo, symbols: picked.length, rounds: ROUNDS, base: BASE, ...Object.fromEntries(Object.entries(times).map(([k, v]) => [k, percentiles(v)])) }
 if (json) console.log(JSON.stringify(out, null, 2))
 else {
   console.log(`${repo}: ${picked.length} symbols × ${ROUNDS} rounds, warm`)
