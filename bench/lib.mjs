@@ -49,3 +49,31 @@ export async function startHttpServer(repo) {
 export function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
 }
+
+/** p50 / p95 / max of some timings (ms). */
+export function percentiles(xs) {
+  const s = [...xs].sort((a, b) => a - b)
+  const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))]
+  return { n: s.length, p50: +at(0.5).toFixed(1), p95: +at(0.95).toFixed(1), max: +s[s.length - 1].toFixed(1) }
+}
+
+/** A reproducible random number generator in [0, 1). */
+export function seededRandom(seed) {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+}
+
+/** The built `gitwhy mcp --tools TOOLS` over stdio with the SDK's real client, and a timed call that throws on a tool error. */
+export async function mcpClient(repo, tools) {
+  const { Client } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'))
+  const { StdioClientTransport } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'))
+  const client = new Client({ name: 'gitwhy-bench', version: '1' })
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--tools', tools], cwd: repo, stderr: 'ignore' }))
+  const timed = async (name, args) => {
+    const t0 = performance.now()
+    const r = await client.callTool({ name, arguments: args })
+    const ms = performance.now() - t0
+    if (r.isError) throw new Error(`${name} ${JSON.stringify(args)}: ${r.content?.[0]?.text}`)
+    return ms
+  }
+  return { client, timed }
+}

@@ -11,19 +11,20 @@ export default class ContextForPr extends BaseCommand {
     base: Flags.string({ description: 'the branch the change goes into (default: origin/HEAD, main or master)' }),
     head: Flags.string({ description: 'the change (default: HEAD)' }),
     files: Flags.string({ description: 'the changed files, instead of a git diff', multiple: true }),
-    limit: Flags.integer({ description: 'maximum missing co-changed files (0 = no cap)', default: 10 }),
+    limit: Flags.integer({ description: 'maximum missing co-changed files and callers (0 = no cap)', default: 10 }),
+    'symbol-limit': Flags.integer({ description: 'maximum symbols listed per file, riskiest first (0 = no cap)', default: 10 }),
   }
 
   async run(): Promise<ContextForPrResult> {
     const { flags } = await this.parse(ContextForPr)
-    const r = await contextForPr({ repo: flags.repo, base: flags.base, head: flags.head, files: flags.files, limit: flags.limit })
+    const r = await contextForPr({ repo: flags.repo, base: flags.base, head: flags.head, files: flags.files, limit: flags.limit, symbolLimit: flags['symbol-limit'] })
     if (!this.jsonEnabled()) {
       const s = r.summary
       this.log(`${r.base ? `${r.base}...${r.head}` : 'given files'}: ${s.files} files (${s.high} HIGH, ${s.medium} MEDIUM, ${s.low} LOW, ${s.new_files} new)`)
       for (const f of r.files) {
         this.log(`${f.risk ? f.risk.level.padEnd(6) : 'new   '} ${f.path}${f.old_path ? ` (from ${f.old_path})` : ''}`)
         for (const reason of f.risk?.reasons ?? []) this.log(`         - ${reason}`)
-        if (f.symbols.length) this.log(`         symbols: ${f.symbols.map((x) => `${x.qualified_name}${x.level === 'LOW' ? '' : ` [${x.level}]`}`).join(', ')}`)
+        if (f.symbols.length) this.log(`         symbols: ${f.symbols.map((x) => `${x.qualified_name}${x.level === 'LOW' ? '' : ` [${x.level}]`}`).join(', ')}${f.more_symbols ? ` (+${f.more_symbols} more)` : ''}`)
         if (f.last_prs.length) this.log(`         last PRs: ${f.last_prs.map((p) => `#${p.number}${p.title ? ` ${p.title}` : ''}`).join('; ')}`)
       }
       if (r.missing_co_changes.length) {

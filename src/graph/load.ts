@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import kuzu from 'kuzu'
 import type { Connection, Database } from 'kuzu'
-import { renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
+import { createFtsStatement, FTS_INDEXES, renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
 import type { GraphData } from './types.js'
 
 /** 256 MB: enough for bulk loads of large histories without reserving most of RAM (Kuzu's default). */
@@ -82,6 +82,7 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
       }
       tables[tableLabel(def)] = { rows: rows.length, ms: Math.round(performance.now() - t0) }
     }
+    for (const ix of FTS_INDEXES) await run(conn, createFtsStatement(ix))
     phase('checkpoint')
     await run(conn, 'CHECKPOINT')
     ok = true

@@ -205,6 +205,14 @@ export const CODE_QUERIES = {
   testFiles: `
     MATCH (f:File) WHERE f.path IN $paths AND f.is_test
     RETURN f.path AS path`,
+  /** BM25 over Symbol.search (FTS_INDEXES); `$top` candidates, module symbols left out. */
+  search: `
+    CALL QUERY_FTS_INDEX('Symbol', 'symbol_search', $q, conjunctive := false, top := $top)
+    WITH node AS s, score WHERE s.kind <> 'module'
+    OPTIONAL MATCH (s)-[:MEMBER_OF]->(c:Community)
+    RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line,
+           s.signature AS signature, s.exported AS exported, score, c.id AS community, c.label AS community_label
+    ORDER BY score DESC, id`,
   communitiesOf: `
     MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
     RETURN c.id AS id, c.label AS label, count(s) AS symbols ORDER BY symbols DESC, id`,

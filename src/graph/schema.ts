@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 8
+export const SCHEMA_VERSION = 9
 
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE'
 
@@ -109,6 +109,7 @@ export const TABLES: readonly TableDef[] = [
       int('end_line', 'Last line of the definition (1-based, inclusive).'),
       text('signature', 'The first line(s) of the definition, trimmed.'),
       bool('exported', 'True when the symbol is visible outside its file.'),
+      text('search', 'What `gitwhy query` searches (full-text index symbol_search): the names split into words (camelCase, snake_case) and whole, the signature, the doc comment and the path.'),
       ...ACTIVITY_COLUMNS,
     ],
   },
@@ -392,6 +393,13 @@ export function tableDef(name: string): TableDef {
 
 function primaryKey(def: NodeTableDef): ColumnDef {
   return def.columns[0]
+}
+
+/** Full-text (BM25) indexes built after the bulk load; Kuzu keeps them current on later inserts and deletes. */
+export const FTS_INDEXES = [{ table: 'Symbol', name: 'symbol_search', columns: ['search'] }] as const
+
+export function createFtsStatement(ix: (typeof FTS_INDEXES)[number]): string {
+  return `CALL CREATE_FTS_INDEX('${ix.table}', '${ix.name}', [${ix.columns.map((c) => `'${c}'`).join(', ')}])`
 }
 
 /** The CREATE statements, node tables first. Relationship tables sharing a name become one table with several FROM/TO pairs. */

@@ -26,6 +26,8 @@ export interface SymbolRow extends ActivityRow {
   end_line: number
   signature: string
   exported: boolean
+  /** The full-text index's text (src/codegraph/search-text.ts). */
+  search: string
 }
 export interface CommitRow {
   sha: string

@@ -152,8 +152,11 @@ export function splitRuns(runs: Runs, hunks: number[]): { passed: Runs; kept: Ru
 
 // ---- git line-log range algebra (line-log.c), reproduced exactly, quirks included ----
 
-/** Hunk indices whose target side overlaps the range set (diff_ranges_filter_touched). */
-function filterTouched(hunks: number[], rs: RangeSet): number[] {
+/**
+ * Hunk indices whose target side overlaps the range set (diff_ranges_filter_touched). A pure
+ * deletion (empty target side) touches a range only strictly inside it, as in git.
+ */
+export function filterTouched(hunks: number[], rs: RangeSet): number[] {
   const out: number[] = []
   const h = hunks.length / 4
   let j = 0

@@ -30,6 +30,7 @@ import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
+import { docComment, symbolSearchText } from '../codegraph/search-text.js'
 import { isTrusted, trustIndex } from './index-trust.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
@@ -467,8 +468,14 @@ async function indexFiles(
           continue
         }
         const language = extractor.languageOf(p)
-        const x = language ? extractor.extractFile(p, decodeSource(content)) : null
+        const source = language ? decodeSource(content) : ''
+        const x = language ? extractor.extractFile(p, source) : null
         const file: IndexedFile = { path: p, blob, lines: countLines(content), language, symbols: x?.symbols ?? [] }
+        if (x?.symbols.length) {
+          const lines = source.split('\n')
+          const docs = x.symbols.map((s) => docComment(lines, s.startLine, s.endLine))
+          if (docs.some(Boolean)) file.docs = docs
+        }
         if (x?.references.length) file.references = x.references
         if (x?.imports.length) file.imports = x.imports
         if (x?.exports.length) file.exports = x.exports
@@ -559,7 +566,7 @@ function analyticsDelta(
 /** The `<module>` symbols of the files with module-level calls (no history of their own). */
 function moduleRows(modules: CodeGraph['modules']): Pick<GraphData, 'symbols' | 'defines'> {
   return {
-    symbols: modules.map((m) => ({ id: m.id, name: MODULE_SYMBOL, qualified_name: MODULE_SYMBOL, kind: 'module', path: m.path, start_line: 1, end_line: Math.max(1, m.lines), signature: '', exported: false, ...NO_ACTIVITY })),
+    symbols: modules.map((m) => ({ id: m.id, name: MODULE_SYMBOL, qualified_name: MODULE_SYMBOL, kind: 'module', path: m.path, start_line: 1, end_line: Math.max(1, m.lines), signature: '', exported: false, search: '', ...NO_ACTIVITY })),
     defines: modules.map((m) => ({ path: m.path, symbol: m.id })),
   }
 }
@@ -596,7 +603,7 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
     const blame = result.blame[fi]
     f.symbols.forEach((s, si) => {
       const id = ids[si]
-      const row: SymbolRow = { id, name: s.name, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine, signature: s.signature, exported: s.exported, ...NO_ACTIVITY }
+      const row: SymbolRow = { id, name: s.name, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine, signature: s.signature, exported: s.exported, search: symbolSearchText({ ...s, path: f.path }, f.docs?.[si] ?? ''), ...NO_ACTIVITY }
       rows.symbols.push(row)
       rows.defines.push({ path: f.path, symbol: id })
       if (s.parentIndex !== null) rows.contains.push({ parent: ids[s.parentIndex], child: id })

@@ -2,12 +2,15 @@ import { UserError } from '../errors.js'
 import { DiffStreamParser, type FileDiff } from '../git/diff-parser.js'
 import { assertSafeRef, git, gitBuffer } from '../git/run.js'
 import type { RiskLevel } from '../analytics/risk.js'
-import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
+import { ANALYTICS_QUERIES as Q, CODE_QUERIES as CQ } from '../graph/queries.js'
+import { filterTouched } from '../history/hunk-mapper.js'
+import { checkLimit } from '../errors.js'
 import { history } from './history.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
 import { resolvePath } from './resolve.js'
 import { risksOfFiles } from './risk.js'
+import { DEFAULT_MIN_CONFIDENCE } from './codegraph.js'
 import type { IndexInfo, PullRequestRef } from './types.js'
 
 export interface PrFile {
@@ -19,13 +22,33 @@ export interface PrFile {
   indexed: boolean
   risk: { level: RiskLevel; score: number; reasons: string[] } | null
   owners: Array<{ name: string; email: string; share: number }>
-  /** Indexed symbols whose lines the change touches (all of the file's with --files). */
+  /** Indexed symbols whose lines the change touches (all of the file's with --files): the riskiest `symbol_limit`. */
   symbols: Array<{ qualified_name: string; kind: string; start_line: number; end_line: number; level: RiskLevel }>
+  /** Touched symbols beyond `symbols`. */
+  more_symbols: number
   /** The PRs that last touched this file, newest first. */
   last_prs: Array<PullRequestRef & { sha: string; date: string }>
 }
 
+/** A caller (outside the change) of a changed symbol: what may break. */
+export interface ChangeCaller {
+  id: string
+  qualified_name: string
+  kind: string
+  path: string
+  start_line: number
+  /** The changed symbols it calls (qualified names). */
+  calls: string[]
+  /** Call-site lines in its file. */
+  lines: number[]
+  confidence: number
+}
+
+export type ChangeMode = 'range' | 'staged' | 'worktree' | 'files'
+
 export interface ContextForPrResult {
+  /** range: `git diff base...head`; staged / worktree: the index / work tree against the indexed HEAD; files: given files. */
+  mode: ChangeMode
   base: string | null
   head: string | null
   merge_base: string | null
@@ -35,15 +58,21 @@ export interface ContextForPrResult {
   missing_co_changes: Array<{ path: string; usually_with: string; degree: number; shared: number; confidence: number }>
   /** People who own the most lines of the changed files at the indexed HEAD. */
   owners_to_ask: Array<{ name: string; email: string; lines: number; files: number }>
-  summary: { files: number; high: number; medium: number; low: number; new_files: number }
+  /** Callers (call graph, confidence ≥ 0.5) of the changed symbols that are not changed themselves: highest confidence first, at most `limit`. */
+  callers: ChangeCaller[]
+  /** Test files among those callers' files. */
+  tests: string[]
+  /** Communities the changed symbols belong to. */
+  communities: Array<{ id: string; label: string; symbols: number }>
+  summary: { files: number; high: number; medium: number; low: number; new_files: number; symbols: number; callers: number }
 }
 
 interface ChangedFile {
   path: string
   status: string | null
   old_path: string | null
-  /** 0-based half-open ranges on the base side ([start, end)); null: the whole file. */
-  ranges: Array<[number, number]> | null
+  /** Hunks flat, the base side second: [newStart, newEnd, oldStart, oldEnd, ...] 0-based half-open; null: the whole file. */
+  hunks: number[] | null
 }
 
 /** The default base: the remote's default branch, else main, else master. */
@@ -63,49 +92,100 @@ async function changedFiles(repo: string, base: string, head: string): Promise<{
   }
   const mergeBase = (await git(repo, ['merge-base', base, head], { okCodes: [1] })).trim()
   if (!mergeBase) throw new UserError(`${base} and ${head} have no common ancestor`, 'pass a --base the change branched from', 'bad_ref')
-  const { stdout } = await gitBuffer(repo, ['-c', 'core.quotePath=true', 'diff', '-U0', '--no-color', '--no-ext-diff', '-M', `${base}...${head}`])
+  return { mergeBase, files: await diffFiles(repo, [`${base}...${head}`]) }
+}
+
+/** `git diff -U0` with the given revision arguments, as changed files with their base-side hunks. */
+async function diffFiles(repo: string, revs: string[]): Promise<ChangedFile[]> {
+  const { stdout } = await gitBuffer(repo, ['-c', 'core.quotePath=true', 'diff', '-U0', '--no-color', '--no-ext-diff', '-M', ...revs, '--'])
   const diffs: FileDiff[] = []
   const parser = new DiffStreamParser((record) => diffs.push(...record.files))
   parser.push(Buffer.from('\x01change\x02\n'))
   parser.push(stdout)
   parser.end()
-  const files = diffs.map((d): ChangedFile => {
-    const ranges: Array<[number, number]> = []
-    for (let i = 0; i < d.hunks.length; i += 4) ranges.push([d.hunks[i], d.hunks[i + 1]])
-    return { path: d.path, status: d.status, old_path: d.oldPath !== d.path ? d.oldPath : null, ranges }
+  return diffs.map((d): ChangedFile => {
+    // the base side as the range algebra's target side: [newStart, newEnd, oldStart, oldEnd]
+    const hunks: number[] = []
+    for (let i = 0; i < d.hunks.length; i += 4) hunks.push(d.hunks[i + 2], d.hunks[i + 3], d.hunks[i], d.hunks[i + 1])
+    return { path: d.path, status: d.status, old_path: d.oldPath !== d.path ? d.oldPath : null, hunks }
   })
-  return { mergeBase, files }
 }
 
 /**
- * What a reviewer (or the agent writing the change) should know about a branch: per changed file
- * its risk, owners, the symbols touched and the PRs that last touched it; the files that usually
- * change with these but are missing; the people to ask. The changed files come from
- * `git diff base...head` (the one git call: a branch is not in the index); everything else from
- * the index. Symbols are matched on the base side of the diff against the indexed HEAD.
+ * Uncommitted changes against the indexed HEAD (so that lines match the indexed symbols): staged
+ * ones (`git diff --cached`), or everything in the work tree, untracked files included.
  */
-export async function contextForPr(options: { repo?: string; reader?: IndexReader; base?: string; head?: string; files?: string[]; limit?: number }): Promise<ContextForPrResult> {
+async function uncommittedFiles(repo: string, indexedHead: string, staged: boolean): Promise<ChangedFile[]> {
+  const files = await diffFiles(repo, staged ? ['--cached', indexedHead] : [indexedHead])
+  if (staged) return files
+  const untracked = (await git(repo, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)
+  return [...files, ...untracked.map((p): ChangedFile => ({ path: p, status: 'A', old_path: null, hunks: null }))]
+}
+
+export interface ChangeOptions {
+  repo?: string
+  reader?: IndexReader
+  /** A branch range `base...head` (the default mode; base defaults to origin/HEAD, main or master). */
+  base?: string
+  head?: string
+  /** Staged changes against the indexed HEAD. */
+  staged?: boolean
+  /** Every uncommitted change (staged or not, untracked files too) against the indexed HEAD. */
+  worktree?: boolean
+  /** Given files instead of a diff (all their symbols count as touched). */
+  files?: string[]
+  /** Maximum missing co-changed files and callers (0 = no cap). */
+  limit?: number
+  /** Maximum symbols listed per file (0 = no cap). */
+  symbolLimit?: number
+}
+
+const LEVEL_RANK: Record<RiskLevel, number> = { HIGH: 0, MEDIUM: 1, LOW: 2 }
+
+/**
+ * What a reviewer (or the agent writing the change) should know about a change: per changed file
+ * its risk, owners, the symbols touched and the PRs that last touched it; the callers of those
+ * symbols outside the change (what may break), their tests and communities; the files that
+ * usually change with these but are missing; the people to ask. `context-for-pr` and
+ * `detect-changes` are two views of this one answer. The changed files come from git (a branch,
+ * the staging area or the work tree are not in the index); everything else from the index.
+ * Symbols are matched on the base side of the diff against the indexed HEAD, with the range
+ * algebra `git log -L` uses (a hunk touches a symbol when it overlaps its lines; a pure insertion
+ * only strictly inside them).
+ */
+export async function contextForPr(options: ChangeOptions): Promise<ContextForPrResult> {
   return withReader(options, async (reader) => {
     let base: string | null = null
     let head: string | null = null
     let mergeBase: string | null = null
     let changed: ChangedFile[]
+    let mode: ChangeMode
+    const given = [options.files?.length ? '--files' : null, options.staged ? '--staged' : null, options.worktree ? '--worktree' : null, options.base || options.head ? '--base/--head' : null].filter(Boolean)
+    if (given.length > 1) throw new UserError(`pass one of ${given.join(', ')}, not several`, 'drop all but one of them', 'usage')
     if (options.files && options.files.length > 0) {
-      if (options.base || options.head) throw new UserError('pass either --files or --base/--head, not both', 'drop one of them', 'usage')
+      mode = 'files'
       // a directory stands for every indexed file under it
       const paths = options.files.flatMap((f) => {
         const t = resolvePath(reader, f)
         return t?.kind === 'directory' ? reader.files().filter((x) => x.path.startsWith(t.path)).map((x) => x.path) : [reader.relativePath(f)]
       })
-      changed = [...new Set(paths)].map((p) => ({ path: p, status: null, old_path: null, ranges: null }))
+      changed = [...new Set(paths)].map((p) => ({ path: p, status: null, old_path: null, hunks: null }))
+    } else if (options.staged || options.worktree) {
+      mode = options.staged ? 'staged' : 'worktree'
+      head = (await reader.indexInfo()).head
+      changed = await uncommittedFiles(reader.repo, head, mode === 'staged')
     } else {
+      mode = 'range'
       base = options.base ?? (await defaultBase(reader.repo))
       head = options.head ?? 'HEAD'
       const diff = await changedFiles(reader.repo, base, head)
       mergeBase = diff.mergeBase
       changed = diff.files
     }
+    const symbolLimit = options.symbolLimit ?? 10
+    checkLimit(symbolLimit)
     const limit = options.limit ?? 10
+    checkLimit(limit)
     const g = await reader.graph()
     const inChange = new Set(changed.flatMap((c) => [c.path, ...(c.old_path ? [c.old_path] : [])]))
     // a renamed or deleted file is known to the index by its base-side path
@@ -116,9 +196,11 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
     const files: PrFile[] = []
     const missing = new Map<string, ContextForPrResult['missing_co_changes'][number]>()
     const owners = new Map<string, { name: string; email: string; lines: number; files: number }>()
+    /** Changed symbol id → qualified name. */
+    const changedIds = new Map<string, string>()
     for (const c of changed) {
       const indexedPath = indexedPathOf(c)
-      const entry: PrFile = { path: c.path, status: c.status, old_path: c.old_path, indexed: indexedPath !== null, risk: null, owners: [], symbols: [], last_prs: [] }
+      const entry: PrFile = { path: c.path, status: c.status, old_path: c.old_path, indexed: indexedPath !== null, risk: null, owners: [], symbols: [], more_symbols: 0, last_prs: [] }
       files.push(entry)
       if (!indexedPath) continue
       const r = risks.files.get(indexedPath)
@@ -134,10 +216,15 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
       }
       const file = reader.file(indexedPath)!
       const ids = symbolIds(file)
+      const touched: PrFile['symbols'] = []
       for (const [i, s] of file.symbols.entries()) {
-        const touched = c.ranges === null || c.ranges.some(([a, b]) => (a === b ? s.startLine <= a + 1 && a < s.endLine : a < s.endLine && s.startLine - 1 < b))
-        if (touched) entry.symbols.push({ qualified_name: s.qualifiedName, kind: s.kind, start_line: s.startLine, end_line: s.endLine, level: risks.symbols.get(ids[i])?.level ?? 'LOW' })
+        if (c.hunks !== null && filterTouched(c.hunks, [s.startLine - 1, s.endLine]).length === 0) continue
+        touched.push({ qualified_name: s.qualifiedName, kind: s.kind, start_line: s.startLine, end_line: s.endLine, level: risks.symbols.get(ids[i])?.level ?? 'LOW' })
+        changedIds.set(ids[i], s.qualifiedName)
       }
+      touched.sort((a, b) => LEVEL_RANK[a.level] - LEVEL_RANK[b.level] || a.start_line - b.start_line)
+      entry.symbols = symbolLimit === 0 ? touched : touched.slice(0, symbolLimit)
+      entry.more_symbols = touched.length - entry.symbols.length
       const past = await history({ reader, path: indexedPath, limit: 0 })
       const seen = new Set<number>()
       for (const e of past.evidence) {
@@ -157,7 +244,9 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
       }
     }
     const levels = files.map((f) => f.risk?.level)
+    const { callers, total: callerTotal, tests, communities } = await callersOfChange(reader, changedIds, limit)
     return {
+      mode,
       base,
       head,
       merge_base: mergeBase,
@@ -165,7 +254,68 @@ export async function contextForPr(options: { repo?: string; reader?: IndexReade
       files,
       missing_co_changes: [...missing.values()].sort((a, b) => b.degree - a.degree || b.shared - a.shared || (a.path < b.path ? -1 : 1)).slice(0, limit || undefined),
       owners_to_ask: [...owners.values()].sort((a, b) => b.lines - a.lines || (a.email < b.email ? -1 : 1)).slice(0, 5),
-      summary: { files: files.length, high: levels.filter((l) => l === 'HIGH').length, medium: levels.filter((l) => l === 'MEDIUM').length, low: levels.filter((l) => l === 'LOW').length, new_files: files.filter((f) => !f.indexed).length },
+      callers,
+      tests,
+      communities,
+      summary: {
+        files: files.length,
+        high: levels.filter((l) => l === 'HIGH').length,
+        medium: levels.filter((l) => l === 'MEDIUM').length,
+        low: levels.filter((l) => l === 'LOW').length,
+        new_files: files.filter((f) => !f.indexed).length,
+        symbols: changedIds.size,
+        callers: callerTotal,
+      },
     }
   })
+}
+
+/** The call graph around the changed symbols: their callers outside the change, those callers' test files, and the changed symbols' communities. */
+async function callersOfChange(reader: IndexReader, changed: Map<string, string>, limit: number): Promise<{ callers: ChangeCaller[]; total: number; tests: string[]; communities: ContextForPrResult['communities'] }> {
+  if (changed.size === 0) return { callers: [], total: 0, tests: [], communities: [] }
+  const g = await reader.graph()
+  const ids = [...changed.keys()]
+  const [rows, communities] = await Promise.all([
+    g.query<{ id: string; via: string; qualified_name: string; kind: string; path: string; start_line: number; line: number; confidence: number }>(CQ.callersOf, { ids, min: DEFAULT_MIN_CONFIDENCE }),
+    g.query<{ id: string; label: string; symbols: number }>(CQ.communitiesOf, { ids }),
+  ])
+  const byCaller = new Map<string, ChangeCaller>()
+  for (const r of rows) {
+    if (changed.has(r.id)) continue
+    const c = byCaller.get(r.id) ?? { id: r.id, qualified_name: r.qualified_name, kind: r.kind, path: r.path, start_line: Number(r.start_line), calls: [], lines: [], confidence: Number(r.confidence) }
+    byCaller.set(r.id, c)
+    const callee = changed.get(r.via)!
+    if (!c.calls.includes(callee)) c.calls.push(callee)
+    if (!c.lines.includes(Number(r.line))) c.lines.push(Number(r.line))
+    c.confidence = Math.max(c.confidence, Number(r.confidence))
+  }
+  const all = [...byCaller.values()].sort((a, b) => b.confidence - a.confidence || b.calls.length - a.calls.length || (a.id < b.id ? -1 : 1))
+  for (const c of all) c.lines.sort((a, b) => a - b)
+  const paths = [...new Set(all.map((c) => c.path))]
+  const tests = paths.length ? (await g.query<{ path: string }>(CQ.testFiles, { paths })).map((t) => t.path).sort() : []
+  return { callers: limit === 0 ? all : all.slice(0, limit), total: all.length, tests, communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })) }
+}
+
+/** The text answer of `detect-changes` (the code-graph view of the change), for the terminal and the MCP tool alike. */
+export function detectChangesLines(r: ContextForPrResult): string[] {
+  const s = r.summary
+  const what = r.mode === 'range' ? `${r.base}...${r.head}` : r.mode === 'files' ? 'given files' : `${r.mode} changes against the indexed HEAD ${r.head?.slice(0, 12)}`
+  const out = [`${what}: ${s.files} file${s.files === 1 ? '' : 's'} (${s.high} HIGH, ${s.medium} MEDIUM, ${s.low} LOW, ${s.new_files} new), ${s.symbols} symbol${s.symbols === 1 ? '' : 's'} changed, ${s.callers} caller${s.callers === 1 ? '' : 's'} outside the change`]
+  for (const f of r.files) {
+    const symbols = f.symbols.map((x) => `${x.qualified_name}${x.level === 'LOW' ? '' : ` [${x.level}]`}`).join(', ')
+    out.push(`  ${f.status ?? '·'} ${f.path}${f.old_path ? ` (from ${f.old_path})` : ''}${f.indexed ? ` · risk ${f.risk?.level ?? 'LOW'}` : ' · new'}${symbols ? `: ${symbols}` : ''}${f.more_symbols ? ` (+${f.more_symbols} more)` : ''}`)
+  }
+  if (r.callers.length) {
+    out.push('callers outside the change (may break):')
+    for (const c of r.callers) out.push(`  ${c.qualified_name} (${c.path}:${c.start_line}) → ${c.calls.join(', ')} · line${c.lines.length > 1 ? 's' : ''} ${c.lines.slice(0, 8).join(', ')} · ${c.confidence}`)
+    if (s.callers > r.callers.length) out.push(`  … ${s.callers - r.callers.length} more`)
+  }
+  if (r.tests.length) out.push(`tests among the callers: ${r.tests.join(', ')}`)
+  if (r.communities.length) out.push(`communities touched: ${r.communities.map((c) => `${c.id} ${c.label} (${c.symbols})`).join('; ')}`)
+  if (r.missing_co_changes.length) {
+    out.push('usually change with these but missing from the change:')
+    for (const m of r.missing_co_changes) out.push(`  ${m.path} (with ${m.usually_with}: ${m.shared} shared commits, ${Math.round(m.confidence * 100)} % of its changes)`)
+  }
+  if (r.owners_to_ask.length) out.push(`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`)
+  return out
 }

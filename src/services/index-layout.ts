@@ -16,6 +16,8 @@ export interface IndexedFile {
   imports?: ExtractedImport[]
   /** Local names exported under another name. */
   exports?: ExtractedExport[]
+  /** Doc comments of the symbols, by index ('' for none); absent when none has one. */
+  docs?: string[]
   /** The text of a file module resolution reads (tsconfig.json, package.json, go.mod: MODULE_CONFIG_FILES). */
   config?: string
 }

@@ -58,8 +58,8 @@ export function trickyGraph(): GraphData {
     { path: 'docs/😀.md', language: null, lines: 3, is_test: false, present: true, ...ACTIVE },
   )
   g.symbols.push(
-    { id: 'src/a,b "c".ts#Foo', name: 'Foo', qualified_name: 'Foo', kind: 'class', path: 'src/a,b "c".ts', start_line: 1, end_line: 9, signature: 'class Foo<T extends "a" | \'b\'> {', exported: true, ...ACTIVE },
-    { id: 'src/a,b "c".ts#Foo.bar', name: 'bar', qualified_name: 'Foo.bar', kind: 'method', path: 'src/a,b "c".ts', start_line: 2, end_line: 4, signature: 'bar(x = "\\n",\n    y = 1)', exported: false, ...IDLE },
+    { id: 'src/a,b "c".ts#Foo', name: 'Foo', qualified_name: 'Foo', kind: 'class', path: 'src/a,b "c".ts', start_line: 1, end_line: 9, signature: 'class Foo<T extends "a" | \'b\'> {', exported: true, search: 'foo foo class foo t "a", \\b', ...ACTIVE },
+    { id: 'src/a,b "c".ts#Foo.bar', name: 'bar', qualified_name: 'Foo.bar', kind: 'method', path: 'src/a,b "c".ts', start_line: 2, end_line: 4, signature: 'bar(x = "\\n",\n    y = 1)', exported: false, search: 'bar\n"baz"', ...IDLE },
   )
   g.defines.push({ path: 'src/a,b "c".ts', symbol: 'src/a,b "c".ts#Foo' }, { path: 'src/a,b "c".ts', symbol: 'src/a,b "c".ts#Foo.bar' })
   g.contains.push({ parent: 'src/a,b "c".ts#Foo', child: 'src/a,b "c".ts#Foo.bar' })

@@ -38,7 +38,7 @@ function syntheticGraph(): GraphData {
   for (let s = 0; s < SYMBOLS; s++) {
     const f = s % FILES
     const id = `${path(f)}#Class${s}.method`
-    g.symbols.push({ id, name: 'method', qualified_name: `Class${s}.method`, kind: 'method', path: path(f), start_line: 10, end_line: 40, signature: `method(a: string, b = "x"): void {`, exported: s % 3 === 0 })
+    g.symbols.push({ id, name: 'method', qualified_name: `Class${s}.method`, kind: 'method', path: path(f), start_line: 10, end_line: 40, signature: `method(a: string, b = "x"): void {`, exported: s % 3 === 0, search: `class${s} method a string b x` })
     g.defines.push({ path: path(f), symbol: id })
     g.blamedOn.push({ symbol: id, sha: sha(s % COMMITS), lines: 12 }, { symbol: id, sha: sha((s * 7) % COMMITS), lines: 18 })
   }

@@ -40,7 +40,7 @@ describe('writeGraph', () => {
       const files = await store.query(`MATCH (f:File) RETURN f.path AS path, f.language AS language, f.lines AS lines, f.is_test AS is_test, f.present AS present, ${activity('f')} ORDER BY f.path`)
       expect(files).toEqual([...data.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
 
-      const symbols = await store.query(`MATCH (s:Symbol) RETURN s.id AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line, s.signature AS signature, s.exported AS exported, ${activity('s')} ORDER BY s.id`)
+      const symbols = await store.query(`MATCH (s:Symbol) RETURN s.id AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line, s.signature AS signature, s.exported AS exported, s.search AS search, ${activity('s')} ORDER BY s.id`)
       expect(symbols).toEqual(data.symbols)
 
       const authors = await store.query('MATCH (a:Author) RETURN a.email AS email, a.name AS name, a.emails AS emails ORDER BY a.email')

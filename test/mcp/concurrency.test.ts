@@ -32,6 +32,9 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   pickaxe: { pattern: 'return 1' },
   context: { target: 'src/mod0.ts:f0_1' },
   impact: { target: 'src/mod0.ts', direction: 'both' },
+  detect_changes: {},
+  rename: { target: 'src/mod0.ts:f0_1', new_name: 'g0_1' },
+  query: { text: 'f0 1' },
 }
 
 beforeAll(async () => {

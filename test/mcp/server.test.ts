@@ -33,7 +33,7 @@ const RETRY_V2 = RETRY_V1.replace('sleep(100)', 'sleep(250)')
 const RETRY_V3 = RETRY_V2.replace('    return url\n', '    if (!url) throw new Error("empty url")\n    return url\n')
 const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class Client  {')
 
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'context_for_pr', 'pickaxe', 'context', 'impact']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'context_for_pr', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query']
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -99,7 +99,7 @@ describe('gitwhy mcp over stdio', () => {
     }
     const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, analytics/)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, analytics/)
   })
 
   test('evidence_for a line range equals `gitwhy evidence --json`, with readable text citing the PR', async () => {

@@ -1,0 +1,74 @@
+/**
+ * The searchable text of a symbol (issue 11, `gitwhy query`): its names split into words
+ * (camelCase, PascalCase, snake_case, kebab-case, digits) beside the names themselves, its
+ * signature, its doc comment and its path, for Kuzu's full-text index (BM25, English stemmer).
+ */
+
+const IDENT = /[\p{L}\p{N}_$]+/gu
+const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{Lo}+/gu
+
+/** Every identifier of the text, and the words each splits into, lower-cased, space-separated. */
+export function identifierWords(text: string): string {
+  const out: string[] = []
+  for (const [id] of text.matchAll(IDENT)) {
+    const parts = [...id.matchAll(PART)].map((m) => m[0].toLowerCase())
+    out.push(...parts)
+    const whole = id.toLowerCase().replace(/^[_$]+|[_$]+$/g, '')
+    if (parts.length > 1 && whole) out.push(whole)
+  }
+  return out.join(' ')
+}
+
+const LINE_COMMENT = /^(\/\/\/?|#(?![[!]|include|define|if|else|end|pragma|import)|--|;+)\s?/
+const DECORATION = /^(@|#\[)/
+const MAX_DOC = 600
+
+/**
+ * The comment block right above a definition (`/** … *\/`, `///`, `//`, `#`, `--`), skipping
+ * decorators and attributes between it and the definition, or a Python docstring right below its
+ * head; trimmed of comment markers, at most 600 characters. '' when there is none.
+ */
+export function docComment(lines: readonly string[], startLine: number, endLine: number): string {
+  const above: string[] = []
+  let i = startLine - 2
+  while (i >= 0 && DECORATION.test(lines[i].trim())) i--
+  let inBlock = false
+  for (; i >= 0; i--) {
+    const t = lines[i].trim()
+    if (inBlock || t.endsWith('*/')) {
+      above.push(t)
+      inBlock = !/^\/\*/.test(t)
+      continue
+    }
+    if (LINE_COMMENT.test(t)) above.push(t)
+    else break
+  }
+  let text = above.reverse().map(strip).join(' ')
+  if (!text) {
+    // a docstring: the first statement of the body is a string
+    for (let j = startLine; j < Math.min(endLine, startLine + 3); j++) {
+      const t = lines[j]?.trim() ?? ''
+      const q = /^[rRuU]?("""|''')/.exec(t)
+      if (!q) continue
+      const body: string[] = []
+      for (let k = j; k < Math.min(endLine, j + 40); k++) {
+        const line = (lines[k] ?? '').trim()
+        body.push(line.replace(q[0], '').replace(q[1], ''))
+        if (k === j ? line.slice(q[0].length).includes(q[1]) : line.includes(q[1])) break
+      }
+      text = body.join(' ')
+      break
+    }
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, MAX_DOC)
+}
+
+function strip(line: string): string {
+  return line.replace(/^\/\*\*?|\*\/$/g, '').replace(/^\*+\s?/, '').replace(LINE_COMMENT, '').trim()
+}
+
+/** The text the full-text index holds for a symbol; the names count twice (a match there matters most). */
+export function symbolSearchText(s: { qualifiedName: string; signature: string; path: string }, doc: string): string {
+  const names = identifierWords(s.qualifiedName)
+  return [names, names, identifierWords(s.signature), doc, identifierWords(s.path)].filter(Boolean).join(' ')
+}

@@ -1,0 +1,29 @@
+import { describe, expect, test } from 'vitest'
+import { docComment, identifierWords, symbolSearchText } from '../../src/codegraph/search-text.js'
+
+describe('search text', () => {
+  test('identifiers split at camelCase, PascalCase, acronyms, snake_case, kebab-case and digits, and are kept whole', () => {
+    expect(identifierWords('parseURLQuery2')).toBe('parse url query 2 parseurlquery2')
+    expect(identifierWords('HTTPServer.handle_request')).toBe('http server httpserver handle request handle_request')
+    expect(identifierWords('src/utils/get-path.ts')).toBe('src utils get path ts')
+    expect(identifierWords('run')).toBe('run')
+    expect(identifierWords('  ')).toBe('')
+  })
+
+  test('doc comments: a JSDoc block, line comments, a Python docstring, decorators skipped; code above is not one', () => {
+    const ts = ['const x = 1', '/**', ' * Parses a URL.', ' * @param s the text', ' */', '@memo', 'export function parse(s) {', '}']
+    expect(docComment(ts, 7, 8)).toBe('Parses a URL. @param s the text')
+    const go = ['package x', '', '// Run starts the', '// command.', 'func Run() {', '}']
+    expect(docComment(go, 5, 6)).toBe('Run starts the command.')
+    const py = ['def go(self):', '    """Start the job', '    and wait."""', '    return 1']
+    expect(docComment(py, 1, 4)).toBe('Start the job and wait.')
+    expect(docComment(['x = 1', 'def f():', '    return 2'], 2, 3)).toBe('')
+    expect(docComment(['#include <x.h>', 'int main() {', '}'], 2, 3)).toBe('')
+  })
+
+  test('the names count twice, then the signature, the doc and the path', () => {
+    expect(symbolSearchText({ qualifiedName: 'Svc.runAll', signature: 'runAll(n)', path: 'src/svc.ts' }, 'Runs everything.')).toBe(
+      'svc run all runall svc run all runall run all runall n Runs everything. src svc ts',
+    )
+  })
+})
