@@ -208,4 +208,20 @@ export const CODE_QUERIES = {
   communitiesOf: `
     MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
     RETURN c.id AS id, c.label AS label, count(s) AS symbols ORDER BY symbols DESC, id`,
+  flowsOf: `
+    MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) WHERE s.id IN $ids
+    RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, min(r.step) AS step, count(s) AS symbols
+    ORDER BY step, label, id`,
+  flows: `
+    MATCH (p:Process) WHERE $kind = '' OR p.kind = $kind
+    RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, p.depth AS depth
+    ORDER BY steps DESC, id`,
+  flowsFrom: `
+    MATCH (p:Process) WHERE p.entry IN $ids
+    RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, p.depth AS depth
+    ORDER BY steps DESC, id`,
+  flowMembers: `
+    MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) WHERE p.id IN $ids
+    RETURN p.id AS process, s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, r.step AS step
+    ORDER BY step, id`,
 } as const

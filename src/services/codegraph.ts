@@ -52,10 +52,30 @@ export interface ContextResult {
   /** Classes that extend or implement it. */
   subtypes: Array<GraphSymbol & { relation: string }>
   community: { id: string; label: string } | null
+  /** The execution flows it is a step of (for a file: any of its symbols), nearest the entry first. */
+  flows: FlowRef[]
   history: HistoryLine
   /** Items beyond the limit, per list. */
   truncated: Record<string, number>
 }
+
+/** An execution flow (a Process) as an answer names it: what it is a step of, or what it reaches. */
+export interface FlowRef {
+  id: string
+  label: string
+  kind: string
+  /** The entry symbol's id. */
+  entry: string
+  /** Symbols in the whole flow. */
+  steps: number
+  /** The smallest step of the asked symbols in it (1 = the entry). */
+  step: number
+  /** How many of the asked (or affected) symbols are steps of it. */
+  symbols: number
+}
+
+type FlowRow = Omit<FlowRef, 'steps' | 'step' | 'symbols'> & { steps: number | bigint; step: number | bigint; symbols: number | bigint }
+const flowRef = (r: FlowRow): FlowRef => ({ id: r.id, label: r.label, kind: r.kind, entry: r.entry, steps: Number(r.steps), step: Number(r.step), symbols: Number(r.symbols) })
 
 export const DEFAULT_MIN_CONFIDENCE = 0.5
 
@@ -110,7 +130,7 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
     const path = target.path
     const ids = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path })).map((r) => r.id)
     const inside = new Set(ids)
-    const [def, callers, callees, imports, importers, supers, subs, communities, history] = await Promise.all([
+    const [def, callers, callees, imports, importers, supers, subs, communities, flows, history] = await Promise.all([
       target.kind === 'symbol' ? g.query<{ signature: string; exported: boolean; end_line: number }>(Q.symbol, { id: target.id }) : Promise.resolve([]),
       over<Row>(reader, Q.callersOf, 'ids', ids, { min }),
       over<Row>(reader, Q.calleesOf, 'ids', ids, { min }),
@@ -119,6 +139,7 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
       over<Row>(reader, Q.supertypesOf, 'ids', ids),
       over<Row>(reader, Q.subtypesOf, 'ids', ids),
       over<{ id: string; label: string }>(reader, Q.communitiesOf, 'ids', ids),
+      over<FlowRow>(reader, Q.flowsOf, 'ids', ids),
       historyLine(reader, target),
     ])
     const truncated: Record<string, number> = {}
@@ -136,6 +157,7 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
       implements: supers.filter((r) => r.relation === 'IMPLEMENTS').map(symbolOf),
       subtypes: capped(subs.map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
       community: communities[0] ? { id: communities[0].id, label: communities[0].label } : null,
+      flows: capped(flows.map(flowRef), limit, 'flows', truncated),
       history: history.line,
       truncated,
     }
@@ -163,13 +185,15 @@ export interface ImpactResult {
   depth: number
   min_confidence: number
   /** A risk summary on top: how much breaks, where, and the history's risk of the target. */
-  summary: { level: 'LOW' | 'MEDIUM' | 'HIGH'; reasons: string[]; affected: number; files: number; tests: number; communities: number }
+  summary: { level: 'LOW' | 'MEDIUM' | 'HIGH'; reasons: string[]; affected: number; files: number; tests: number; communities: number; flows: number }
   /** depth 1: will break; 2: likely affected; 3 and beyond: may be affected. */
   by_depth: Array<{ depth: number; label: string; symbols: ImpactItem[]; total: number }>
   /** Files that import the target's file (up) or that it imports (down), by depth (at most `limit`). */
   files: Array<{ path: string; depth: number; direction: 'up' | 'down' }>
   tests: string[]
   communities: Array<{ id: string; label: string; symbols: number }>
+  /** The execution flows the target or an affected symbol is a step of (at most `limit`), nearest the entry first. */
+  flows: FlowRef[]
   /** Co-change partners of the target's file that no call or import path (within the depth, either way) connects. */
   hidden_coupling: Array<{ path: string; shared: number; degree: number; confidence: number }>
   history: HistoryLine
@@ -253,9 +277,10 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     // a test reaches it through a call path, or by importing its file directly (files further up
     // the import graph mostly import types)
     const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
-    const [tests, communities] = await Promise.all([
+    const [tests, communities, flows] = await Promise.all([
       over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
       over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
+      over<FlowRow>(reader, Q.flowsOf, 'ids', [...seeds, ...affected.map((s) => s.id)]),
     ])
     const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
     const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))
@@ -271,6 +296,7 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     const reasons = [
       `${direct} symbol${direct === 1 ? '' : 's'} will break (depth 1), ${affected.length} affected within depth ${depth}`,
       `${tests.length} test file${tests.length === 1 ? '' : 's'} reach it`,
+      ...(flows.length ? [`${flows.length} execution flow${flows.length === 1 ? '' : 's'} reach it: ${flows.slice(0, 3).map((f) => f.label).join('; ')}`] : []),
       ...(hidden.length ? [`${hidden.length} file${hidden.length === 1 ? '' : 's'} change with it but no call or import connects them: ${hidden.slice(0, 3).map((h) => h.path).join(', ')}`] : []),
       `history: ${history.line.risk} (${history.reasons.join('; ') || 'no risk factor'})`,
     ]
@@ -280,11 +306,12 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
       direction,
       depth,
       min_confidence: min,
-      summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length },
+      summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length, flows: flows.length },
       by_depth: byDepth,
       files: limit === 0 ? files : files.slice(0, limit),
       tests: tests.map((t) => t.path).sort(),
       communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
+      flows: (limit === 0 ? flows : flows.slice(0, limit)).map(flowRef),
       hidden_coupling: hidden,
       history: history.line,
     }
@@ -317,7 +344,13 @@ export function contextLines(r: ContextResult): string[] {
     `imports: ${r.imports.length ? r.imports.join(', ') : 'none'}`,
     `imported by: ${r.importers.length ? r.importers.join(', ') : 'none'}`,
     ...(r.community ? [`community: ${r.community.id} ${r.community.label}`] : []),
+    ...flowLines(r.flows, 'flows', more('flows')),
   ]
+}
+
+/** Flows, one a line: the label, the step the symbol is at, the flow's size. */
+function flowLines(flows: FlowRef[], title: string, more: string[] = []): string[] {
+  return flows.length ? [`${title} (${flows.length}):`, ...flows.map((f) => `  ${f.label} · ${f.kind}, step ${f.step} of ${f.steps}`), ...more] : [`${title}: none`]
 }
 
 /** The text answer of `impact`. */
@@ -336,6 +369,7 @@ export function impactLines(r: ImpactResult): string[] {
   if (r.files.length) out.push(`files by imports: ${r.files.map((f) => `${f.direction === 'up' ? '↑' : '↓'}${f.depth} ${f.path}`).join(', ')}`)
   out.push(`tests reaching it: ${r.tests.length ? r.tests.join(', ') : 'none'}`)
   if (r.communities.length) out.push(`communities: ${r.communities.map((c) => `${c.id} ${c.label} (${c.symbols})`).join('; ')}`)
+  out.push(...flowLines(r.flows, 'flows reached'))
   out.push(r.hidden_coupling.length ? 'hidden coupling (changes with it, no call or import path):' : 'hidden coupling: none')
   for (const h of r.hidden_coupling) out.push(`  ${h.path} · ${h.shared} shared revisions, ${pct(h.confidence)} of its changes`)
   return out
