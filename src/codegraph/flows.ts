@@ -11,14 +11,16 @@ import type { CodeGraph } from './resolve.js'
  *   - command: a CLI command's handler (cobra `&cobra.Command{Run: f}`, commander `.action(f)`,
  *     click/typer `@cli.command()`);
  *   - main: a `main` function, a Python `if __name__ == "__main__":` block;
- *   - exported: an exported top-level function nothing outside the tests calls.
+ *   - exported: an exported top-level function nothing outside the tests calls, or a method declared
+ *     at the top level (Go's `func (c *Command) Execute()`; not a method inside a class).
  * The first three come from the entries queries (queries/<lang>/entries.scm); an inline handler
  * makes the function around the registration (or the file's `<module>`) the entry.
  *
  * A flow walks CALLS breadth-first from its entry, only along edges of confidence at least
- * FLOW_MIN_CONFIDENCE (ambiguous edges are left out), at most MAX_FLOW_DEPTH calls deep and
- * MAX_FLOW_SYMBOLS symbols in all (nearest first, then in call-site order). A symbol's step is its
- * call distance from the entry plus one (the entry is step 1). A flow that reaches too little is
+ * FLOW_MIN_CONFIDENCE (ambiguous edges are left out, and so are methods found by their name alone,
+ * 0.5: on hono, `res.json()` on a fetch Response would step into HonoRequest.json), at most
+ * MAX_FLOW_DEPTH calls deep and MAX_FLOW_SYMBOLS symbols in all (nearest first, then in call-site
+ * order). A symbol's step is its call distance from the entry plus one (the entry is step 1). A flow that reaches too little is
  * none (MIN_STEPS), and a flow whose symbols all belong to another flow of the same or a stronger
  * kind (route, then command, main, exported) is dropped; of two equal flows of one kind, the
  * smaller id stays.
@@ -27,7 +29,7 @@ import type { CodeGraph } from './resolve.js'
  * difference (src/services/analyze.ts).
  */
 
-export const FLOW_MIN_CONFIDENCE = 0.5
+export const FLOW_MIN_CONFIDENCE = 0.6
 export const MAX_FLOW_DEPTH = 8
 export const MAX_FLOW_SYMBOLS = 40
 /** Symbols a flow must hold: a registered entry with one callee is a flow, an exported function needs two. */
@@ -63,7 +65,7 @@ export function buildFlows(files: readonly IndexedFile[], graph: Pick<CodeGraph,
   for (const f of files) {
     if (isTestPath(f.path)) continue
     const ids = symbolIds(f)
-    f.symbols.forEach((s, i) => symbols.set(ids[i], { name: s.qualifiedName, path: f.path, exportedFunction: s.exported && s.kind === 'function' && s.parentIndex === null }))
+    f.symbols.forEach((s, i) => symbols.set(ids[i], { name: s.qualifiedName, path: f.path, exportedFunction: s.exported && (s.kind === 'function' || s.kind === 'method') && s.parentIndex === null }))
   }
   for (const m of graph.modules) if (!isTestPath(m.path)) symbols.set(m.id, { name: m.id, path: m.path, exportedFunction: false })
 
@@ -111,7 +113,8 @@ export function buildFlows(files: readonly IndexedFile[], graph: Pick<CodeGraph,
     const s = symbols.get(entry)!
     // a <module> entry is named by its file; a function main by its file too (every main has that name)
     const where = s.name === entry ? s.path : s.name
-    const label = e.kind === 'main' && s.name === 'main' ? `main (${s.path})` : e.labels.length ? `${e.labels.join(', ')} → ${where}` : where
+    // an exported function by its file too: several files export a `title`
+    const label = (e.kind === 'main' && s.name === 'main') || e.kind === 'exported' ? `${s.name} (${s.path})` : e.labels.length ? `${e.labels.join(', ')} → ${where}` : where
     found.push({ row: { id: flowId(entry), label, kind: e.kind, entry, steps: steps.size, depth: Math.max(...steps.values()) }, steps })
   }
 

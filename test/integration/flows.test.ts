@@ -165,7 +165,7 @@ describe('execution flows', () => {
       // cobra: RunE names a function; Run inline makes the file's <module> the entry
       'command command serve → runServe: cli/root.go#runServe@1 cli/root.go#listen@2 cli/root.go#port@2',
       'command command version → cli/root.go: cli/root.go#<module>@1 cli/root.go#printVersion@2',
-      'exported nightly: web/report.ts#nightly@1 web/db.ts#query@2 web/report.ts#summarize@2 web/db.ts#format@3',
+      'exported nightly (web/report.ts): web/report.ts#nightly@1 web/db.ts#query@2 web/report.ts#summarize@2 web/db.ts#format@3',
       'main main (cmd/tool/main.go): cmd/tool/main.go#main@1 cli/root.go#Execute@2',
       // the script block calls items(): the main holds the route's flow, and both stay
       'main main → api/app.py: api/app.py#<module>@1 api/app.py#items@2 api/app.py#render@3 api/store.py#load@3 api/store.py#_read@4',
@@ -184,11 +184,11 @@ describe('execution flows', () => {
     expect(q.flows.map((f) => `${f.label} @${f.step}`)).toEqual([
       'DELETE /users/:id → removeUser @2',
       'POST /users → createUser @2',
-      'nightly @2',
+      'nightly (web/report.ts) @2',
       'GET /users/all → listAll @3',
     ])
     const up = await impact({ repo: repo.dir, target: 'web/db.ts:format' })
-    expect(up.flows.map((f) => f.label).sort()).toEqual(['DELETE /users/:id → removeUser', 'GET /users/all → listAll', 'POST /users → createUser', 'nightly'])
+    expect(up.flows.map((f) => f.label).sort()).toEqual(['DELETE /users/:id → removeUser', 'GET /users/all → listAll', 'POST /users → createUser', 'nightly (web/report.ts)'])
     const all = await flows({ repo: repo.dir })
     expect(all.flows.map((f) => f.label)).toContain('command serve → runServe')
     expect(all.total).toBe(11)
@@ -212,7 +212,7 @@ describe('execution flows', () => {
       clone.cleanup()
     }
     // createUser is no route now, but an exported function nothing calls
-    expect(updated).toContain('exported createUser: web/users.ts#createUser@1 web/db.ts#query@2 web/users.ts#validate@2 web/db.ts#format@3 web/db.ts#log@3 web/users.ts#check@3')
+    expect(updated).toContain('exported createUser (web/users.ts): web/users.ts#createUser@1 web/db.ts#query@2 web/users.ts#validate@2 web/db.ts#format@3 web/db.ts#log@3 web/users.ts#check@3')
     expect(updated).toContain('route GET /users/all → listAll: web/users.ts#listAll@1 web/users.ts#listUsers@2 web/db.ts#query@3 web/db.ts#format@4 web/db.ts#log@4')
   })
 })
