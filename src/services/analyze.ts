@@ -386,19 +386,20 @@ async function mapAndSave(
     const byPath = new Map(files.map((f) => [f.path, f]))
     return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
   })
-  await time('code_graph', () => {
+  const code = await time('code_graph', () => {
     const graph = buildCodeGraph(files, loadLanguageRegistry())
     const modules = moduleRows(graph.modules)
     data.symbols.push(...modules.symbols)
     data.defines.push(...modules.defines)
     Object.assign(data, { imports: graph.imports, calls: graph.calls, extends: graph.extends, implements: graph.implements }, buildFlows(files, graph))
+    return graph
   })
   await time('analytics', () => {
     const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
     const ownership: AnalyticsCache['ownership'] = {}
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, authorOf)))
     const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
-    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir).rows)
+    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir, code).rows)
   })
   await time('save', () => {
     savePathIndex(dir, mapped.graph)
@@ -500,8 +501,8 @@ function headTime(cache: AnalyticsCache, head: string): number {
  * Compute the analytics and write their activity columns into the given File and Symbol rows;
  * returns the analytics tables' rows.
  */
-function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, previous?: StoredAnalytics) {
-  const out = computeAnalytics(analyticsInput(cache, files, now), config, previous)
+function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics) {
+  const out = computeAnalytics(analyticsInput(cache, files, now, code), config, previous)
   const activity = activityRows(out)
   for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
   for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
@@ -706,6 +707,9 @@ async function updateIndex(u: {
   const updateFiles = [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p)))
   const insertFiles = [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p)))
 
+  const registry = loadLanguageRegistry()
+  const graphs = await time('code_graph', () => ({ before: buildCodeGraph([...previousFiles.values()], registry), after: buildCodeGraph(files, registry) }))
+
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
   const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
@@ -720,17 +724,16 @@ async function updateIndex(u: {
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
     const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
     const before = loadStoredAnalytics(prevDir)
-    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, before)
+    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
     return analyticsDelta(before, stored, rows, {
       reinserted: new Set(symbols.symbols.map((r) => r.id)),
       touchedPaths,
     })
   })
 
-  const code = await time('code_graph', () => {
-    const registry = loadLanguageRegistry()
+  const code = await time('flows', () => {
     const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
-    const [before, after] = [buildCodeGraph([...previousFiles.values()], registry), buildCodeGraph(files, registry)]
+    const { before, after } = graphs
     return codeGraphDelta(before, after, { before: buildFlows([...previousFiles.values()], before), after: buildFlows(files, after) }, deleted, touchedPaths)
   })
 

@@ -1,6 +1,6 @@
 import { UserError, checkLimit } from '../errors.js'
 import { ANALYTICS_QUERIES as AQ, CODE_QUERIES as Q } from '../graph/queries.js'
-import { riskOfTarget } from './risk.js'
+import { riskWithActivity } from './risk.js'
 import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
@@ -104,10 +104,46 @@ function callsOf(rows: Row[]): CallRef[] {
 }
 
 async function historyLine(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ line: HistoryLine; reasons: string[] }> {
-  const g = await reader.graph()
-  const [row] = target.kind === 'file' ? await g.query<{ revisions: number; last_change: string | null }>(Q.file, { path: target.path }) : await g.query<{ revisions: number; last_change: string | null }>(Q.symbol, { id: target.id })
-  const r = await riskOfTarget(reader, target)
-  return { line: { last_change: row?.last_change ?? null, revisions: Number(row?.revisions ?? 0), owners: r.contributors.map(({ name, email, share }) => ({ name, email, share })), risk: r.level, risk_score: r.score }, reasons: r.reasons }
+  const { risk: r, revisions, last_change } = await riskWithActivity(reader, target)
+  return { line: { last_change, revisions, owners: r.contributors.map(({ name, email, share }) => ({ name, email, share })), risk: r.level, risk_score: r.score }, reasons: r.reasons }
+}
+
+/**
+ * Rows of one collected list, without the all-null item an OPTIONAL MATCH that matched nothing
+ * leaves (Kuzu 0.11 collects nothing at all as null, not []).
+ */
+const present = <T extends { id: string | null }>(list: T[] | null): Array<T & { id: string }> => (list ?? []).filter((x): x is T & { id: string } => x.id !== null)
+const paths = (list: Array<string | null> | null): string[] => (list ?? []).filter((p): p is string => p !== null).sort()
+const byCall = (a: Row, b: Row) => Number(b.confidence) - Number(a.confidence) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || Number(a.line) - Number(b.line)
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/** Flow rows (one per step of an asked symbol) as one FlowRef per flow: its smallest step, how many asked symbols are in it. */
+function flowsOfSteps(rows: Array<{ id: string; label: string; kind: string; entry: string; steps: number; step: number; symbol: string }>): FlowRef[] {
+  const out = new Map<string, FlowRef & { seen: Set<string> }>()
+  for (const r of rows) {
+    const hit = out.get(r.id)
+    if (!hit) out.set(r.id, { id: r.id, label: r.label, kind: r.kind, entry: r.entry, steps: Number(r.steps), step: Number(r.step), symbols: 1, seen: new Set([r.symbol]) })
+    else {
+      hit.step = Math.min(hit.step, Number(r.step))
+      if (!hit.seen.has(r.symbol)) hit.seen.add(r.symbol), hit.symbols++
+    }
+  }
+  return [...out.values()].map(({ seen: _, ...f }) => f).sort((a, b) => a.step - b.step || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || byId(a, b))
+}
+
+interface Neighbourhood {
+  ids: string[] | null
+  callers: Row[] | null
+  callees: Row[] | null
+  supers: Row[] | null
+  subs: Row[] | null
+  communities: Array<{ id: string; label: string; symbol: string }> | null
+  flows: Array<{ id: string; label: string; kind: string; entry: string; steps: number; step: number; symbol: string }> | null
+  imports: Array<string | null> | null
+  importers: Array<string | null> | null
+  signature: string | null
+  exported: boolean | null
+  end_line: number | null
 }
 
 const LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
@@ -127,37 +163,30 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw directoryRefused(target, 'context')
     const g = await reader.graph()
-    const path = target.path
-    const ids = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path })).map((r) => r.id)
-    const inside = new Set(ids)
-    const [def, callers, callees, imports, importers, supers, subs, communities, flows, history] = await Promise.all([
-      target.kind === 'symbol' ? g.query<{ signature: string; exported: boolean; end_line: number }>(Q.symbol, { id: target.id }) : Promise.resolve([]),
-      over<Row>(reader, Q.callersOf, 'ids', ids, { min }),
-      over<Row>(reader, Q.calleesOf, 'ids', ids, { min }),
-      g.query<{ path: string }>(Q.importsOf, { paths: [path] }),
-      g.query<{ path: string }>(Q.importersOf, { paths: [path] }),
-      over<Row>(reader, Q.supertypesOf, 'ids', ids),
-      over<Row>(reader, Q.subtypesOf, 'ids', ids),
-      over<{ id: string; label: string }>(reader, Q.communitiesOf, 'ids', ids),
-      over<FlowRow>(reader, Q.flowsOf, 'ids', ids),
+    const [[n], history] = await Promise.all([
+      g.query<Neighbourhood>(Q.neighbourhood, { path: target.path, id: target.kind === 'symbol' ? target.id : '', min }),
       historyLine(reader, target),
     ])
+    const inside = new Set(n.ids ?? [])
     const truncated: Record<string, number> = {}
     // for a file, calls inside it are not its callers or callees
-    const outside = (list: Row[]) => (target.kind === 'file' ? list.filter((r) => !inside.has(r.id)) : list)
+    const outside = (list: Row[] | null) => (target.kind === 'file' ? present(list).filter((r) => !inside.has(r.id)) : present(list))
+    const members = new Map<string, { id: string; label: string; symbols: Set<string> }>()
+    for (const c of present(n.communities)) (members.get(c.id) ?? members.set(c.id, { id: c.id, label: c.label, symbols: new Set() }).get(c.id)!).symbols.add(c.symbol)
+    const [community] = [...members.values()].sort((a, b) => b.symbols.size - a.symbols.size || byId(a, b))
     return {
       target,
       index: await reader.indexInfo(),
-      definition: def[0] ? { signature: def[0].signature, exported: def[0].exported, end_line: Number(def[0].end_line) } : null,
-      callers: capped(callsOf(outside(callers)), limit, 'callers', truncated),
-      callees: capped(callsOf(outside(callees)), limit, 'callees', truncated),
-      imports: capped(imports.map((r) => r.path), limit, 'imports', truncated),
-      importers: capped(importers.map((r) => r.path), limit, 'importers', truncated),
-      extends: supers.filter((r) => r.relation === 'EXTENDS').map(symbolOf),
-      implements: supers.filter((r) => r.relation === 'IMPLEMENTS').map(symbolOf),
-      subtypes: capped(subs.map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
-      community: communities[0] ? { id: communities[0].id, label: communities[0].label } : null,
-      flows: capped(flows.map(flowRef), limit, 'flows', truncated),
+      definition: target.kind === 'symbol' && n.signature !== null ? { signature: n.signature, exported: n.exported === true, end_line: Number(n.end_line) } : null,
+      callers: capped(callsOf(outside(n.callers).sort(byCall)), limit, 'callers', truncated),
+      callees: capped(callsOf(outside(n.callees).sort(byCall)), limit, 'callees', truncated),
+      imports: capped(paths(n.imports), limit, 'imports', truncated),
+      importers: capped(paths(n.importers), limit, 'importers', truncated),
+      extends: present(n.supers).filter((r) => r.relation === 'EXTENDS').sort(byId).map(symbolOf),
+      implements: present(n.supers).filter((r) => r.relation === 'IMPLEMENTS').sort(byId).map(symbolOf),
+      subtypes: capped(present(n.subs).sort(byId).map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
+      community: community ? { id: community.id, label: community.label } : null,
+      flows: capped(flowsOfSteps(present(n.flows)), limit, 'flows', truncated),
       history: history.line,
       truncated,
     }
@@ -202,19 +231,16 @@ export interface ImpactResult {
 const DEPTH_LABEL = (d: number) => (d === 1 ? 'will break' : d === 2 ? 'likely affected' : 'may be affected')
 export const MAX_IMPACT_DEPTH = 10
 
-/** Breadth-first along CALLS (and heritage) from the seeds, one query per step and direction. */
+/** Breadth-first along CALLS and heritage from the seeds, one query per step and direction. */
 async function walk(reader: IndexReader, seeds: string[], dir: 'up' | 'down', depth: number, min: number): Promise<ImpactItem[]> {
   const g = await reader.graph()
   const seen = new Map<string, ImpactItem>()
   const conf = new Map<string, number>(seeds.map((s) => [s, 1]))
   let frontier = seeds
   for (let d = 1; d <= depth && frontier.length > 0; d++) {
-    const [calls, types] = await Promise.all([
-      g.query<Row>(dir === 'up' ? Q.callersOf : Q.calleesOf, { ids: frontier, min }),
-      g.query<Row>(dir === 'up' ? Q.subtypesOf : Q.supertypesOf, { ids: frontier }),
-    ])
+    const rows = await g.query<Row>(dir === 'up' ? Q.stepUp : Q.stepDown, { ids: frontier, min })
     const next: string[] = []
-    for (const r of [...calls, ...types]) {
+    for (const r of rows) {
       if (conf.has(r.id)) continue
       const c = (conf.get(r.via) ?? 1) * (r.confidence === undefined || r.confidence === null ? 1 : Number(r.confidence))
       const prev = seen.get(r.id)
@@ -259,18 +285,20 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw directoryRefused(target, 'impact')
     const g = await reader.graph()
-    const seeds = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path: target.path })).map((r) => r.id)
+    const [seeds, partners, history] = await Promise.all([
+      target.kind === 'symbol' ? [target.id] : g.query<{ id: string }>(Q.fileSymbols, { path: target.path }).then((rows) => rows.map((r) => r.id)),
+      g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 }),
+      historyLine(reader, target),
+    ])
     const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
-    const partners = await g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 })
     // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
     const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
     const none = Promise.resolve([])
-    const [up, down, filesUp, filesDown, history] = await Promise.all([
+    const [up, down, filesUp, filesDown] = await Promise.all([
       wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
       wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
       wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
       wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
-      historyLine(reader, target),
     ])
     const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
     const files = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
