@@ -235,32 +235,33 @@ export const CODE_QUERIES = {
     MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
     RETURN c.id AS id, c.label AS label, count(s) AS symbols ORDER BY symbols DESC, id`,
   /**
-   * Everything `context` shows of the code graph, in one statement: the symbols of the file at
-   * $path ($id = '': all of them; else the one symbol), their callers, callees, heritage both ways,
-   * communities and flows, and the file's imports and importers. Lists are unordered; an OPTIONAL
-   * MATCH that matched nothing leaves one item of nulls.
+   * Everything `context` shows of the code graph, in one statement: one row per symbol of the file
+   * at $path ($id = '': all of them; else the one symbol), with its callers, callees, heritage both
+   * ways, community and flows, and on every row the file's imports and importers and the symbol's
+   * definition. Anchored on the symbol nodes (matching `s.id IN` a collected list instead scans
+   * every edge: 3-5× slower on hono). An OPTIONAL MATCH that matched nothing leaves one item of
+   * nulls in its list.
    */
   neighbourhood: `
-    MATCH (f:File {path: $path})-[:DEFINES]->(s:Symbol) WHERE $id = '' OR s.id = $id
-    WITH collect(s.id) AS ids
-    OPTIONAL MATCH (a:Symbol)-[c:CALLS]->(s:Symbol) WHERE s.id IN ids AND c.confidence >= $min
-    WITH ids, collect({id: a.id, via: s.id, qualified_name: a.qualified_name, kind: a.kind, path: a.path, start_line: a.start_line, line: c.line, confidence: c.confidence, reason: c.reason}) AS callers
-    OPTIONAL MATCH (s:Symbol)-[c:CALLS]->(b:Symbol) WHERE s.id IN ids AND c.confidence >= $min
-    WITH ids, callers, collect({id: b.id, via: s.id, qualified_name: b.qualified_name, kind: b.kind, path: b.path, start_line: b.start_line, line: c.line, confidence: c.confidence, reason: c.reason}) AS callees
-    OPTIONAL MATCH (s:Symbol)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol) WHERE s.id IN ids
-    WITH ids, callers, callees, collect({id: b.id, via: s.id, qualified_name: b.qualified_name, kind: b.kind, path: b.path, start_line: b.start_line, relation: label(r)}) AS supers
-    OPTIONAL MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(s:Symbol) WHERE s.id IN ids
-    WITH ids, callers, callees, supers, collect({id: a.id, via: s.id, qualified_name: a.qualified_name, kind: a.kind, path: a.path, start_line: a.start_line, relation: label(r)}) AS subs
-    OPTIONAL MATCH (s:Symbol)-[:MEMBER_OF]->(m:Community) WHERE s.id IN ids
-    WITH ids, callers, callees, supers, subs, collect({id: m.id, label: m.label, symbol: s.id}) AS communities
-    OPTIONAL MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) WHERE s.id IN ids
-    WITH ids, callers, callees, supers, subs, communities, collect({id: p.id, label: p.label, kind: p.kind, entry: p.entry, steps: p.steps, step: r.step, symbol: s.id}) AS flows
     OPTIONAL MATCH (:File {path: $path})-[:IMPORTS]->(g:File)
-    WITH ids, callers, callees, supers, subs, communities, flows, collect(g.path) AS imports
+    WITH collect(g.path) AS imports
     OPTIONAL MATCH (g:File)-[:IMPORTS]->(:File {path: $path})
-    WITH ids, callers, callees, supers, subs, communities, flows, imports, collect(g.path) AS importers
+    WITH imports, collect(g.path) AS importers
     OPTIONAL MATCH (u:Symbol {id: $id})
-    RETURN ids, callers, callees, supers, subs, communities, flows, imports, importers, u.signature AS signature, u.exported AS exported, u.end_line AS end_line`,
+    WITH imports, importers, u.signature AS signature, u.exported AS exported, u.end_line AS end_line
+    OPTIONAL MATCH (:File {path: $path})-[:DEFINES]->(s:Symbol) WHERE $id = '' OR s.id = $id
+    OPTIONAL MATCH (a:Symbol)-[c:CALLS]->(s) WHERE c.confidence >= $min
+    WITH imports, importers, signature, exported, end_line, s, collect({id: a.id, via: s.id, qualified_name: a.qualified_name, kind: a.kind, path: a.path, start_line: a.start_line, line: c.line, confidence: c.confidence, reason: c.reason}) AS callers
+    OPTIONAL MATCH (s)-[c:CALLS]->(b:Symbol) WHERE c.confidence >= $min
+    WITH imports, importers, signature, exported, end_line, s, callers, collect({id: b.id, via: s.id, qualified_name: b.qualified_name, kind: b.kind, path: b.path, start_line: b.start_line, line: c.line, confidence: c.confidence, reason: c.reason}) AS callees
+    OPTIONAL MATCH (s)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol)
+    WITH imports, importers, signature, exported, end_line, s, callers, callees, collect({id: b.id, via: s.id, qualified_name: b.qualified_name, kind: b.kind, path: b.path, start_line: b.start_line, relation: label(r)}) AS supers
+    OPTIONAL MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(s)
+    WITH imports, importers, signature, exported, end_line, s, callers, callees, supers, collect({id: a.id, via: s.id, qualified_name: a.qualified_name, kind: a.kind, path: a.path, start_line: a.start_line, relation: label(r)}) AS subs
+    OPTIONAL MATCH (s)-[:MEMBER_OF]->(m:Community)
+    OPTIONAL MATCH (s)-[r:STEP_IN]->(p:Process)
+    RETURN imports, importers, signature, exported, end_line, s.id AS id, callers, callees, supers, subs, m.id AS community, m.label AS community_label,
+           collect({id: p.id, label: p.label, kind: p.kind, entry: p.entry, steps: p.steps, step: r.step}) AS flows`,
   flowsOf: `
     MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) WHERE s.id IN $ids
     RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, min(r.step) AS step, count(s) AS symbols

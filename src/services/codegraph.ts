@@ -132,18 +132,20 @@ function flowsOfSteps(rows: Array<{ id: string; label: string; kind: string; ent
 }
 
 interface Neighbourhood {
-  ids: string[] | null
-  callers: Row[] | null
-  callees: Row[] | null
-  supers: Row[] | null
-  subs: Row[] | null
-  communities: Array<{ id: string; label: string; symbol: string }> | null
-  flows: Array<{ id: string; label: string; kind: string; entry: string; steps: number; step: number; symbol: string }> | null
   imports: Array<string | null> | null
   importers: Array<string | null> | null
   signature: string | null
   exported: boolean | null
   end_line: number | null
+  /** The symbol of this row (null: the file has none). */
+  id: string | null
+  callers: Row[] | null
+  callees: Row[] | null
+  supers: Row[] | null
+  subs: Row[] | null
+  community: string | null
+  community_label: string | null
+  flows: Array<{ id: string; label: string; kind: string; entry: string; steps: number; step: number }> | null
 }
 
 const LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
@@ -162,34 +164,40 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
     checkConfidence(min)
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw directoryRefused(target, 'context')
-    const g = await reader.graph()
-    const [[n], history] = await Promise.all([
-      g.query<Neighbourhood>(Q.neighbourhood, { path: target.path, id: target.kind === 'symbol' ? target.id : '', min }),
-      historyLine(reader, target),
-    ])
-    const inside = new Set(n.ids ?? [])
-    const truncated: Record<string, number> = {}
-    // for a file, calls inside it are not its callers or callees
-    const outside = (list: Row[] | null) => (target.kind === 'file' ? present(list).filter((r) => !inside.has(r.id)) : present(list))
-    const members = new Map<string, { id: string; label: string; symbols: Set<string> }>()
-    for (const c of present(n.communities)) (members.get(c.id) ?? members.set(c.id, { id: c.id, label: c.label, symbols: new Set() }).get(c.id)!).symbols.add(c.symbol)
-    const [community] = [...members.values()].sort((a, b) => b.symbols.size - a.symbols.size || byId(a, b))
-    return {
-      target,
-      index: await reader.indexInfo(),
-      definition: target.kind === 'symbol' && n.signature !== null ? { signature: n.signature, exported: n.exported === true, end_line: Number(n.end_line) } : null,
-      callers: capped(callsOf(outside(n.callers).sort(byCall)), limit, 'callers', truncated),
-      callees: capped(callsOf(outside(n.callees).sort(byCall)), limit, 'callees', truncated),
-      imports: capped(paths(n.imports), limit, 'imports', truncated),
-      importers: capped(paths(n.importers), limit, 'importers', truncated),
-      extends: present(n.supers).filter((r) => r.relation === 'EXTENDS').sort(byId).map(symbolOf),
-      implements: present(n.supers).filter((r) => r.relation === 'IMPLEMENTS').sort(byId).map(symbolOf),
-      subtypes: capped(present(n.subs).sort(byId).map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
-      community: community ? { id: community.id, label: community.label } : null,
-      flows: capped(flowsOfSteps(present(n.flows)), limit, 'flows', truncated),
-      history: history.line,
-      truncated,
-    }
+    // an index never changes: a long-lived reader (the MCP server) answers a repeated question from memory
+    const answer = await reader.memo(`context\0${target.kind === 'symbol' ? target.id : target.path}\0${limit}\0${min}`, async (): Promise<Omit<ContextResult, 'index' | 'target'>> => {
+      const g = await reader.graph()
+      const [rows, history] = await Promise.all([
+        g.query<Neighbourhood>(Q.neighbourhood, { path: target.path, id: target.kind === 'symbol' ? target.id : '', min }),
+        historyLine(reader, target),
+      ])
+      const n = rows[0]
+      const symbols = rows.filter((r): r is Neighbourhood & { id: string } => r.id !== null)
+      const inside = new Set(symbols.map((r) => r.id))
+      const all = (key: 'callers' | 'callees' | 'supers' | 'subs') => rows.flatMap((r) => present(r[key]))
+      const truncated: Record<string, number> = {}
+      // for a file, calls inside it are not its callers or callees
+      const outside = (list: Row[]) => (target.kind === 'file' ? list.filter((r) => !inside.has(r.id)) : list)
+      const members = new Map<string, { id: string; label: string; symbols: number }>()
+      for (const r of symbols) if (r.community !== null) (members.get(r.community) ?? members.set(r.community, { id: r.community, label: r.community_label ?? '', symbols: 0 }).get(r.community)!).symbols++
+      const [community] = [...members.values()].sort((a, b) => b.symbols - a.symbols || byId(a, b))
+      const flows = flowsOfSteps(symbols.flatMap((r) => present(r.flows).map((f) => ({ ...f, symbol: r.id }))))
+      return {
+        definition: target.kind === 'symbol' && n.signature !== null ? { signature: n.signature, exported: n.exported === true, end_line: Number(n.end_line) } : null,
+        callers: capped(callsOf(outside(all('callers')).sort(byCall)), limit, 'callers', truncated),
+        callees: capped(callsOf(outside(all('callees')).sort(byCall)), limit, 'callees', truncated),
+        imports: capped(paths(n.imports), limit, 'imports', truncated),
+        importers: capped(paths(n.importers), limit, 'importers', truncated),
+        extends: all('supers').filter((r) => r.relation === 'EXTENDS').sort(byId).map(symbolOf),
+        implements: all('supers').filter((r) => r.relation === 'IMPLEMENTS').sort(byId).map(symbolOf),
+        subtypes: capped(all('subs').sort(byId).map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
+        community: community ? { id: community.id, label: community.label } : null,
+        flows: capped(flows, limit, 'flows', truncated),
+        history: history.line,
+        truncated,
+      }
+    })
+    return { target, index: await reader.indexInfo(), ...structuredClone(answer) }
   })
 }
 
@@ -284,65 +292,66 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     checkLimit(limit)
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw directoryRefused(target, 'impact')
-    const g = await reader.graph()
-    const [seeds, partners, history] = await Promise.all([
-      target.kind === 'symbol' ? [target.id] : g.query<{ id: string }>(Q.fileSymbols, { path: target.path }).then((rows) => rows.map((r) => r.id)),
-      g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 }),
-      historyLine(reader, target),
-    ])
-    const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
-    // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
-    const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
-    const none = Promise.resolve([])
-    const [up, down, filesUp, filesDown] = await Promise.all([
-      wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
-      wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
-      wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
-      wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
-    ])
-    const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
-    const files = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
-    // a test reaches it through a call path, or by importing its file directly (files further up
-    // the import graph mostly import types)
-    const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
-    const [tests, communities, flows] = await Promise.all([
-      over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
-      over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
-      over<FlowRow>(reader, Q.flowsOf, 'ids', [...seeds, ...affected.map((s) => s.id)]),
-    ])
-    const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
-    const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))
-    const byDepth: ImpactResult['by_depth'] = []
-    for (let d = 1; d <= depth; d++) {
-      const at = affected.filter((s) => s.depth === d).sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1))
-      if (at.length) byDepth.push({ depth: d, label: DEPTH_LABEL(d), symbols: limit === 0 ? at : at.slice(0, limit), total: at.length })
-    }
-    const direct = affected.filter((s) => s.depth === 1).length
-    // the structure's level (how much breaks, whether tests would notice) or the history's, whichever is higher
-    const structural = direct >= 20 || affected.length >= 100 ? 2 : direct >= 5 || (direct > 0 && tests.length === 0) ? 1 : 0
-    const level = LEVELS[Math.max(structural, LEVELS.indexOf(history.line.risk))]
-    const reasons = [
-      `${direct} symbol${direct === 1 ? '' : 's'} will break (depth 1), ${affected.length} affected within depth ${depth}`,
-      `${tests.length} test file${tests.length === 1 ? '' : 's'} reach it`,
-      ...(flows.length ? [`${flows.length} execution flow${flows.length === 1 ? '' : 's'} reach it: ${flows.slice(0, 3).map((f) => f.label).join('; ')}`] : []),
-      ...(hidden.length ? [`${hidden.length} file${hidden.length === 1 ? '' : 's'} change with it but no call or import connects them: ${hidden.slice(0, 3).map((h) => h.path).join(', ')}`] : []),
-      `history: ${history.line.risk} (${history.reasons.join('; ') || 'no risk factor'})`,
-    ]
-    return {
-      target,
-      index: await reader.indexInfo(),
-      direction,
-      depth,
-      min_confidence: min,
-      summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length, flows: flows.length },
-      by_depth: byDepth,
-      files: limit === 0 ? files : files.slice(0, limit),
-      tests: tests.map((t) => t.path).sort(),
-      communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
-      flows: (limit === 0 ? flows : flows.slice(0, limit)).map(flowRef),
-      hidden_coupling: hidden,
-      history: history.line,
-    }
+    const answer = await reader.memo(`impact\0${target.kind === 'symbol' ? target.id : target.path}\0${direction}\0${depth}\0${min}\0${limit}`, async (): Promise<Omit<ImpactResult, 'index' | 'target'>> => {
+      const g = await reader.graph()
+      const [seeds, partners, history] = await Promise.all([
+        target.kind === 'symbol' ? [target.id] : g.query<{ id: string }>(Q.fileSymbols, { path: target.path }).then((rows) => rows.map((r) => r.id)),
+        g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 }),
+        historyLine(reader, target),
+      ])
+      const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
+      // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
+      const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
+      const none = Promise.resolve([])
+      const [up, down, filesUp, filesDown] = await Promise.all([
+        wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
+        wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
+        wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
+        wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
+      ])
+      const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
+      const files = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
+      // a test reaches it through a call path, or by importing its file directly (files further up
+      // the import graph mostly import types)
+      const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
+      const [tests, communities, flows] = await Promise.all([
+        over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
+        over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
+        over<FlowRow>(reader, Q.flowsOf, 'ids', [...seeds, ...affected.map((s) => s.id)]),
+      ])
+      const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
+      const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))
+      const byDepth: ImpactResult['by_depth'] = []
+      for (let d = 1; d <= depth; d++) {
+        const at = affected.filter((s) => s.depth === d).sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1))
+        if (at.length) byDepth.push({ depth: d, label: DEPTH_LABEL(d), symbols: limit === 0 ? at : at.slice(0, limit), total: at.length })
+      }
+      const direct = affected.filter((s) => s.depth === 1).length
+      // the structure's level (how much breaks, whether tests would notice) or the history's, whichever is higher
+      const structural = direct >= 20 || affected.length >= 100 ? 2 : direct >= 5 || (direct > 0 && tests.length === 0) ? 1 : 0
+      const level = LEVELS[Math.max(structural, LEVELS.indexOf(history.line.risk))]
+      const reasons = [
+        `${direct} symbol${direct === 1 ? '' : 's'} will break (depth 1), ${affected.length} affected within depth ${depth}`,
+        `${tests.length} test file${tests.length === 1 ? '' : 's'} reach it`,
+        ...(flows.length ? [`${flows.length} execution flow${flows.length === 1 ? '' : 's'} reach it: ${flows.slice(0, 3).map((f) => f.label).join('; ')}`] : []),
+        ...(hidden.length ? [`${hidden.length} file${hidden.length === 1 ? '' : 's'} change with it but no call or import connects them: ${hidden.slice(0, 3).map((h) => h.path).join(', ')}`] : []),
+        `history: ${history.line.risk} (${history.reasons.join('; ') || 'no risk factor'})`,
+      ]
+      return {
+        direction,
+        depth,
+        min_confidence: min,
+        summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length, flows: flows.length },
+        by_depth: byDepth,
+        files: limit === 0 ? files : files.slice(0, limit),
+        tests: tests.map((t) => t.path).sort(),
+        communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
+        flows: (limit === 0 ? flows : flows.slice(0, limit)).map(flowRef),
+        hidden_coupling: hidden,
+        history: history.line,
+      }
+    })
+    return { target, index: await reader.indexInfo(), ...structuredClone(answer) }
   })
 }
 
