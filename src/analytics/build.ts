@@ -13,7 +13,7 @@ import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, typ
 /** What Louvain sees, as one string: equal keys give equal communities (it is deterministic). */
 function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: AnalyticsConfig): string {
   return createHash('sha1')
-    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo, input.imports ?? []]))
+    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo, input.imports ?? [], input.calls ?? []]))
     .digest('hex')
 }
 
@@ -31,7 +31,7 @@ export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig,
   const { communities, memberOf } =
     previous?.communityKey === key
       ? { communities: previous.communities, memberOf: new Map(previous.memberOf.map((m) => [m.symbol, m.community])) }
-      : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo, imports: input.imports }, config)
+      : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo, imports: input.imports, calls: input.calls }, config)
   return { fileStats, symbolStats, fileCoChange: fileCo, symbolCoChange: symbolCo, communities, memberOf, communityKey: key }
 }
 

@@ -95,13 +95,14 @@ export function ownershipFromBlame(blame: ArrayLike<number>, lines: number, shas
   return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
 }
 
-export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], headTime: number): AnalyticsInput {
+/** `code`: the code graph analyze built from these files, when it has one (its imports and calls are the communities' structure). */
+export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], headTime: number, code?: Pick<AnalyticsInput, 'imports' | 'calls'>): AnalyticsInput {
   const symbols: AnalyticsInput['symbols'] = []
   for (const f of files) {
     const ids = symbolIds(f)
     f.symbols.forEach((s, i) => symbols.push({ id: ids[i], path: f.path, qualified_name: s.qualifiedName, parent: s.parentIndex === null ? null : ids[s.parentIndex] }))
   }
-  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership, imports: resolveImports(files) }
+  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership, imports: code?.imports ?? resolveImports(files), calls: code?.calls ?? [] }
 }
 
 /** The files' imports resolved to indexed files (sorted, without duplicates): the same IMPORTS edges the graph holds. */

@@ -1,7 +1,7 @@
 /**
  * Symbol communities: groups of symbols that belong together, found by Louvain modularity
  * clustering over one weighted graph that mixes history (co-change) with structure (containment,
- * same-file siblings, imports). Pure: the same input gives the same communities, ids and labels.
+ * same-file siblings, imports, calls). Pure: the same input gives the same communities, ids and labels.
  * See docs/communities.md for the weights and the reasoning behind them.
  */
 import { UndirectedGraph } from 'graphology'
@@ -21,6 +21,10 @@ export const CONTAINMENT_WEIGHT = 4
 export const SIBLING_WEIGHT = 1
 /** File anchor ↔ file anchor, once per imported file pair: a light pull between modules that use each other. */
 export const IMPORT_WEIGHT = 0.5
+/** Symbol ↔ symbol, once per pair that calls (either way), times the best call's confidence: code that calls belongs together. */
+export const CALL_WEIGHT = 1
+/** Calls below this confidence (ambiguous ones: 0.25 or less) say nothing about structure. */
+export const CALL_MIN_CONFIDENCE = 0.5
 /** A co-change pair at degree 100 with at least COCHANGE_FULL_SHARED shared revisions. */
 export const COCHANGE_WEIGHT = 2
 /** Shared revisions at which a co-change pair counts fully; fewer scale the weight down linearly. */
@@ -40,6 +44,8 @@ export interface CommunityInput {
   symbolCoChange: CoChange[]
   /** File-level imports (paths at HEAD), when the parser provides them. */
   imports?: Array<{ from: string; to: string }>
+  /** Symbol-level calls of the code graph, with their confidence. */
+  calls?: Array<{ from: string; to: string; confidence: number }>
 }
 
 export interface CommunityResult {
@@ -154,6 +160,19 @@ function buildGraph(input: CommunityInput, symbols: SymbolRow[], byId: Map<strin
     if (imported.has(key)) continue
     imported.add(key)
     add(ANCHOR_PREFIX + from, ANCHOR_PREFIX + to, IMPORT_WEIGHT)
+  }
+
+  // One edge per calling pair however many call sites, at the best call's confidence; sorted first
+  // so that the maximum (and the sum with other relations) cannot depend on the input order.
+  const called = new Map<number, number>()
+  for (const { from, to, confidence } of input.calls ?? []) {
+    if (from === to || confidence < CALL_MIN_CONFIDENCE || !byId.has(from) || !byId.has(to)) continue
+    const key = pairKey(from, to)
+    called.set(key, Math.max(called.get(key) ?? 0, confidence))
+  }
+  for (const key of Float64Array.from(called.keys()).sort()) {
+    const i = Math.floor(key / n)
+    add(names[i]!, names[key - i * n]!, CALL_WEIGHT * called.get(key)!)
   }
 
   const graph: WeightedGraph = new UndirectedGraph()

@@ -36,6 +36,8 @@ export interface AnalyticsInput {
   ownership: Record<string, Array<[email: string, lines: number]>>
   /** File → file imports among present files, where the language makes them cheap to resolve. */
   imports?: Array<{ from: string; to: string }>
+  /** Symbol → symbol calls of the code graph (src/codegraph/resolve.ts), with their confidence. */
+  calls?: Array<{ from: string; to: string; confidence: number }>
 }
 
 export interface AnalyticsConfig {

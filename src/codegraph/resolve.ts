@@ -1,5 +1,5 @@
 import type { LanguageRegistry } from '../parse/registry.js'
-import type { ExtractedImport, ExtractedSymbol } from '../parse/types.js'
+import type { ExtractedEntry, ExtractedImport, ExtractedSymbol } from '../parse/types.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import { ModuleResolver } from './modules.js'
 
@@ -42,6 +42,8 @@ export interface CodeGraph {
   modules: Array<{ path: string; id: string; lines: number }>
   /** Call sites that named something defined in the repository too often to link (more than MAX_AMBIGUOUS candidates). */
   unresolved: number
+  /** Entry points the entries queries registered (routes, commands, mains), their handlers resolved like calls (flows.ts). */
+  entries: Array<{ symbol: string; kind: ExtractedEntry['kind']; label: string; line: number }>
 }
 
 /** The name of the per-file symbol that module-level calls come from. */
@@ -214,7 +216,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
 
   // heritage first: `this.m()` looks through the classes a class extends
   const parents = new Map<string, Sym[]>()
-  const out: CodeGraph = { imports: [], calls: [], extends: [], implements: [], modules: [], unresolved: 0 }
+  const out: CodeGraph = { imports: [], calls: [], extends: [], implements: [], modules: [], unresolved: 0, entries: [] }
   for (const u of units.values()) {
     for (const ref of u.f.references ?? []) {
       if (ref.kind === 'call' || ref.from < 0) continue
@@ -342,6 +344,14 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     return candidates.length > 0 ? 'unresolved' : null
   }
 
+  // a handler is resolved like a call from where it is registered; an ambiguous name makes no entry
+  for (const u of units.values()) {
+    for (const e of u.f.entries ?? []) {
+      const r = e.name === null ? null : resolveCall(u, e.name, e.receiver, e.from)
+      const symbol = e.name === null ? (e.from >= 0 ? u.ids[e.from] : moduleSymbolId(u.f.path)) : r && r !== 'unresolved' && r.reason !== 'ambiguous' && r.syms.length === 1 ? r.syms[0].id : null
+      if (symbol) out.entries.push({ symbol, kind: e.kind, label: e.label, line: e.line })
+    }
+  }
   out.calls.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.line - b.line || (a.to < b.to ? -1 : a.to > b.to ? 1 : 0)))
   return out
 }

@@ -35,6 +35,8 @@ export interface GraphDelta {
     extends: Array<{ from: string; to: string }>
     implements: Array<{ from: string; to: string }>
     imports: Array<{ from: string; to: string }>
+    /** Process nodes to delete with their STEP_IN edges (gone or replaced). */
+    processes: string[]
   }
   /** Rows to insert. */
   insert: Partial<GraphData>
@@ -158,6 +160,7 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
       await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:EXTENDS]->(:Symbol {id: r.to}) DELETE e', code.extends.map((r) => ({ ...r })))
       await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:IMPLEMENTS]->(:Symbol {id: r.to}) DELETE e', code.implements.map((r) => ({ ...r })))
       await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.from})-[e:IMPORTS]->(:File {path: r.to}) DELETE e', code.imports.map((r) => ({ ...r })))
+      if (code.processes.length > 0) await run(conn, 'MATCH (p:Process) WHERE p.id IN $ids DETACH DELETE p', { ids: code.processes })
     }
     for (const def of TABLES) {
       const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined

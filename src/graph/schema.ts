@@ -183,6 +183,20 @@ export const TABLES: readonly TableDef[] = [
     ],
   },
   {
+    kind: 'node',
+    name: 'Process',
+    description: 'An execution flow: the symbols an entry point (a route, a CLI command, a main, an exported function nothing calls) reaches along CALLS (see "Execution flows" in the README).',
+    rows: 'processes',
+    columns: [
+      text('id', 'flow:<entry symbol id> (primary key).'),
+      text('label', 'What registers it and its entry, e.g. "GET /users → listUsers", "command serve → runServe", "createApp".'),
+      text('kind', 'How the entry was found: route, command, main or exported.'),
+      text('entry', 'Id of the entry symbol (the flow\'s step 1).'),
+      int('steps', 'Symbols in the flow, the entry included.'),
+      int('depth', 'Highest step: the longest call chain from the entry, counted in symbols.'),
+    ],
+  },
+  {
     kind: 'rel',
     name: 'DEFINES',
     description: 'The file defines the symbol.',
@@ -373,6 +387,15 @@ export const TABLES: readonly TableDef[] = [
     from: { table: 'Symbol', field: 'from' },
     to: { table: 'Symbol', field: 'to' },
     columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'STEP_IN',
+    description: 'The symbol is a step of the execution flow.',
+    rows: 'stepIn',
+    from: { table: 'Symbol', field: 'symbol' },
+    to: { table: 'Process', field: 'process' },
+    columns: [int('step', 'Call distance from the entry plus one: 1 = the entry, 2 = what it calls, ...')],
   },
 ]
 

@@ -50,6 +50,7 @@ export interface CommitRow {
 }
 export interface CoChangeRow { a: string; b: string; shared: number; degree: number; confidence: number; reverse_confidence: number; support: number }
 export interface CommunityRow { id: string; label: string; size: number; cohesion: number }
+export interface ProcessRow { id: string; label: string; kind: string; entry: string; steps: number; depth: number }
 export interface AuthorRow {
   email: string
   name: string
@@ -87,4 +88,6 @@ export interface GraphData {
   calls: Array<{ from: string; to: string; confidence: number; reason: string; line: number }>
   extends: Array<{ from: string; to: string }>
   implements: Array<{ from: string; to: string }>
+  processes: ProcessRow[]
+  stepIn: Array<{ symbol: string; process: string; step: number }>
 }

@@ -22,7 +22,9 @@
  *                       interface or trait it implements
  *
  * The language's imports query (queries/<lang>/imports.scm) gives the file's imports and exports;
- * its captures are documented in queries/javascript/imports.scm.
+ * its captures are documented in queries/javascript/imports.scm. Its entries query
+ * (queries/<lang>/entries.scm) gives the entry points of execution flows; captures documented in
+ * queries/javascript/entries.scm.
  *
  * When several matches name the same identifier (an `export`-wrapped or decorated declaration
  * matched with and without its wrapper), the widest range wins.
@@ -32,7 +34,7 @@ import { Language, Parser, Query } from 'web-tree-sitter'
 import type { Node, QueryCapture } from 'web-tree-sitter'
 import { loadLanguageRegistry } from './registry.js'
 import type { ExportRule, LanguageRegistry, LanguageSpec } from './registry.js'
-import type { ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
+import type { ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
 
 /** Files larger than this are not parsed (generated bundles, data dumps). */
 export const MAX_PARSE_CHARS = 5_000_000
@@ -65,6 +67,7 @@ interface LoadedLanguage {
   language: Language
   query: Query
   importQuery: Query | null
+  entryQuery: Query | null
   parser: Parser | null
 }
 
@@ -77,7 +80,7 @@ interface RawReference {
   line: number
 }
 
-const EMPTY: FileExtraction = { symbols: [], references: [], imports: [], exports: [] }
+const EMPTY: FileExtraction = { symbols: [], references: [], imports: [], exports: [], entries: [] }
 
 /** Receivers longer than this, or not a plain dotted name, are recorded as `?` (an expression). */
 const MAX_RECEIVER_CHARS = 100
@@ -141,7 +144,7 @@ export async function createSymbolExtractor(
         throw new Error(`invalid query ${queryPath} for ${id}: ${(error as Error).message}`)
       }
     }
-    loaded.set(id, { spec, language, query: compile(spec.queryPath), importQuery: spec.imports ? compile(spec.imports.queryPath) : null, parser: null })
+    loaded.set(id, { spec, language, query: compile(spec.queryPath), importQuery: spec.imports ? compile(spec.imports.queryPath) : null, entryQuery: spec.entriesPath ? compile(spec.entriesPath) : null, parser: null })
   }
   return new TreeSitterSymbolExtractor(registry, loaded)
 }
@@ -178,6 +181,7 @@ class TreeSitterSymbolExtractor implements SymbolExtractor {
       lang.parser?.delete()
       lang.query.delete()
       lang.importQuery?.delete()
+      lang.entryQuery?.delete()
     }
     this.loaded.clear()
   }
@@ -194,7 +198,16 @@ function extractWith(lang: LoadedLanguage, source: string): FileExtraction {
     const { entries, references } = collectEntries(lang, tree.rootNode, source)
     const symbols = buildSymbols(entries, lang.spec.exported)
     const { imports, exports } = lang.importQuery ? collectImports(lang.importQuery, tree.rootNode) : { imports: [], exports: [] }
-    return { symbols, references: placeReferences(entries, symbols, references), imports, exports }
+    const found = lang.entryQuery ? collectEntryPoints(lang.entryQuery, tree.rootNode) : []
+    // an entry is placed like a call at its registration: the scope its handler name is seen from
+    const placed = placeReferences(entries, symbols, found.map((e) => ({ capture: 'call', name: e.name ?? '', receiver: e.receiver, index: e.index, line: e.line })))
+    return {
+      symbols,
+      references: placeReferences(entries, symbols, references),
+      imports,
+      exports,
+      entries: found.map((e, i) => ({ kind: e.kind, label: e.label, name: e.name, receiver: e.receiver, line: e.line, from: placed[i].from })),
+    }
   } finally {
     tree.delete()
   }
@@ -300,6 +313,35 @@ function placeReferences(entries: Entry[], symbols: ExtractedSymbol[], raw: RawR
     out.push({ kind: 'call', name: ref.name, receiver: ref.receiver, line: ref.line, from })
   }
   return out
+}
+
+const ENTRY_KINDS: ReadonlySet<string> = new Set(['route', 'command', 'main'])
+/** Route methods that name no HTTP method (Flask `@app.route`, `HandleFunc`): the label is the path alone. */
+const ANY_METHOD = /^(route|api_route|handle|handlefunc|all|use)$/i
+
+/** Entry points from the entries query, in source order, one per registration (the match naming a handler wins). */
+function collectEntryPoints(query: Query, root: Node): Array<{ kind: ExtractedEntry['kind']; label: string; name: string | null; receiver: string | null; index: number; line: number }> {
+  const byStart = new Map<number, ReturnType<typeof collectEntryPoints>[number] & { rank: number }>()
+  for (const match of query.matches(root)) {
+    const c: Record<string, Node> = {}
+    let kind: string | null = null
+    for (const capture of match.captures) {
+      c[capture.name] = capture.node
+      if (capture.name.startsWith('entry.') && ENTRY_KINDS.has(capture.name.slice(6))) kind = capture.name.slice(6)
+    }
+    if (!kind) continue
+    const at = c[`entry.${kind}`]
+    const method = c['entry.method'] && !ANY_METHOD.test(c['entry.method'].text) ? c['entry.method'].text.toUpperCase() : ''
+    const where = c['entry.path'] ? unquote(c['entry.path'].text) : ''
+    const label = kind === 'main' ? 'main' : kind === 'command' ? ['command', where].filter(Boolean).join(' ') : [method, where].filter(Boolean).join(' ') || 'route'
+    const name = c.name ? c.name.text : null
+    // several patterns can match one registration (with and without its path): the fullest wins
+    const rank = (name === null ? 0 : 2) + (where ? 1 : 0)
+    const previous = byStart.get(at.startIndex)
+    if (previous && previous.rank >= rank) continue
+    byStart.set(at.startIndex, { kind: kind as ExtractedEntry['kind'], label, name, receiver: c.receiver ? plainReceiver(dotted(c.receiver.text)) : null, index: at.startIndex, line: at.startPosition.row + 1, rank })
+  }
+  return [...byStart.values()].sort((a, b) => a.index - b.index).map(({ rank: _, ...e }) => e)
 }
 
 const unquote = (text: string): string => text.replace(/^[`'"]+|[`'"]+$/g, '')

@@ -44,6 +44,8 @@ export interface LanguageSpec {
   exported: ExportRule
   /** How to find the files a file imports and the names it binds, when the language has a rule. */
   imports: ImportRule | null
+  /** Absolute path of the entry-points query (queries/<lang>/entries.scm: routes, commands, mains), when the language has one. */
+  entriesPath: string | null
 }
 
 export interface ImportRule {
@@ -72,6 +74,7 @@ interface RawLanguage {
   query: string
   exported?: RawExportRule
   imports?: { query: string; resolver: ImportResolver }
+  entries?: string
 }
 
 interface RawRegistry {
@@ -148,11 +151,13 @@ export function loadLanguageRegistry(
         privateName: regex(exported.privateName),
       },
       imports: entry.imports ? { queryPath: join(PROJECT_ROOT, entry.imports.query), resolver: entry.imports.resolver } : null,
+      entriesPath: entry.entries ? join(PROJECT_ROOT, entry.entries) : null,
     })
   }
   for (const spec of languages.values()) {
     // A grammar's size stands for its version: hashing every .wasm would cost ~50 ms per analyze.
     digest.update(`\0${spec.id}\0${statSync(spec.wasmPath).size}\0`).update(readFileSync(spec.queryPath))
+    for (const extra of [spec.imports?.queryPath, spec.entriesPath]) if (extra) digest.update('\0').update(readFileSync(extra))
   }
   return new LanguageRegistry(languages, digest.digest('hex').slice(0, 16))
 }

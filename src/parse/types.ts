@@ -58,11 +58,28 @@ export interface ExtractedExport {
   exported: string
 }
 
+/**
+ * An entry point the language's entries query found (queries/<lang>/entries.scm): an HTTP route
+ * registration, a CLI command, a `main`. The handler is a name resolved like a call from `from`
+ * (the innermost enclosing symbol, -1: module level), or, when the handler is written inline,
+ * null: the enclosing symbol (or the file's `<module>`) is the entry.
+ */
+export interface ExtractedEntry {
+  kind: 'route' | 'command' | 'main'
+  /** What registers it, for people: `GET /users`, `command serve`, `main`. */
+  label: string
+  name: string | null
+  receiver: string | null
+  line: number
+  from: number
+}
+
 export interface FileExtraction {
   symbols: ExtractedSymbol[]
   references: ExtractedReference[]
   imports: ExtractedImport[]
   exports: ExtractedExport[]
+  entries: ExtractedEntry[]
 }
 
 export type SkipReason = 'binary' | 'generated' | 'vendored' | 'minified' | 'too_large'

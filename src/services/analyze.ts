@@ -23,6 +23,7 @@ import { computeIgnoreGuesses, ignoredRevsFor, type IgnoreGuesses } from '../his
 import type { HistoryGraph } from '../history/graph.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import { MODULE_CONFIG_FILES } from '../codegraph/modules.js'
+import { buildFlows, type Flows } from '../codegraph/flows.js'
 import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
 import { recordIndex } from './registry.js'
@@ -384,21 +385,22 @@ async function mapAndSave(
     const tables = commitTables(commits, mapped.graph, paths, { identities: resolveIdentities(signatures, history.identities, history.identityMerge), reverts })
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
-    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [] }
+    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
   })
-  await time('code_graph', () => {
+  const code = await time('code_graph', () => {
     const graph = buildCodeGraph(files, loadLanguageRegistry())
     const modules = moduleRows(graph.modules)
     data.symbols.push(...modules.symbols)
     data.defines.push(...modules.defines)
-    Object.assign(data, { imports: graph.imports, calls: graph.calls, extends: graph.extends, implements: graph.implements })
+    Object.assign(data, { imports: graph.imports, calls: graph.calls, extends: graph.extends, implements: graph.implements }, buildFlows(files, graph))
+    return graph
   })
   await time('analytics', () => {
     const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
     const ownership: AnalyticsCache['ownership'] = {}
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, authorOf)))
     const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
-    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir).rows)
+    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir, code).rows)
   })
   await time('save', () => {
     savePathIndex(dir, mapped.graph)
@@ -479,6 +481,7 @@ async function indexFiles(
         if (x?.references.length) file.references = x.references
         if (x?.imports.length) file.imports = x.imports
         if (x?.exports.length) file.exports = x.exports
+        if (x?.entries.length) file.entries = x.entries
         if (MODULE_CONFIG_FILES.has(path.posix.basename(p))) file.config = decodeSource(content)
         files.push(file)
       }
@@ -505,8 +508,8 @@ function headTime(cache: AnalyticsCache, head: string): number {
  * Compute the analytics and write their activity columns into the given File and Symbol rows;
  * returns the analytics tables' rows.
  */
-function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, previous?: StoredAnalytics) {
-  const out = computeAnalytics(analyticsInput(cache, files, now), config, previous)
+function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics) {
+  const out = computeAnalytics(analyticsInput(cache, files, now, code), config, previous)
   const activity = activityRows(out)
   for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
   for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
@@ -576,7 +579,7 @@ function moduleRows(modules: CodeGraph['modules']): Pick<GraphData, 'symbols' | 
  * of an unchanged file can depend on a changed one's exports) and the difference applied. Edges of
  * re-inserted symbols went with them (DETACH DELETE), so theirs are written whatever changed.
  */
-function codeGraphDelta(before: CodeGraph, after: CodeGraph, deleted: ReadonlySet<string>, touched: ReadonlySet<string>) {
+function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Flows; after: Flows }, deleted: ReadonlySet<string>, touched: ReadonlySet<string>) {
   const callKey = (e: CodeGraph['calls'][number]) => `${e.from}\0${e.to}\0${e.line}\0${e.confidence}\0${e.reason}`
   const pairKey = (e: { from: string; to: string }) => `${e.from}\0${e.to}`
   const diff = <T extends { from: string; to: string }>(old: T[], now: T[], key: (e: T) => string, symbols: boolean) => {
@@ -589,9 +592,32 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, deleted: ReadonlySe
   const ext = diff(before.extends, after.extends, pairKey, true)
   const impl = diff(before.implements, after.implements, pairKey, true)
   const imports = diff(before.imports, after.imports, pairKey, false)
+  // a flow that changed at all is replaced whole; an unchanged one gets back the steps of re-inserted symbols
+  const flowKeys = (f: Flows) => {
+    const keys = new Map(f.processes.map((p) => [p.id, JSON.stringify(p)]))
+    for (const s of f.stepIn) keys.set(s.process, `${keys.get(s.process)}\0${s.symbol}\0${s.step}`)
+    return keys
+  }
+  const [old, now] = [flowKeys(flows.before), flowKeys(flows.after)]
+  const replaced = new Set(flows.after.processes.filter((p) => old.get(p.id) !== now.get(p.id)).map((p) => p.id))
+  const afterIds = new Set(flows.after.processes.map((p) => p.id))
   return {
-    remove: { calls: calls.remove.map(({ from, to, line }) => ({ from, to, line })), extends: ext.remove, implements: impl.remove, imports: imports.remove },
-    insert: { calls: calls.insert, extends: ext.insert, implements: impl.insert, imports: imports.insert, ...moduleRows(after.modules.filter((m) => touched.has(m.path))) },
+    remove: {
+      calls: calls.remove.map(({ from, to, line }) => ({ from, to, line })),
+      extends: ext.remove,
+      implements: impl.remove,
+      imports: imports.remove,
+      processes: flows.before.processes.filter((p) => !afterIds.has(p.id) || replaced.has(p.id)).map((p) => p.id),
+    },
+    insert: {
+      calls: calls.insert,
+      extends: ext.insert,
+      implements: impl.insert,
+      imports: imports.insert,
+      ...moduleRows(after.modules.filter((m) => touched.has(m.path))),
+      processes: flows.after.processes.filter((p) => replaced.has(p.id)),
+      stepIn: flows.after.stepIn.filter((s) => replaced.has(s.process) || deleted.has(s.symbol)),
+    },
   }
 }
 
@@ -688,6 +714,9 @@ async function updateIndex(u: {
   const updateFiles = [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p)))
   const insertFiles = [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p)))
 
+  const registry = loadLanguageRegistry()
+  const graphs = await time('code_graph', () => ({ before: buildCodeGraph([...previousFiles.values()], registry), after: buildCodeGraph(files, registry) }))
+
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
   const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
@@ -702,17 +731,17 @@ async function updateIndex(u: {
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
     const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
     const before = loadStoredAnalytics(prevDir)
-    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, before)
+    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
     return analyticsDelta(before, stored, rows, {
       reinserted: new Set(symbols.symbols.map((r) => r.id)),
       touchedPaths,
     })
   })
 
-  const code = await time('code_graph', () => {
-    const registry = loadLanguageRegistry()
+  const code = await time('flows', () => {
     const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
-    return codeGraphDelta(buildCodeGraph([...previousFiles.values()], registry), buildCodeGraph(files, registry), deleted, touchedPaths)
+    const { before, after } = graphs
+    return codeGraphDelta(before, after, { before: buildFlows([...previousFiles.values()], before), after: buildFlows(files, after) }, deleted, touchedPaths)
   })
 
   const delta: GraphDelta = {

@@ -1,6 +1,6 @@
 import { UserError, checkLimit } from '../errors.js'
 import { ANALYTICS_QUERIES as AQ, CODE_QUERIES as Q } from '../graph/queries.js'
-import { riskOfTarget } from './risk.js'
+import { riskWithActivity } from './risk.js'
 import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
@@ -52,10 +52,30 @@ export interface ContextResult {
   /** Classes that extend or implement it. */
   subtypes: Array<GraphSymbol & { relation: string }>
   community: { id: string; label: string } | null
+  /** The execution flows it is a step of (for a file: any of its symbols), nearest the entry first. */
+  flows: FlowRef[]
   history: HistoryLine
   /** Items beyond the limit, per list. */
   truncated: Record<string, number>
 }
+
+/** An execution flow (a Process) as an answer names it: what it is a step of, or what it reaches. */
+export interface FlowRef {
+  id: string
+  label: string
+  kind: string
+  /** The entry symbol's id. */
+  entry: string
+  /** Symbols in the whole flow. */
+  steps: number
+  /** The smallest step of the asked symbols in it (1 = the entry). */
+  step: number
+  /** How many of the asked (or affected) symbols are steps of it. */
+  symbols: number
+}
+
+type FlowRow = Omit<FlowRef, 'steps' | 'step' | 'symbols'> & { steps: number | bigint; step: number | bigint; symbols: number | bigint }
+const flowRef = (r: FlowRow): FlowRef => ({ id: r.id, label: r.label, kind: r.kind, entry: r.entry, steps: Number(r.steps), step: Number(r.step), symbols: Number(r.symbols) })
 
 export const DEFAULT_MIN_CONFIDENCE = 0.5
 
@@ -84,10 +104,48 @@ function callsOf(rows: Row[]): CallRef[] {
 }
 
 async function historyLine(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ line: HistoryLine; reasons: string[] }> {
-  const g = await reader.graph()
-  const [row] = target.kind === 'file' ? await g.query<{ revisions: number; last_change: string | null }>(Q.file, { path: target.path }) : await g.query<{ revisions: number; last_change: string | null }>(Q.symbol, { id: target.id })
-  const r = await riskOfTarget(reader, target)
-  return { line: { last_change: row?.last_change ?? null, revisions: Number(row?.revisions ?? 0), owners: r.contributors.map(({ name, email, share }) => ({ name, email, share })), risk: r.level, risk_score: r.score }, reasons: r.reasons }
+  const { risk: r, revisions, last_change } = await riskWithActivity(reader, target)
+  return { line: { last_change, revisions, owners: r.contributors.map(({ name, email, share }) => ({ name, email, share })), risk: r.level, risk_score: r.score }, reasons: r.reasons }
+}
+
+/**
+ * Rows of one collected list, without the all-null item an OPTIONAL MATCH that matched nothing
+ * leaves (Kuzu 0.11 collects nothing at all as null, not []).
+ */
+const present = <T extends { id: string | null }>(list: T[] | null): Array<T & { id: string }> => (list ?? []).filter((x): x is T & { id: string } => x.id !== null)
+const paths = (list: Array<string | null> | null): string[] => (list ?? []).filter((p): p is string => p !== null).sort()
+const byCall = (a: Row, b: Row) => Number(b.confidence) - Number(a.confidence) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || Number(a.line) - Number(b.line)
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/** Flow rows (one per step of an asked symbol) as one FlowRef per flow: its smallest step, how many asked symbols are in it. */
+function flowsOfSteps(rows: Array<{ id: string; label: string; kind: string; entry: string; steps: number; step: number; symbol: string }>): FlowRef[] {
+  const out = new Map<string, FlowRef & { seen: Set<string> }>()
+  for (const r of rows) {
+    const hit = out.get(r.id)
+    if (!hit) out.set(r.id, { id: r.id, label: r.label, kind: r.kind, entry: r.entry, steps: Number(r.steps), step: Number(r.step), symbols: 1, seen: new Set([r.symbol]) })
+    else {
+      hit.step = Math.min(hit.step, Number(r.step))
+      if (!hit.seen.has(r.symbol)) hit.seen.add(r.symbol), hit.symbols++
+    }
+  }
+  return [...out.values()].map(({ seen: _, ...f }) => f).sort((a, b) => a.step - b.step || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || byId(a, b))
+}
+
+interface Neighbourhood {
+  imports: Array<string | null> | null
+  importers: Array<string | null> | null
+  signature: string | null
+  exported: boolean | null
+  end_line: number | null
+  /** The symbol of this row (null: the file has none). */
+  id: string | null
+  callers: Row[] | null
+  callees: Row[] | null
+  supers: Row[] | null
+  subs: Row[] | null
+  community: string | null
+  community_label: string | null
+  flows: Array<{ id: string; label: string; kind: string; entry: string; steps: number; step: number }> | null
 }
 
 const LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const
@@ -106,39 +164,40 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
     checkConfidence(min)
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw directoryRefused(target, 'context')
-    const g = await reader.graph()
-    const path = target.path
-    const ids = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path })).map((r) => r.id)
-    const inside = new Set(ids)
-    const [def, callers, callees, imports, importers, supers, subs, communities, history] = await Promise.all([
-      target.kind === 'symbol' ? g.query<{ signature: string; exported: boolean; end_line: number }>(Q.symbol, { id: target.id }) : Promise.resolve([]),
-      over<Row>(reader, Q.callersOf, 'ids', ids, { min }),
-      over<Row>(reader, Q.calleesOf, 'ids', ids, { min }),
-      g.query<{ path: string }>(Q.importsOf, { paths: [path] }),
-      g.query<{ path: string }>(Q.importersOf, { paths: [path] }),
-      over<Row>(reader, Q.supertypesOf, 'ids', ids),
-      over<Row>(reader, Q.subtypesOf, 'ids', ids),
-      over<{ id: string; label: string }>(reader, Q.communitiesOf, 'ids', ids),
-      historyLine(reader, target),
-    ])
-    const truncated: Record<string, number> = {}
-    // for a file, calls inside it are not its callers or callees
-    const outside = (list: Row[]) => (target.kind === 'file' ? list.filter((r) => !inside.has(r.id)) : list)
-    return {
-      target,
-      index: await reader.indexInfo(),
-      definition: def[0] ? { signature: def[0].signature, exported: def[0].exported, end_line: Number(def[0].end_line) } : null,
-      callers: capped(callsOf(outside(callers)), limit, 'callers', truncated),
-      callees: capped(callsOf(outside(callees)), limit, 'callees', truncated),
-      imports: capped(imports.map((r) => r.path), limit, 'imports', truncated),
-      importers: capped(importers.map((r) => r.path), limit, 'importers', truncated),
-      extends: supers.filter((r) => r.relation === 'EXTENDS').map(symbolOf),
-      implements: supers.filter((r) => r.relation === 'IMPLEMENTS').map(symbolOf),
-      subtypes: capped(subs.map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
-      community: communities[0] ? { id: communities[0].id, label: communities[0].label } : null,
-      history: history.line,
-      truncated,
-    }
+    // an index never changes: a long-lived reader (the MCP server) answers a repeated question from memory
+    const answer = await reader.memo(`context\0${target.kind === 'symbol' ? target.id : target.path}\0${limit}\0${min}`, async (): Promise<Omit<ContextResult, 'index' | 'target'>> => {
+      const g = await reader.graph()
+      const [rows, history] = await Promise.all([
+        g.query<Neighbourhood>(Q.neighbourhood, { path: target.path, id: target.kind === 'symbol' ? target.id : '', min }),
+        historyLine(reader, target),
+      ])
+      const n = rows[0]
+      const symbols = rows.filter((r): r is Neighbourhood & { id: string } => r.id !== null)
+      const inside = new Set(symbols.map((r) => r.id))
+      const all = (key: 'callers' | 'callees' | 'supers' | 'subs') => rows.flatMap((r) => present(r[key]))
+      const truncated: Record<string, number> = {}
+      // for a file, calls inside it are not its callers or callees
+      const outside = (list: Row[]) => (target.kind === 'file' ? list.filter((r) => !inside.has(r.id)) : list)
+      const members = new Map<string, { id: string; label: string; symbols: number }>()
+      for (const r of symbols) if (r.community !== null) (members.get(r.community) ?? members.set(r.community, { id: r.community, label: r.community_label ?? '', symbols: 0 }).get(r.community)!).symbols++
+      const [community] = [...members.values()].sort((a, b) => b.symbols - a.symbols || byId(a, b))
+      const flows = flowsOfSteps(symbols.flatMap((r) => present(r.flows).map((f) => ({ ...f, symbol: r.id }))))
+      return {
+        definition: target.kind === 'symbol' && n.signature !== null ? { signature: n.signature, exported: n.exported === true, end_line: Number(n.end_line) } : null,
+        callers: capped(callsOf(outside(all('callers')).sort(byCall)), limit, 'callers', truncated),
+        callees: capped(callsOf(outside(all('callees')).sort(byCall)), limit, 'callees', truncated),
+        imports: capped(paths(n.imports), limit, 'imports', truncated),
+        importers: capped(paths(n.importers), limit, 'importers', truncated),
+        extends: all('supers').filter((r) => r.relation === 'EXTENDS').sort(byId).map(symbolOf),
+        implements: all('supers').filter((r) => r.relation === 'IMPLEMENTS').sort(byId).map(symbolOf),
+        subtypes: capped(all('subs').sort(byId).map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
+        community: community ? { id: community.id, label: community.label } : null,
+        flows: capped(flows, limit, 'flows', truncated),
+        history: history.line,
+        truncated,
+      }
+    })
+    return { target, index: await reader.indexInfo(), ...structuredClone(answer) }
   })
 }
 
@@ -163,13 +222,15 @@ export interface ImpactResult {
   depth: number
   min_confidence: number
   /** A risk summary on top: how much breaks, where, and the history's risk of the target. */
-  summary: { level: 'LOW' | 'MEDIUM' | 'HIGH'; reasons: string[]; affected: number; files: number; tests: number; communities: number }
+  summary: { level: 'LOW' | 'MEDIUM' | 'HIGH'; reasons: string[]; affected: number; files: number; tests: number; communities: number; flows: number }
   /** depth 1: will break; 2: likely affected; 3 and beyond: may be affected. */
   by_depth: Array<{ depth: number; label: string; symbols: ImpactItem[]; total: number }>
   /** Files that import the target's file (up) or that it imports (down), by depth (at most `limit`). */
   files: Array<{ path: string; depth: number; direction: 'up' | 'down' }>
   tests: string[]
   communities: Array<{ id: string; label: string; symbols: number }>
+  /** The execution flows the target or an affected symbol is a step of (at most `limit`), nearest the entry first. */
+  flows: FlowRef[]
   /** Co-change partners of the target's file that no call or import path (within the depth, either way) connects. */
   hidden_coupling: Array<{ path: string; shared: number; degree: number; confidence: number }>
   history: HistoryLine
@@ -178,19 +239,16 @@ export interface ImpactResult {
 const DEPTH_LABEL = (d: number) => (d === 1 ? 'will break' : d === 2 ? 'likely affected' : 'may be affected')
 export const MAX_IMPACT_DEPTH = 10
 
-/** Breadth-first along CALLS (and heritage) from the seeds, one query per step and direction. */
+/** Breadth-first along CALLS and heritage from the seeds, one query per step and direction. */
 async function walk(reader: IndexReader, seeds: string[], dir: 'up' | 'down', depth: number, min: number): Promise<ImpactItem[]> {
   const g = await reader.graph()
   const seen = new Map<string, ImpactItem>()
   const conf = new Map<string, number>(seeds.map((s) => [s, 1]))
   let frontier = seeds
   for (let d = 1; d <= depth && frontier.length > 0; d++) {
-    const [calls, types] = await Promise.all([
-      g.query<Row>(dir === 'up' ? Q.callersOf : Q.calleesOf, { ids: frontier, min }),
-      g.query<Row>(dir === 'up' ? Q.subtypesOf : Q.supertypesOf, { ids: frontier }),
-    ])
+    const rows = await g.query<Row>(dir === 'up' ? Q.stepUp : Q.stepDown, { ids: frontier, min })
     const next: string[] = []
-    for (const r of [...calls, ...types]) {
+    for (const r of rows) {
       if (conf.has(r.id)) continue
       const c = (conf.get(r.via) ?? 1) * (r.confidence === undefined || r.confidence === null ? 1 : Number(r.confidence))
       const prev = seen.get(r.id)
@@ -234,60 +292,66 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     checkLimit(limit)
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw directoryRefused(target, 'impact')
-    const g = await reader.graph()
-    const seeds = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path: target.path })).map((r) => r.id)
-    const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
-    const partners = await g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 })
-    // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
-    const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
-    const none = Promise.resolve([])
-    const [up, down, filesUp, filesDown, history] = await Promise.all([
-      wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
-      wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
-      wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
-      wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
-      historyLine(reader, target),
-    ])
-    const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
-    const files = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
-    // a test reaches it through a call path, or by importing its file directly (files further up
-    // the import graph mostly import types)
-    const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
-    const [tests, communities] = await Promise.all([
-      over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
-      over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
-    ])
-    const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
-    const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))
-    const byDepth: ImpactResult['by_depth'] = []
-    for (let d = 1; d <= depth; d++) {
-      const at = affected.filter((s) => s.depth === d).sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1))
-      if (at.length) byDepth.push({ depth: d, label: DEPTH_LABEL(d), symbols: limit === 0 ? at : at.slice(0, limit), total: at.length })
-    }
-    const direct = affected.filter((s) => s.depth === 1).length
-    // the structure's level (how much breaks, whether tests would notice) or the history's, whichever is higher
-    const structural = direct >= 20 || affected.length >= 100 ? 2 : direct >= 5 || (direct > 0 && tests.length === 0) ? 1 : 0
-    const level = LEVELS[Math.max(structural, LEVELS.indexOf(history.line.risk))]
-    const reasons = [
-      `${direct} symbol${direct === 1 ? '' : 's'} will break (depth 1), ${affected.length} affected within depth ${depth}`,
-      `${tests.length} test file${tests.length === 1 ? '' : 's'} reach it`,
-      ...(hidden.length ? [`${hidden.length} file${hidden.length === 1 ? '' : 's'} change with it but no call or import connects them: ${hidden.slice(0, 3).map((h) => h.path).join(', ')}`] : []),
-      `history: ${history.line.risk} (${history.reasons.join('; ') || 'no risk factor'})`,
-    ]
-    return {
-      target,
-      index: await reader.indexInfo(),
-      direction,
-      depth,
-      min_confidence: min,
-      summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length },
-      by_depth: byDepth,
-      files: limit === 0 ? files : files.slice(0, limit),
-      tests: tests.map((t) => t.path).sort(),
-      communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
-      hidden_coupling: hidden,
-      history: history.line,
-    }
+    const answer = await reader.memo(`impact\0${target.kind === 'symbol' ? target.id : target.path}\0${direction}\0${depth}\0${min}\0${limit}`, async (): Promise<Omit<ImpactResult, 'index' | 'target'>> => {
+      const g = await reader.graph()
+      const [seeds, partners, history] = await Promise.all([
+        target.kind === 'symbol' ? [target.id] : g.query<{ id: string }>(Q.fileSymbols, { path: target.path }).then((rows) => rows.map((r) => r.id)),
+        g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 }),
+        historyLine(reader, target),
+      ])
+      const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
+      // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
+      const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
+      const none = Promise.resolve([])
+      const [up, down, filesUp, filesDown] = await Promise.all([
+        wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
+        wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
+        wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
+        wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
+      ])
+      const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
+      const files = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
+      // a test reaches it through a call path, or by importing its file directly (files further up
+      // the import graph mostly import types)
+      const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
+      const [tests, communities, flows] = await Promise.all([
+        over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
+        over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
+        over<FlowRow>(reader, Q.flowsOf, 'ids', [...seeds, ...affected.map((s) => s.id)]),
+      ])
+      const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
+      const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))
+      const byDepth: ImpactResult['by_depth'] = []
+      for (let d = 1; d <= depth; d++) {
+        const at = affected.filter((s) => s.depth === d).sort((a, b) => b.confidence - a.confidence || (a.id < b.id ? -1 : 1))
+        if (at.length) byDepth.push({ depth: d, label: DEPTH_LABEL(d), symbols: limit === 0 ? at : at.slice(0, limit), total: at.length })
+      }
+      const direct = affected.filter((s) => s.depth === 1).length
+      // the structure's level (how much breaks, whether tests would notice) or the history's, whichever is higher
+      const structural = direct >= 20 || affected.length >= 100 ? 2 : direct >= 5 || (direct > 0 && tests.length === 0) ? 1 : 0
+      const level = LEVELS[Math.max(structural, LEVELS.indexOf(history.line.risk))]
+      const reasons = [
+        `${direct} symbol${direct === 1 ? '' : 's'} will break (depth 1), ${affected.length} affected within depth ${depth}`,
+        `${tests.length} test file${tests.length === 1 ? '' : 's'} reach it`,
+        ...(flows.length ? [`${flows.length} execution flow${flows.length === 1 ? '' : 's'} reach it: ${flows.slice(0, 3).map((f) => f.label).join('; ')}`] : []),
+        ...(hidden.length ? [`${hidden.length} file${hidden.length === 1 ? '' : 's'} change with it but no call or import connects them: ${hidden.slice(0, 3).map((h) => h.path).join(', ')}`] : []),
+        `history: ${history.line.risk} (${history.reasons.join('; ') || 'no risk factor'})`,
+      ]
+      return {
+        direction,
+        depth,
+        min_confidence: min,
+        summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length, flows: flows.length },
+        by_depth: byDepth,
+        files: limit === 0 ? files : files.slice(0, limit),
+        tests: tests.map((t) => t.path).sort(),
+        communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
+        flows: (limit === 0 ? flows : flows.slice(0, limit)).map(flowRef),
+        hidden_coupling: hidden,
+        history: history.line,
+      }
+    })
+    return { target, index: await reader.indexInfo(), ...structuredClone(answer) }
   })
 }
 
@@ -317,7 +381,13 @@ export function contextLines(r: ContextResult): string[] {
     `imports: ${r.imports.length ? r.imports.join(', ') : 'none'}`,
     `imported by: ${r.importers.length ? r.importers.join(', ') : 'none'}`,
     ...(r.community ? [`community: ${r.community.id} ${r.community.label}`] : []),
+    ...flowLines(r.flows, 'flows', more('flows')),
   ]
+}
+
+/** Flows, one a line: the label, the step the symbol is at, the flow's size. */
+function flowLines(flows: FlowRef[], title: string, more: string[] = []): string[] {
+  return flows.length ? [`${title} (${flows.length}):`, ...flows.map((f) => `  ${f.label} · ${f.kind}, step ${f.step} of ${f.steps}`), ...more] : [`${title}: none`]
 }
 
 /** The text answer of `impact`. */
@@ -336,6 +406,7 @@ export function impactLines(r: ImpactResult): string[] {
   if (r.files.length) out.push(`files by imports: ${r.files.map((f) => `${f.direction === 'up' ? '↑' : '↓'}${f.depth} ${f.path}`).join(', ')}`)
   out.push(`tests reaching it: ${r.tests.length ? r.tests.join(', ') : 'none'}`)
   if (r.communities.length) out.push(`communities: ${r.communities.map((c) => `${c.id} ${c.label} (${c.symbols})`).join('; ')}`)
+  out.push(...flowLines(r.flows, 'flows reached'))
   out.push(r.hidden_coupling.length ? 'hidden coupling (changes with it, no call or import path):' : 'hidden coupling: none')
   for (const h of r.hidden_coupling) out.push(`  ${h.path} · ${h.shared} shared revisions, ${pct(h.confidence)} of its changes`)
   return out

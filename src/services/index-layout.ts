@@ -1,5 +1,5 @@
 import { ShardReader, updateShards, writeShards } from '../history/shards.js'
-import type { ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol } from '../parse/types.js'
+import type { ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol } from '../parse/types.js'
 
 /** The files of one index directory (`.gitwhy/index-*`), and what the per-file cache holds. */
 
@@ -18,6 +18,8 @@ export interface IndexedFile {
   exports?: ExtractedExport[]
   /** Doc comments of the symbols, by index ('' for none); absent when none has one. */
   docs?: string[]
+  /** Entry points (routes, commands, mains) the language's entries query found. */
+  entries?: ExtractedEntry[]
   /** The text of a file module resolution reads (tsconfig.json, package.json, go.mod: MODULE_CONFIG_FILES). */
   config?: string
 }

@@ -39,13 +39,22 @@ type OwnerRow = { email: string; name: string; lines: number }
 
 /** The risk of one resolved file or symbol (context-for-pr scores many with one reader). */
 export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }> {
+  return (await riskWithActivity(reader, target)).risk
+}
+
+/**
+ * The risk and the activity row it is read from (revisions, last change), in two queries run side
+ * by side: the activity row, and the owners with when each was last active.
+ */
+export async function riskWithActivity(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ risk: AssessedRisk; revisions: number; last_change: string | null }> {
   const g = await reader.graph()
   const key = target.kind === 'file' ? target.path : target.id
-  const [row] = await g.query<RiskRow>(target.kind === 'file' ? Q.fileRiskFeatures : Q.symbolRiskFeatures, { key })
-  const owners = target.kind === 'file' ? await g.query<OwnerRow>(Q.fileOwners, { path: target.path, prefix: '\0' }) : await g.query<OwnerRow>(Q.symbolOwners, { id: target.id })
-  const own = ownershipOf(owners.map((o) => [o.email, o.lines]))
-  const active = await lastActive(reader, own.owners.slice(0, 3).map((o) => o.email))
-  return assess(reader, row, owners, active, await asOf(reader))
+  const [[row], owners] = await Promise.all([
+    g.query<RiskRow & { last_change: string | null }>(target.kind === 'file' ? Q.fileRiskFeatures : Q.symbolRiskFeatures, { key }),
+    target.kind === 'file' ? g.query<OwnerRow & { last_active: string; last_work: string | null }>(Q.fileOwnersActive, { path: target.path }) : g.query<OwnerRow & { last_active: string; last_work: string | null }>(Q.symbolOwnersActive, { id: target.id }),
+  ])
+  const active = new Map(owners.map((o) => [o.email, { last: o.last_active, work: o.last_work }]))
+  return { risk: assess(reader, row, owners, active, await asOf(reader)), revisions: Number(row?.revisions ?? 0), last_change: row?.last_change ?? null }
 }
 
 export type AssessedRisk = Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }

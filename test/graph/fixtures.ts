@@ -28,7 +28,7 @@ export function emptyGraph(): GraphData {
     defines: [], contains: [], touched: [], changed: [], blamedOn: [], authoredBy: [], parents: [],
     partOf: [], references: [], closes: [], renamedFrom: [], reverts: [],
     fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [],
-    imports: [], calls: [], extends: [], implements: [],
+    imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [],
   }
 }
 
@@ -85,6 +85,8 @@ export function trickyGraph(): GraphData {
   g.calls.push({ from: 'src/a,b "c".ts#Foo.bar', to: 'src/a,b "c".ts#Foo', confidence: 0.95, reason: 'same-scope', line: 3 }, { from: 'src/a,b "c".ts#Foo', to: 'src/a,b "c".ts#Foo.bar', confidence: 0.13, reason: 'ambiguous', line: 5 })
   g.extends.push({ from: 'src/a,b "c".ts#Foo.bar', to: 'src/a,b "c".ts#Foo' })
   g.implements.push({ from: 'src/a,b "c".ts#Foo', to: 'src/a,b "c".ts#Foo.bar' })
+  g.processes.push({ id: 'flow:src/a,b "c".ts#Foo', label: 'GET /a,"b" → Foo', kind: 'route', entry: 'src/a,b "c".ts#Foo', steps: 2, depth: 2 })
+  g.stepIn.push({ symbol: 'src/a,b "c".ts#Foo', process: 'flow:src/a,b "c".ts#Foo', step: 1 }, { symbol: 'src/a,b "c".ts#Foo.bar', process: 'flow:src/a,b "c".ts#Foo', step: 2 })
   return g
 }
 

@@ -70,6 +70,8 @@ describe('writeGraph', () => {
       expect(await store.query('MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) RETURN a.id AS from, b.id AS to, c.confidence AS confidence, c.reason AS reason, c.line AS line ORDER BY c.line')).toEqual(data.calls)
       expect(await store.query('MATCH (a:Symbol)-[:EXTENDS]->(b:Symbol) RETURN a.id AS from, b.id AS to')).toEqual(data.extends)
       expect(await store.query('MATCH (a:Symbol)-[:IMPLEMENTS]->(b:Symbol) RETURN a.id AS from, b.id AS to')).toEqual(data.implements)
+      expect(await store.query('MATCH (p:Process) RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, p.depth AS depth')).toEqual(data.processes)
+      expect(await store.query('MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) RETURN s.id AS symbol, p.id AS process, r.step AS step ORDER BY r.step')).toEqual(data.stepIn)
     } finally {
       await store.close()
     }

@@ -298,7 +298,7 @@ export function diffAnswers(a: Map<string, string>, b: Map<string, string>, labe
   return out
 }
 
-/** Every code-graph edge of an index (CALLS with their properties, IMPORTS, EXTENDS, IMPLEMENTS) and the <module> symbols, sorted, as JSON lines. */
+/** Every code-graph edge of an index (CALLS with their properties, IMPORTS, EXTENDS, IMPLEMENTS), the <module> symbols and the flows (Process, STEP_IN), sorted, as JSON lines. */
 export async function codeGraphEdges(repo: string): Promise<Record<string, string[]>> {
   const { cypher } = await import('../../src/services/cypher.js')
   const q = async (statement: string) => (await cypher({ repo, statement })).rows.map((r) => JSON.stringify(r)).sort()
@@ -308,5 +308,7 @@ export async function codeGraphEdges(repo: string): Promise<Record<string, strin
     extends: await q('MATCH (a:Symbol)-[:EXTENDS]->(b:Symbol) RETURN a.id AS from, b.id AS to'),
     implements: await q('MATCH (a:Symbol)-[:IMPLEMENTS]->(b:Symbol) RETURN a.id AS from, b.id AS to'),
     modules: await q("MATCH (f:File)-[:DEFINES]->(s:Symbol) WHERE s.name = '<module>' RETURN f.path AS path, s.id AS id"),
+    processes: await q('MATCH (p:Process) RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, p.depth AS depth'),
+    steps: await q('MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) RETURN s.id AS symbol, p.id AS process, r.step AS step'),
   }
 }

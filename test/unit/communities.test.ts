@@ -101,6 +101,35 @@ describe('detectCommunities: what groups together', () => {
     expect(imported.memberOf.get(others[0]![0]!.id)).not.toBe(community)
   })
 
+  it('pulls symbols without history into the community of the code that calls them; ambiguous calls do not', () => {
+    const a = ['a1', 'a2', 'a3'].map((n) => sym('lib/a.ts', n))
+    const b = ['b1', 'b2', 'b3'].map((n) => sym('lib/b.ts', n))
+    // util.ts's functions are split: u1, u2 called from a.ts, u3, u4 from b.ts
+    const util = ['u1', 'u2', 'u3', 'u4'].map((n) => sym('lib/util.ts', n))
+    const others = [1, 2, 3, 4, 5, 6, 7, 8].map((k) => ['x', 'y', 'z'].map((n) => sym(`other/m${k}.ts`, `${n}${k}`)))
+    const history = [a, b, ...others].flatMap((group) => clique(group.map((s) => s.id)))
+    const symbols = [...a, ...b, ...util, ...others.flat()]
+    const calls = (confidence: number) => [
+      { from: a[0]!.id, to: util[0]!.id, confidence },
+      { from: a[1]!.id, to: util[0]!.id, confidence },
+      { from: a[1]!.id, to: util[1]!.id, confidence },
+      { from: a[2]!.id, to: util[1]!.id, confidence },
+      { from: b[0]!.id, to: util[2]!.id, confidence },
+      { from: b[1]!.id, to: util[2]!.id, confidence },
+      { from: b[1]!.id, to: util[3]!.id, confidence },
+      { from: b[2]!.id, to: util[3]!.id, confidence },
+    ]
+    const without = detectCommunities(input(symbols, history), config)
+    expect(new Set(util.map((s) => without.memberOf.get(s.id))).size).toBe(1)
+
+    const called = detectCommunities({ ...input(symbols, history), calls: calls(0.9) }, config)
+    expect(util.map((s) => called.memberOf.get(s.id))).toEqual([a, a, b, b].map((side) => called.memberOf.get(side[0]!.id)))
+    expect(called.memberOf.get(a[0]!.id)).not.toBe(called.memberOf.get(b[0]!.id))
+
+    const ambiguous = detectCommunities({ ...input(symbols, history), calls: calls(0.25) }, config)
+    expect(partition(ambiguous.memberOf)).toEqual(partition(without.memberOf))
+  })
+
   it('ignores co-change pairs naming unknown symbols, imports of unknown files, repeated symbols, and an empty input', () => {
     const one = ['a', 'b', 'c'].map((n) => sym('lib/one.ts', n))
     const result = detectCommunities(
@@ -149,7 +178,8 @@ describe('detectCommunities: determinism', () => {
     }
     const files = [...new Set(symbols.map((s) => s.path))]
     const imports = Array.from({ length: 40 }, () => ({ from: files[Math.floor(rnd() * files.length)]!, to: files[Math.floor(rnd() * files.length)]! }))
-    return { symbols, files: files.map((path) => ({ path, language: 'typescript' })), symbolCoChange: [...pairs.values()], imports }
+    const calls = Array.from({ length: 60 }, () => ({ from: symbols[Math.floor(rnd() * symbols.length)]!.id, to: symbols[Math.floor(rnd() * symbols.length)]!.id, confidence: [0.25, 0.6, 0.9][Math.floor(rnd() * 3)]! }))
+    return { symbols, files: files.map((path) => ({ path, language: 'typescript' })), symbolCoChange: [...pairs.values()], imports, calls }
   }
 
   const asPlain = (r: ReturnType<typeof detectCommunities>) => ({ communities: r.communities, memberOf: [...r.memberOf] })
@@ -169,6 +199,7 @@ describe('detectCommunities: determinism', () => {
         files: shuffled(base.files, seed + 10),
         symbolCoChange: shuffled(base.symbolCoChange, seed + 20),
         imports: shuffled(base.imports!, seed + 30),
+        calls: shuffled(base.calls!, seed + 40),
       }
       expect(asPlain(detectCommunities(reordered, config)), `shuffle seed ${seed}`).toEqual(expected)
     }

@@ -14,7 +14,7 @@ export function registerContextTool(server: McpServer, ctx: ServerContext): void
     {
       title: 'Callers, callees, imports, heritage and history of a symbol',
       description:
-        'The 360° view of a symbol or file from the code graph: callers and callees (with how each call was resolved and a confidence), imports and importers, what it extends/implements and its subtypes, its community, and its history in one line (last change, revisions, owners, risk). Call it before editing a function to see who depends on it.',
+        'The 360° view of a symbol or file from the code graph: callers and callees (with how each call was resolved and a confidence), imports and importers, what it extends/implements and its subtypes, its community and execution flows, and its history in one line (last change, revisions, owners, risk). Call it before editing a function to see who depends on it.',
       inputSchema: {
         target: z.string().describe('symbol (Class.method, path:Name) or file path'),
         min_confidence: z.number().min(0).max(1).optional().describe('lowest call confidence kept (default 0.5; ambiguous ≤ 0.25)'),
@@ -34,6 +34,7 @@ export function registerContextTool(server: McpServer, ctx: ServerContext): void
         implements: symbols,
         subtypes: symbols,
         community: record('{id, label}').nullable(),
+        flows: z.array(record('{id, label, kind, entry, steps, step}')),
         history: record('{last_change, revisions, owners, risk, risk_score}'),
         truncated: record('items left out per list'),
       },

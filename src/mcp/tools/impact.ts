@@ -11,7 +11,7 @@ export function registerImpactTool(server: McpServer, ctx: ServerContext): void 
     {
       title: 'What breaks if this changes',
       description:
-        'Blast radius of changing a symbol or file: affected symbols by depth (1 will break, 2 likely, 3 maybe) along calls and heritage, files by imports, tests that reach it, communities touched, a risk summary, and hidden coupling (files that change with it though no call/import connects them). Call it before a refactor or an API change.',
+        'Blast radius of changing a symbol or file: affected symbols by depth (1 will break, 2 likely, 3 maybe) along calls and heritage, files by imports, tests that reach it, communities and execution flows touched, a risk summary, and hidden coupling (files that change with it though no call/import connects them). Call it before a refactor or an API change.',
       inputSchema: {
         target: z.string().describe('symbol (Class.method, path:Name) or file path'),
         direction: z.enum(['up', 'down', 'both']).default('up').describe('up: callers (what breaks); down: callees'),
@@ -27,11 +27,12 @@ export function registerImpactTool(server: McpServer, ctx: ServerContext): void 
         direction: z.string(),
         depth: z.number(),
         min_confidence: z.number(),
-        summary: record('{level LOW|MEDIUM|HIGH, reasons, affected, files, tests, communities}'),
+        summary: record('{level LOW|MEDIUM|HIGH, reasons, affected, files, tests, communities, flows}'),
         by_depth: z.array(record('{depth, label, total, symbols: [{id, qualified_name, path, depth, direction, via, confidence, reason}]}')),
         files: z.array(record('{path, depth, direction}')),
         tests: z.array(z.string()),
         communities: z.array(record('{id, label, symbols}')),
+        flows: z.array(record('{id, label, kind, entry, steps, step}')),
         hidden_coupling: z.array(record('{path, shared, degree, confidence}')),
         history: record('{last_change, revisions, owners, risk, risk_score}'),
       },
