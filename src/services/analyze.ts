@@ -30,7 +30,7 @@ import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
-import { isTrusted, trustIndex } from './index-trust.js'
+import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
   acquireLock,
@@ -193,7 +193,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         noContentDiff: NO_CONTENT_DIFF_PATTERNS,
         workDir: dir,
         onProgress: progress,
-        onPatches: patches && ((age, diffs) => patches.add(age, diffs)),
+        patches,
         checkpointDir: checkpoints,
         onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
       })
@@ -276,14 +276,16 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
 }
 
 /**
- * Whether the active index can be kept or updated: intact (every file matches its manifest; a
- * damaged one is rebuilt) and built or verified on this machine (one that came with a clone or a
+ * Whether the active index can be kept or updated: intact (every file matches its manifest, or is
+ * still the very file that was hashed here; a damaged one is rebuilt) and built or verified on this machine (one that came with a clone or a
  * copy is checked against git's objects first; any mismatch rebuilds it).
  */
 async function usablePrevious(repo: string, previous: IndexMeta, onWarning: ((message: string) => void) | undefined): Promise<boolean> {
   if (previous.schemaVersion !== SCHEMA_VERSION) return false
   const dir = path.join(gitwhyDir(repo), previous.indexDir)
   const missing = existsSync(dir) ? missingIndexFiles(dir) : ['the index directory']
+  // built or verified here and untouched since: no need to hash it again (index-trust.ts)
+  if (missing.length === 0 && unchangedSinceTrusted(repo, dir, previous.manifest)) return true
   const problems = missing.length > 0 ? missing.map((f) => `${f} is missing`) : verifyAll(dir, previous.manifest)
   if (problems.length > 0) {
     onWarning?.(`the index is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}): rebuilding it`)
