@@ -246,7 +246,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         changed: data.changed.length,
       }
     }
-    const manifest = await time('manifest', () => writeManifest(dir))
+    const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined))
     timings.total_ms = Math.round(performance.now() - started)
     const meta: IndexMeta = {
       schemaVersion: SCHEMA_VERSION,
@@ -264,6 +264,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
+    // removing older indexes unlinked files this one shares with them (hard-linked shards), which
+    // changes their change time: record them as they are now, so the next run need not hash them
+    refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
@@ -291,7 +294,11 @@ async function usablePrevious(repo: string, previous: IndexMeta, onWarning: ((me
     onWarning?.(`the index is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}): rebuilding it`)
     return false
   }
-  if (isTrusted(repo, dir, previous.manifest)) return true
+  if (isTrusted(repo, dir, previous.manifest)) {
+    // hashed and intact: the next run can take it as it is on disk now
+    refreshTrust(repo, dir, previous.manifest!)
+    return true
+  }
   const started = performance.now()
   const mismatches = await verifyAgainstGit(repo, dir, previous, await shallowCommits(repo))
   if (mismatches.length > 0) {
@@ -301,6 +308,15 @@ async function usablePrevious(repo: string, previous: IndexMeta, onWarning: ((me
   trustIndex(repo, dir, previous.manifest!)
   onWarning?.(`verified the index in ${gitwhyDir(repo)} (not built here) against the repository's history in ${Math.round(performance.now() - started)} ms`)
   return true
+}
+
+/** Record the files of a trusted index as they are now (best effort: the record is only a shortcut). */
+function refreshTrust(repo: string, dir: string, manifest: string): void {
+  try {
+    trustIndex(repo, dir, manifest)
+  } catch {
+    // the next run hashes the index instead
+  }
 }
 
 /** Record the index in the user-level registry; a failure there (read-only HOME) only warns. */
