@@ -88,6 +88,7 @@ function appendRuns(map: Map<string, Runs>, path: string, runs: Runs): void {
   } else map.set(path, runs)
 }
 
+/** Runs are independent of their order: merging either map into the other gives the same walk. */
 function mergeRunMaps(into: Map<string, Runs>, from: Map<string, Runs>): void {
   for (const [p, r] of from) appendRuns(into, p, r)
 }
@@ -252,6 +253,7 @@ function addLine(map: Map<string, LinePending>, path: string, id: number, rs: Ra
   entry[id] = have ? union(have, rs) : rs
 }
 
+/** Range sets are unions: merging either map into the other gives the same sets. */
 function mergeLineMaps(into: Map<string, LinePending>, from: Map<string, LinePending>): void {
   for (const [path, entry] of from) {
     for (const key in entry) addLine(into, path, Number(key), entry[key])
@@ -356,8 +358,12 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       return
     }
     const have = blamePending.get(parent)
-    if (have) mergeRunMaps(have, map)
-    else blamePending.set(parent, map)
+    if (!have) blamePending.set(parent, map)
+    else if (have.size >= map.size) mergeRunMaps(have, map)
+    else {
+      mergeRunMaps(map, have)
+      blamePending.set(parent, map)
+    }
   }
   const passLines = (parent: number, map: Map<string, LinePending>): void => {
     if (map.size === 0) return
@@ -366,8 +372,12 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       return
     }
     const have = linePending.get(parent)
-    if (have) mergeLineMaps(have, map)
-    else linePending.set(parent, map)
+    if (!have) linePending.set(parent, map)
+    else if (have.size >= map.size) mergeLineMaps(have, map)
+    else {
+      mergeLineMaps(map, have)
+      linePending.set(parent, map)
+    }
   }
 
   for (let i = head; i < graph.shas.length; i++) {
@@ -435,7 +445,9 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
           }
           assign(i, remaining, false)
         }
-        mergeRunMaps(toParent[0], bl)
+        // the untouched paths (most of them) stay where they are: the few moved ones join them
+        mergeRunMaps(bl, toParent[0])
+        toParent[0] = bl
         parents.forEach((p, k) => passBlame(p, i, toParent[k]))
       }
     }
@@ -487,7 +499,8 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
             cands.forEach((c, k) => addLine(toParent[k], c.path, id, c.ranges))
           }
         }
-        mergeLineMaps(toParent[0], ll)
+        mergeLineMaps(ll, toParent[0])
+        toParent[0] = ll
         parents.forEach((p, k) => passLines(p, toParent[k]))
       }
     }

@@ -88,16 +88,27 @@ function entriesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
   return sections
 }
 
-/** Pack sections to be written at `offset` onwards; records their locations in `index`. */
-function packSections(sections: Map<string, Entry[]>, index: Sections, offset: number): Buffer {
-  const chunks: Buffer[] = []
+/**
+ * Write sections to the file `fd` at `offset` onwards, one at a time (the whole store is never
+ * one buffer); records their locations in `index`.
+ */
+function writeSections(fd: number, sections: Map<string, Entry[]>, index: Sections, offset: number): void {
   for (const [p, entries] of sections) {
     const buf = Buffer.from(JSON.stringify(entries))
     ;(index[p] ??= []).push([offset, buf.length])
-    chunks.push(buf)
+    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at, offset + at)
     offset += buf.length
+    sections.delete(p)
   }
-  return Buffer.concat(chunks)
+}
+
+function withFile<T>(file: string, flags: string, fn: (fd: number) => T): T {
+  const fd = openSync(file, flags)
+  try {
+    return fn(fd)
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /**
@@ -176,7 +187,7 @@ export function savePathIndex(dir: string, graph: HistoryGraph): void {
   const n = graph.shas.length
   const perCommit = graph.diffs.map((diffs, i) => ({ age: n - 1 - i, diffs }))
   const index: Sections = {}
-  writeFileSync(path.join(dir, DIFFS), packSections(entriesByPath(perCommit), index, 0))
+  withFile(path.join(dir, DIFFS), 'w', (fd) => writeSections(fd, entriesByPath(perCommit), index, 0))
   writeShards(dir, INDEX, Object.entries(index))
   const byAge = (i: number) => n - 1 - i
   const dag: Dag = { shas: [], parents: [], dates: [], boundary: [] }
@@ -384,7 +395,7 @@ export class PathIndex {
     copyFileSync(path.join(this.dir, DIFFS), target)
     const perCommit = fresh.map((c, i) => ({ age: n + k - 1 - i, diffs: c.diffs }))
     const added: Sections = {}
-    appendFileSync(target, packSections(entriesByPath(perCommit), added, statSync(target).size))
+    withFile(target, 'r+', (fd) => writeSections(fd, entriesByPath(perCommit), added, fstatSync(fd).size))
     updateShards(this.dir, dir, INDEX, Object.entries(added).map(([p, locations]) => [p, [...(this.index.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
     const patches = path.join(dir, PATCHES)
     copyFileSync(path.join(this.dir, PATCHES), patches)
