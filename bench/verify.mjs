@@ -2,6 +2,7 @@
 // Verify gitwhy's answers against plain git on a real repository.
 //
 //   node bench/verify.mjs <repo> [--files N] [--seed S] [--ranges K] [--json]
+//   node bench/verify.mjs <big repo> --files 15 --ranges 2    (issue 10: 15 files, ≥ 40 line-history ranges)
 //
 // For a seeded random sample of N indexed source files:
 //   blame         git blame --porcelain <head> -- FILE   vs  evidence(...) items with source 'blame'
@@ -129,7 +130,8 @@ const filesJson = readdirSync(filesDir).flatMap((f) => Object.values(JSON.parse(
 const indexed = new Map(filesJson.map((f) => [f.path, f]))
 
 // ---------- sample ----------
-const EXT = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java)$/
+// every language gitwhy extracts symbols from (grammars/registry.json)
+const EXT = /\.(ts|tsx|js|jsx|mjs|cjs|py|go|rs|java|c|h|cc|cpp|cxx|hpp|hh|cs|rb|php|kt|kts|swift|zig)$/
 const lsFiles = git(['ls-tree', '-r', '-z', '--name-only', HEAD]).split('\0').filter(Boolean)
 const candidates = lsFiles.filter((p) => EXT.test(p) && !/(^|\/)(node_modules|vendor)\//.test(p) && !/\.min\.(js|mjs|cjs)$/.test(p))
 const notIndexed = candidates.filter((p) => !indexed.has(p))

@@ -184,16 +184,21 @@ export class DiffStreamParser {
   private rawFiles: FileDiff[] = []
   private rawOids: BlobIds[] = []
   private rawModes: Array<[string, string]> = []
+  /** Records started so far (the current one is `started - 1`). */
+  private started = 0
 
   /**
    * `keepText`: keep each file's hunk lines (FileDiff.text), for the patch store. `rawOnly`: the
    * output has --raw lines and no patch: each raw line is a file (a type change is a deletion and
-   * an addition, as the patch shows it), with no hunks.
+   * an addition, as the patch shows it), with no hunks. `rawFilter` (raw-only output): which
+   * raw lines of the record numbered `record` (0 = the first) become files; the others are only
+   * shown to it, so a huge raw diff costs no objects.
    */
   constructor(
     private readonly onRecord: (record: DiffRecord) => void,
     private readonly keepText = false,
     private readonly rawOnly = false,
+    private readonly rawFilter?: (record: number, path: string) => boolean,
   ) {}
 
   push(chunk: Buffer): void {
@@ -246,6 +251,7 @@ export class DiffStreamParser {
     const meta = line.slice(1, tab).split(' ')
     const paths = line.slice(tab + 1).split('\t')
     const key = unquotePath(paths[paths.length - 1])
+    if (this.rawOnly && this.rawFilter && !this.rawFilter(this.started - 1, key)) return
     const oids: BlobIds = [flat(meta[2]), flat(meta[3])]
     if (!this.rawOnly) {
       this.raw.set(key, oids)
@@ -275,6 +281,7 @@ export class DiffStreamParser {
         return
       }
       this.headerLines.push(line.slice(0, end))
+      this.started++
       this.record = { header: flat(this.headerLines.join('\n')), files: [], oids: [] }
       this.headerLines = null
       return
@@ -285,7 +292,10 @@ export class DiffStreamParser {
       const body = line.slice(1)
       const end = body.indexOf('\x02')
       if (end === -1) this.headerLines = [body]
-      else this.record = { header: flat(body.slice(0, end)), files: [], oids: [] }
+      else {
+        this.started++
+        this.record = { header: flat(body.slice(0, end)), files: [], oids: [] }
+      }
       return
     }
     if (!this.record) return

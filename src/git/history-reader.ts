@@ -4,7 +4,7 @@ import { DiffStreamParser, type DiffRecord, type FileDiff } from './diff-parser.
 import { MergeDiffReader } from './merge-diffs.js'
 import { readSpool } from './spool.js'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { assertSafeRef, git, gitBuffer, gitToFile } from './run.js'
@@ -36,11 +36,28 @@ export interface ReadHistoryOptions {
    * Takes each commit's first-parent patch text (FileDiff.text) as it is read, with the commit's
    * age (0 = oldest): the text is then dropped, so the history never holds the whole patch.
    */
-  onPatches?: (age: number, diffs: FileDiff[]) => void
+  patches?: PatchSink
   /** Where finished chunks are saved so that an interrupted read resumes (none: not saved). */
   checkpointDir?: string
   /** Told how many commits came from saved chunks, when any did. */
   onResumed?: (commits: number, total: number) => void
+}
+
+/** Where a patch sink stood when a chunk was saved: its file's length and its section index. */
+export interface PatchCheckpoint {
+  bytes: number
+  index: Record<string, Array<[number, number]>>
+}
+
+/**
+ * The patch store as the history reader feeds it. It is opened once, before the first commit it
+ * takes: on `file` (null: its own place) when the read is checkpointed, continuing from `from`
+ * when saved chunks were resumed; `checkpoint` writes out what it holds and says where it stands.
+ */
+export interface PatchSink {
+  open(file: string | null, from: PatchCheckpoint | null): void
+  add(age: number, diffs: FileDiff[]): void
+  checkpoint(): PatchCheckpoint
 }
 
 const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02'
@@ -133,9 +150,17 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
   const commits: RawCommit[] = []
   let read = 0
   let resumed = 0
+  // the patch text goes to the sink, which is checkpointed with the chunks (the chunks hold none)
+  const sink = options.patches
+  let opened = false
+  let from: PatchCheckpoint | null = null
+  const openSink = () => {
+    if (!opened) sink?.open(checkpoints?.patchFile ?? null, from)
+    opened = true
+  }
   const emit = (chunk: RawCommit[]) => {
     for (const c of chunk) {
-      options.onPatches?.(shas.length - 1 - commits.length, c.diffs[0])
+      sink?.add(shas.length - 1 - commits.length, c.diffs[0])
       commits.push(c)
     }
   }
@@ -144,15 +169,17 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     let tail: Promise<void> = Promise.resolve()
     for (let at = 0, n = 0; at < shas.length; at += size, n++) {
       const want = shas.slice(at, at + size)
-      const saved = checkpoints?.load(n, want)
+      // saved chunks are taken while they follow one another from the first
+      const saved = !opened ? checkpoints?.load(n, want, sink !== undefined) : null
       if (saved) {
-        await tail
-        emit(saved)
+        emit(saved.commits)
+        from = saved.patches
         read += want.length
         resumed += want.length
         progress('history', read, shas.length)
         continue
       }
+      openSink()
       const merges = new MergeDiffReader(repo, pre, workDir)
       const chunk = await readLog(repo, pre, workDir, want, merges, (done) => progress('history', read + done, shas.length))
       read += want.length
@@ -164,12 +191,13 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
           if (diffs) for (let k = 1; k < c.parents.length; k++) c.diffs[k] = diffs[k] ?? []
         }
         await before
-        checkpoints?.save(n, chunk)
         emit(chunk)
+        checkpoints?.save(n, chunk, sink && checkpoints ? sink.checkpoint() : null)
       })()
       tail.catch(() => {})
     }
     await tail
+    openSink()
     progress('history', shas.length, shas.length)
     if (resumed > 0) options.onResumed?.(resumed, shas.length)
     return commits
@@ -201,28 +229,42 @@ async function readLog(repo: string, pre: string[], workDir: string, shas: strin
 
 /**
  * Mined chunks kept between runs: `<dir>/<key>/chunk-<n>.json`, where the key names what was
- * mined (the commit list's ends and length, the chunk size, the diff options). Other keys' chunks
- * are stale and go when a new key is opened; the caller removes the directory once the index is
- * built.
+ * mined (the commit list's ends and length, the chunk size, the diff options), and the patch
+ * sink's file `<dir>/<key>/patches.bin` with, in each chunk, where the sink stood once it was
+ * saved. Other keys' files are stale and go when a new key is opened; the caller removes the
+ * directory once the index is built.
  */
-function openCheckpoints(dir: string, what: Record<string, unknown>): { load(n: number, shas: string[]): RawCommit[] | null; save(n: number, commits: RawCommit[]): void } {
-  const key = createHash('sha256').update(JSON.stringify({ format: 1, ...what })).digest('hex').slice(0, 16)
+function openCheckpoints(dir: string, what: Record<string, unknown>) {
+  const key = createHash('sha256').update(JSON.stringify({ format: 2, ...what })).digest('hex').slice(0, 16)
   mkdirSync(path.join(dir, key), { recursive: true })
   for (const name of readdirSync(dir)) if (name !== key) rmSync(path.join(dir, name), { recursive: true, force: true })
   const file = (n: number) => path.join(dir, key, `chunk-${n}.json`)
+  const patchFile = path.join(dir, key, 'patches.bin')
+  const patchBytes = () => {
+    try {
+      return statSync(patchFile).size
+    } catch {
+      return -1
+    }
+  }
   return {
-    load(n, shas) {
-      let commits: RawCommit[]
+    patchFile,
+    load(n: number, shas: string[], withPatches: boolean): { commits: RawCommit[]; patches: PatchCheckpoint | null } | null {
+      let saved: { commits: RawCommit[]; patches: PatchCheckpoint | null }
       try {
-        commits = JSON.parse(readFileSync(file(n), 'utf8')) as RawCommit[]
+        saved = JSON.parse(readFileSync(file(n), 'utf8')) as typeof saved
       } catch {
         return null
       }
-      return Array.isArray(commits) && commits.length === shas.length && commits.every((c, i) => c?.sha === shas[i] && Array.isArray(c.diffs)) ? commits : null
+      const commits = saved?.commits
+      if (!Array.isArray(commits) || commits.length !== shas.length || !commits.every((c, i) => c?.sha === shas[i] && Array.isArray(c.diffs))) return null
+      // the patch store must hold at least what it held when the chunk was saved
+      if (withPatches && !(saved.patches && Number.isSafeInteger(saved.patches.bytes) && saved.patches.bytes <= patchBytes())) return null
+      return saved
     },
-    save(n, commits) {
+    save(n: number, commits: RawCommit[], patches: PatchCheckpoint | null): void {
       // written whole, then renamed: a chunk file is complete or absent
-      writeFileSync(file(n) + '.tmp', JSON.stringify(commits))
+      writeFileSync(file(n) + '.tmp', JSON.stringify({ commits, patches }))
       renameSync(file(n) + '.tmp', file(n))
     },
   }

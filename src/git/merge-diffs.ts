@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { deflateSync } from 'node:zlib'
 import { pairRenamesPerPath } from '../history/renames.js'
 import { DiffStreamParser, type BlobIds, type DiffRecord, type FileDiff } from './diff-parser.js'
-import { git, gitToFile } from './run.js'
+import { git, gitBuffer, gitToFile } from './run.js'
 import { readSpool } from './spool.js'
 
 /**
@@ -23,8 +21,9 @@ import { readSpool } from './spool.js'
  * - only where such a path is added or deleted against that parent, the whole tree's rename
  *   pairing (raw, `-M`, then per-path pairing as renames.ts does) decides the entries;
  * - the patches of the kept entries come from one diff-tree pass over synthetic commits whose
- *   trees hold just those blobs (written to a private object directory; the repository's objects
- *   are reached as an alternate, nothing is written there): git diffs exactly the pairs wanted.
+ *   trees hold just those blobs (one fast-import into a private repository; the repository's
+ *   objects are reached as an alternate, nothing is written there): git diffs exactly the pairs
+ *   wanted.
  *   A batch of pathspecs cannot do this: every merge would get the patches of every path of its
  *   batch, and git matches each tree entry against every pathspec.
  */
@@ -80,7 +79,6 @@ interface Slot {
 
 const FORMAT = '--format=%x01%H%x02'
 const PATCH_OPTIONS = ['-p', '--no-renames', '--no-abbrev', '-U0', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index', FORMAT]
-const EMPTY_TREE_CONTENT = Buffer.alloc(0)
 
 export class MergeDiffReader {
   private readonly slots: Slot[] = []
@@ -106,7 +104,14 @@ export class MergeDiffReader {
     for (let k = 1; k < m.parents.length; k++) this.slots.push({ sha: m.sha, k, parent: m.parents[k], names, raw: [], touched: new Set(), diffs: [] })
   }
 
-  private async spooled(args: string[], lines: string[], rawOnly: boolean, onRecord: (n: number, rec: DiffRecord) => void, env?: Record<string, string>): Promise<void> {
+  private async spooled(
+    args: string[],
+    lines: string[],
+    rawOnly: boolean,
+    onRecord: (n: number, rec: DiffRecord) => void,
+    options: { env?: Record<string, string>; rawFilter?: (n: number, path: string) => boolean } = {},
+  ): Promise<void> {
+    const { env, rawFilter } = options
     const file = path.join(this.workDir, `merge-diffs-${this.id}-${this.files++}`)
     let next = 0
     const parser = new DiffStreamParser((rec) => {
@@ -114,7 +119,7 @@ export class MergeDiffReader {
       const want = lines[n]?.slice(0, rec.header.length)
       if (want !== rec.header) throw new Error(`merge diff out of order: got ${rec.header}, expected ${want}`)
       onRecord(n, rec)
-    }, false, rawOnly)
+    }, false, rawOnly, rawFilter)
     try {
       await readSpool(file, gitToFile(this.repo, [...this.pre, ...args], file, lines.join('\n') + '\n', env), (chunk) => parser.push(chunk))
       parser.end()
@@ -128,14 +133,18 @@ export class MergeDiffReader {
     const wanted = this.slots.filter((s) => s.names.size > 0)
     const line = (s: Slot) => `${s.sha} ${s.parent}`
     if (wanted.length > 0) {
-      await this.spooled(['diff-tree', '--stdin', '--always', '-r', '--raw', '--no-abbrev', '--no-renames', FORMAT], wanted.map(line), true, (n, rec) => {
+      // every raw line marks the directories it touches; only those naming a wanted path are kept
+      let above: { n: number; dirs: Set<string> } = { n: -1, dirs: new Set() }
+      const rawFilter = (n: number, p: string) => {
         const slot = wanted[n]
-        const above = directoriesOf(slot.names)
-        rec.files.forEach((f, i) => {
-          if (slot.names.has(f.path)) slot.raw.push({ f, oids: rec.oids[i]!, modes: rec.modes![i] })
-          touchDirs(slot.touched, above, f.path)
-        })
-      })
+        if (!slot) return false // more records than asked: the order check reports it
+        if (above.n !== n) above = { n, dirs: directoriesOf(slot.names) }
+        touchDirs(slot.touched, above.dirs, p)
+        return slot.names.has(p)
+      }
+      await this.spooled(['diff-tree', '--stdin', '--always', '-r', '--raw', '--no-abbrev', '--no-renames', FORMAT], wanted.map(line), true, (n, rec) => {
+        rec.files.forEach((f, i) => wanted[n].raw.push({ f, oids: rec.oids[i]!, modes: rec.modes![i] }))
+      }, { rawFilter })
     }
     const patched: Array<{ slot: Slot; kept: Kept[] }> = []
     const renamed = wanted.filter((s) => s.raw.some((e) => e.f.status === 'A' || e.f.status === 'D'))
@@ -170,33 +179,35 @@ export class MergeDiffReader {
 
   /**
    * The patches of the kept entries: per slot a synthetic commit whose parent's tree holds the
-   * old sides and whose own tree holds the new sides, diffed by one diff-tree pass.
+   * old sides and whose own tree holds the new sides, diffed by one diff-tree pass. The commits
+   * come from one `git fast-import` into a private repository (one pack, its objects reached
+   * through the real repository as an alternate): nothing is written where the user's objects are.
    */
   private async patches(jobs: Array<{ slot: Slot; kept: Kept[] }>): Promise<void> {
-    const objects = path.join(this.workDir, `objects-${this.id}`)
-    const store = new ObjectWriter(objects)
-    const lines = jobs.map(({ kept }) => {
-      const before: TreeEntry[] = []
-      const after: TreeEntry[] = []
-      for (const { f, oids, modes } of kept) {
-        if (f.status !== 'A') before.push({ path: f.path, mode: modes[0], oid: oids[0] })
-        if (f.status !== 'D') after.push({ path: f.path, mode: modes[1], oid: oids[1] })
-      }
-      const parent = store.commit(store.tree(before), null)
-      return store.commit(store.tree(after), parent)
-    })
+    const synth = path.join(this.workDir, `synthetic-${this.id}`)
+    for (const d of ['objects/pack', 'refs']) mkdirSync(path.join(synth, d), { recursive: true })
+    writeFileSync(path.join(synth, 'HEAD'), 'ref: refs/heads/main\n')
     const alternate = path.resolve(this.repo, (await git(this.repo, ['rev-parse', '--git-path', 'objects'])).trim())
-    const env = { GIT_OBJECT_DIRECTORY: objects, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate }
+    const marks = path.join(synth, 'marks')
+    const stream = fastImportStream(jobs.map(({ kept }) => kept))
     try {
+      await gitBuffer(this.repo, ['fast-import', '--quiet', `--export-marks=${marks}`], { input: stream, env: { GIT_DIR: synth, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate } })
+      const oid = new Map<number, string>()
+      for (const line of readFileSync(marks, 'latin1').split('\n')) {
+        const m = /^:(\d+) ([0-9a-f]+)$/.exec(line)
+        if (m) oid.set(Number(m[1]), m[2])
+      }
+      const lines = jobs.map((_, n) => `${oid.get(2 * n + 2)} ${oid.get(2 * n + 1)}`)
+      const env = { GIT_OBJECT_DIRECTORY: path.join(synth, 'objects'), GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate }
       await this.spooled(['diff-tree', '--stdin', '--always', ...PATCH_OPTIONS], lines, false, (n, rec) => {
         const { slot, kept } = jobs[n]
         for (const { f } of kept) {
           const found = rec.files.find((p) => p.path === f.path && (f.status === 'R' ? p.status === 'M' : p.status === f.status))
           slot.diffs.push(found && f.status === 'R' ? { ...found, status: 'R', oldPath: f.oldPath, whitespaceOnly: false } : (found ?? f))
         }
-      }, env)
+      }, { env })
     } finally {
-      rmSync(objects, { recursive: true, force: true })
+      rmSync(synth, { recursive: true, force: true })
     }
   }
 }
@@ -218,53 +229,37 @@ function touchDirs(touched: Set<string>, above: Set<string>, p: string): void {
   }
 }
 
-interface TreeEntry {
-  path: string
-  mode: string
-  oid: string
+/** A path as fast-import reads it: C-quoted, UTF-8 bytes. */
+function quoted(p: string): Buffer {
+  const out: number[] = [34]
+  for (const b of Buffer.from(p, 'utf8')) {
+    if (b === 34 || b === 92) out.push(92, b)
+    else if (b < 32 || b === 127) out.push(92, ...Buffer.from(b.toString(8).padStart(3, '0')))
+    else out.push(b)
+  }
+  out.push(34)
+  return Buffer.from(out)
 }
 
-/** Loose objects (trees and commits) in a private object directory, each written once. */
-class ObjectWriter {
-  private readonly written = new Set<string>()
-
-  constructor(private readonly dir: string) {}
-
-  private write(type: string, content: Buffer): string {
-    const data = Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content])
-    const oid = createHash('sha1').update(data).digest('hex')
-    if (this.written.has(oid)) return oid
-    this.written.add(oid)
-    const sub = path.join(this.dir, oid.slice(0, 2))
-    if (!existsSync(sub)) mkdirSync(sub, { recursive: true })
-    writeFileSync(path.join(sub, oid.slice(2)), deflateSync(data, { level: 1 }))
-    return oid
-  }
-
-  /** A tree holding `entries` at their paths (subtrees built bottom-up). */
-  tree(entries: TreeEntry[]): string {
-    if (entries.length === 0) return this.write('tree', EMPTY_TREE_CONTENT)
-    const here: Array<{ name: Buffer; mode: string; oid: string }> = []
-    const below = new Map<string, TreeEntry[]>()
-    for (const e of entries) {
-      const slash = e.path.indexOf('/')
-      if (slash === -1) here.push({ name: Buffer.from(e.path), mode: e.mode, oid: e.oid })
-      else {
-        const dir = e.path.slice(0, slash)
-        let list = below.get(dir)
-        if (!list) below.set(dir, (list = []))
-        list.push({ ...e, path: e.path.slice(slash + 1) })
+/**
+ * fast-import commands for two commits per job (marks 2n+1 and 2n+2): the first with the old
+ * sides of its entries, the second with the new sides (an added file has no old side, a deleted
+ * one no new side; a rename shows both under its new path, so the patch is its two blobs' diff).
+ */
+function fastImportStream(jobs: Kept[][]): Buffer {
+  const parts: Buffer[] = []
+  const header = (mark: number) => Buffer.from(`commit refs/heads/main\nmark :${mark}\ncommitter gitwhy <gitwhy@invalid> 0 +0000\ndata 0\ndeleteall\n`)
+  jobs.forEach((kept, n) => {
+    for (const side of [0, 1] as const) {
+      parts.push(header(2 * n + 1 + side))
+      for (const { f, oids, modes } of kept) {
+        if (f.status === (side === 0 ? 'A' : 'D')) continue
+        parts.push(Buffer.from(`M ${modes[side]} ${oids[side]} `), quoted(f.path), NEWLINE)
       }
+      parts.push(NEWLINE)
     }
-    for (const [dir, list] of below) here.push({ name: Buffer.from(dir), mode: '40000', oid: this.tree(list) })
-    // git's order: by name bytes, a directory compared as if its name ended with '/'
-    const key = (e: { name: Buffer; mode: string }) => (e.mode === '40000' ? Buffer.concat([e.name, Buffer.from('/')]) : e.name)
-    here.sort((a, b) => Buffer.compare(key(a), key(b)))
-    return this.write('tree', Buffer.concat(here.flatMap((e) => [Buffer.from(`${e.mode.replace(/^0+/, '')} `), e.name, Buffer.from([0]), Buffer.from(e.oid, 'hex')])))
-  }
-
-  commit(tree: string, parent: string | null): string {
-    const who = 'gitwhy <gitwhy@invalid> 0 +0000'
-    return this.write('commit', Buffer.from(`tree ${tree}\n${parent ? `parent ${parent}\n` : ''}author ${who}\ncommitter ${who}\n\nmerge diff\n`))
-  }
+  })
+  return Buffer.concat(parts)
 }
+
+const NEWLINE = Buffer.from('\n')

@@ -88,6 +88,7 @@ function appendRuns(map: Map<string, Runs>, path: string, runs: Runs): void {
   } else map.set(path, runs)
 }
 
+/** Runs are independent of their order: merging either map into the other gives the same walk. */
 function mergeRunMaps(into: Map<string, Runs>, from: Map<string, Runs>): void {
   for (const [p, r] of from) appendRuns(into, p, r)
 }
@@ -267,6 +268,7 @@ function addLine(map: Map<string, LinePending>, path: string, id: number, rs: Ra
   entry[id] = have ? union(have, rs) : rs
 }
 
+/** Range sets are unions: merging either map into the other gives the same sets. */
 function mergeLineMaps(into: Map<string, LinePending>, from: Map<string, LinePending>): void {
   for (const [path, entry] of from) {
     for (const key in entry) addLine(into, path, Number(key), entry[key])

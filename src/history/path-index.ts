@@ -1,8 +1,8 @@
-import { appendFileSync, closeSync, copyFileSync, fstatSync, openSync, readSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { appendFileSync, closeSync, copyFileSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
-import type { RawCommit } from '../git/history-reader.js'
+import type { PatchCheckpoint, PatchSink, RawCommit } from '../git/history-reader.js'
 import { isDirectoryMark } from '../git/merge-diffs.js'
 import type { HistoryGraph } from './graph.js'
 import { ShardReader, updateShards, writeShards } from './shards.js'
@@ -61,7 +61,7 @@ function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
 function packPatches(sections: Map<string, PatchEntry[]>, index: Sections, offset: number): Buffer {
   const chunks: Buffer[] = []
   for (const [p, entries] of sections) {
-    const buf = deflateRawSync(Buffer.from(JSON.stringify(entries)))
+    const buf = deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 })
     ;(index[p] ??= []).push([offset, buf.length])
     chunks.push(buf)
     offset += buf.length
@@ -88,32 +88,54 @@ function entriesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
   return sections
 }
 
-/** Pack sections to be written at `offset` onwards; records their locations in `index`. */
-function packSections(sections: Map<string, Entry[]>, index: Sections, offset: number): Buffer {
-  const chunks: Buffer[] = []
+/**
+ * Write sections to the file `fd` at `offset` onwards, one at a time (the whole store is never
+ * one buffer); records their locations in `index`.
+ */
+function writeSections(fd: number, sections: Map<string, Entry[]>, index: Sections, offset: number): void {
   for (const [p, entries] of sections) {
     const buf = Buffer.from(JSON.stringify(entries))
     ;(index[p] ??= []).push([offset, buf.length])
-    chunks.push(buf)
+    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at, offset + at)
     offset += buf.length
+    sections.delete(p)
   }
-  return Buffer.concat(chunks)
+}
+
+function withFile<T>(file: string, flags: string, fn: (fd: number) => T): T {
+  const fd = openSync(file, flags)
+  try {
+    return fn(fd)
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /**
  * Writes the patch store of a full build while the history is read: each commit's patch text
- * goes into per-path sections that are written out every few MB (a path owns one section per
- * flush), and the text is dropped from the diffs, so the build never holds the whole patch.
+ * goes into per-path sections that are written out every few MB and at every checkpoint (a path
+ * owns one section per flush), and the text is dropped from the diffs, so the build never holds
+ * the whole patch. A checkpointed read has it write in the checkpoint directory (what a resumed
+ * run continues), and `finish` moves the file into the index.
  */
-export class PatchWriter {
+export class PatchWriter implements PatchSink {
   private pending: Array<{ age: number; diffs: FileDiff[][] }> = []
   private pendingChars = 0
-  private readonly index: Sections = {}
+  private index: Sections = {}
   private offset = 0
-  private readonly fd: number
+  private fd = -1
+  private file = ''
 
-  constructor(private readonly dir: string) {
-    this.fd = openSync(path.join(dir, PATCHES), 'w')
+  constructor(private readonly dir: string) {}
+
+  open(file: string | null, from: PatchCheckpoint | null): void {
+    this.file = file ?? path.join(this.dir, PATCHES)
+    this.fd = openSync(this.file, from ? 'r+' : 'w')
+    if (from) {
+      ftruncateSync(this.fd, from.bytes)
+      this.offset = from.bytes
+      this.index = structuredClone(from.index)
+    }
   }
 
   /** Take the text of one commit's first-parent diff. */
@@ -129,9 +151,15 @@ export class PatchWriter {
     if (this.pendingChars > 32 * 1024 * 1024) this.flush()
   }
 
+  checkpoint(): PatchCheckpoint {
+    this.flush()
+    return { bytes: this.offset, index: this.index }
+  }
+
   private flush(): void {
+    if (this.pending.length === 0) return
     const buf = packPatches(patchesByPath(this.pending), this.index, this.offset)
-    for (let at = 0; at < buf.length; ) at += writeSync(this.fd, buf, at)
+    for (let at = 0; at < buf.length; ) at += writeSync(this.fd, buf, at, buf.length - at, this.offset + at)
     this.offset += buf.length
     this.pending = []
     this.pendingChars = 0
@@ -141,12 +169,16 @@ export class PatchWriter {
   finish(): void {
     this.flush()
     closeSync(this.fd)
+    this.fd = -1
+    const target = path.join(this.dir, PATCHES)
+    if (this.file !== target) renameSync(this.file, target)
     writeShards(this.dir, PATCH_INDEX, Object.entries(this.index))
   }
 
   /** Stop without finishing (the build failed). */
   close(): void {
-    closeSync(this.fd)
+    if (this.fd >= 0) closeSync(this.fd)
+    this.fd = -1
   }
 }
 
@@ -155,7 +187,7 @@ export function savePathIndex(dir: string, graph: HistoryGraph): void {
   const n = graph.shas.length
   const perCommit = graph.diffs.map((diffs, i) => ({ age: n - 1 - i, diffs }))
   const index: Sections = {}
-  writeFileSync(path.join(dir, DIFFS), packSections(entriesByPath(perCommit), index, 0))
+  withFile(path.join(dir, DIFFS), 'w', (fd) => writeSections(fd, entriesByPath(perCommit), index, 0))
   writeShards(dir, INDEX, Object.entries(index))
   const byAge = (i: number) => n - 1 - i
   const dag: Dag = { shas: [], parents: [], dates: [], boundary: [] }
@@ -363,7 +395,7 @@ export class PathIndex {
     copyFileSync(path.join(this.dir, DIFFS), target)
     const perCommit = fresh.map((c, i) => ({ age: n + k - 1 - i, diffs: c.diffs }))
     const added: Sections = {}
-    appendFileSync(target, packSections(entriesByPath(perCommit), added, statSync(target).size))
+    withFile(target, 'r+', (fd) => writeSections(fd, entriesByPath(perCommit), added, fstatSync(fd).size))
     updateShards(this.dir, dir, INDEX, Object.entries(added).map(([p, locations]) => [p, [...(this.index.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
     const patches = path.join(dir, PATCHES)
     copyFileSync(path.join(this.dir, PATCHES), patches)

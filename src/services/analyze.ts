@@ -32,7 +32,7 @@ import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
-import { isTrusted, trustIndex } from './index-trust.js'
+import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
   acquireLock,
@@ -195,7 +195,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         noContentDiff: NO_CONTENT_DIFF_PATTERNS,
         workDir: dir,
         onProgress: progress,
-        onPatches: patches && ((age, diffs) => patches.add(age, diffs)),
+        patches,
         checkpointDir: checkpoints,
         onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
       })
@@ -248,7 +248,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         changed: data.changed.length,
       }
     }
-    const manifest = await time('manifest', () => writeManifest(dir))
+    const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined))
     timings.total_ms = Math.round(performance.now() - started)
     const meta: IndexMeta = {
       schemaVersion: SCHEMA_VERSION,
@@ -266,6 +266,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
+    // removing older indexes unlinked files this one shares with them (hard-linked shards), which
+    // changes their change time: record them as they are now, so the next run need not hash them
+    refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
@@ -278,20 +281,26 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
 }
 
 /**
- * Whether the active index can be kept or updated: intact (every file matches its manifest; a
- * damaged one is rebuilt) and built or verified on this machine (one that came with a clone or a
+ * Whether the active index can be kept or updated: intact (every file matches its manifest, or is
+ * still the very file that was hashed here; a damaged one is rebuilt) and built or verified on this machine (one that came with a clone or a
  * copy is checked against git's objects first; any mismatch rebuilds it).
  */
 async function usablePrevious(repo: string, previous: IndexMeta, onWarning: ((message: string) => void) | undefined): Promise<boolean> {
   if (previous.schemaVersion !== SCHEMA_VERSION) return false
   const dir = path.join(gitwhyDir(repo), previous.indexDir)
   const missing = existsSync(dir) ? missingIndexFiles(dir) : ['the index directory']
+  // built or verified here and untouched since: no need to hash it again (index-trust.ts)
+  if (missing.length === 0 && unchangedSinceTrusted(repo, dir, previous.manifest)) return true
   const problems = missing.length > 0 ? missing.map((f) => `${f} is missing`) : verifyAll(dir, previous.manifest)
   if (problems.length > 0) {
     onWarning?.(`the index is damaged (${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; …' : ''}): rebuilding it`)
     return false
   }
-  if (isTrusted(repo, dir, previous.manifest)) return true
+  if (isTrusted(repo, dir, previous.manifest)) {
+    // hashed and intact: the next run can take it as it is on disk now
+    refreshTrust(repo, dir, previous.manifest!)
+    return true
+  }
   const started = performance.now()
   const mismatches = await verifyAgainstGit(repo, dir, previous, await shallowCommits(repo))
   if (mismatches.length > 0) {
@@ -301,6 +310,15 @@ async function usablePrevious(repo: string, previous: IndexMeta, onWarning: ((me
   trustIndex(repo, dir, previous.manifest!)
   onWarning?.(`verified the index in ${gitwhyDir(repo)} (not built here) against the repository's history in ${Math.round(performance.now() - started)} ms`)
   return true
+}
+
+/** Record the files of a trusted index as they are now (best effort: the record is only a shortcut). */
+function refreshTrust(repo: string, dir: string, manifest: string): void {
+  try {
+    trustIndex(repo, dir, manifest)
+  } catch {
+    // the next run hashes the index instead
+  }
 }
 
 /** Record the index in the user-level registry; a failure there (read-only HOME) only warns. */

@@ -40,16 +40,37 @@ function walk(dir: string, rel: string, out: string[]): string[] {
   return out
 }
 
-/** Record every file of a finished index directory; returns the manifest's own hash (for meta.json). */
-export function writeManifest(dir: string): string {
+/**
+ * Record every file of a finished index directory; returns the manifest's own hash (for
+ * meta.json). With `reuse` (the index an update started from, found intact at its start), a file
+ * that is a hard link of that index's file of the same name keeps its recorded hash unread.
+ */
+export function writeManifest(dir: string, reuse?: { dir: string; manifest: string }): string {
+  const previous = reuse ? manifestOf(reuse.dir, reuse.manifest).files : {}
   const manifest: Manifest = { files: {} }
   for (const rel of walk(dir, '', []).sort()) {
+    const old = Object.prototype.hasOwnProperty.call(previous, rel) ? previous[rel] : undefined
+    if (old && reuse && sameFile(path.join(dir, rel), path.join(reuse.dir, rel), old[0])) {
+      manifest.files[rel] = old
+      continue
+    }
     const data = readFileSync(path.join(dir, rel))
     manifest.files[rel] = [data.length, sha256(data)]
   }
   const text = JSON.stringify(manifest)
   writeFileSync(path.join(dir, MANIFEST), text)
   return sha256(text)
+}
+
+/** Two names of one file (a hard link) of the expected size. */
+function sameFile(a: string, b: string, size: number): boolean {
+  try {
+    const x = statSync(a)
+    const y = statSync(b)
+    return x.ino === y.ino && x.dev === y.dev && x.size === size
+  } catch {
+    return false
+  }
 }
 
 const opened = new Map<string, Manifest>()

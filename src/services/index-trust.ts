@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync
 import path from 'node:path'
 import { gitDirsOf } from '../git/git-dir.js'
 import { gitwhyHome } from './registry.js'
-import { sha256 } from './index-integrity.js'
+import { manifestOf, sha256 } from './index-integrity.js'
 
 /**
  * Which indexes this machine built or verified, kept where a clone or a copy of the repository's
@@ -23,6 +23,11 @@ interface TrustRecord {
   repo: string
   manifest: string
   files: Record<string, string>
+  /**
+   * Every file the manifest lists, as it was on disk when its hash was taken (size, inode, change
+   * time): while they all still are, the files hold what the manifest says without hashing them.
+   */
+  all?: Record<string, string>
 }
 
 function trustFile(repo: string): string {
@@ -40,12 +45,12 @@ function records(file: string): TrustRecord[] {
   }
 }
 
-function identity(dir: string): Record<string, string> {
+function identity(dir: string, files: readonly string[] = PINNED, withSize = false): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const rel of PINNED) {
+  for (const rel of files) {
     try {
       const s = statSync(path.join(dir, rel))
-      out[rel] = `${s.ino}:${s.ctimeMs}`
+      out[rel] = withSize ? `${s.size}:${s.ino}:${s.ctimeMs}` : `${s.ino}:${s.ctimeMs}`
     } catch {
       out[rel] = 'missing'
     }
@@ -61,10 +66,33 @@ export function isTrusted(repo: string, dir: string, manifest: string | undefine
   return records(trustFile(repo)).some((r) => r.repo === real && r.manifest === manifest && PINNED.every((f) => r.files?.[f] === now[f]))
 }
 
+/**
+ * Whether every file of the trusted index in `dir` is, on disk, the very file whose hash the
+ * manifest holds: same size, same inode, same change time as when it was hashed here. Any write,
+ * truncation, copy or replacement changes the change time, so this answers "intact" for an index
+ * nobody touched without reading it (a no-op or an update need not hash hundreds of MB); what it
+ * cannot see is a change below the file system (a bad disk), which status and doctor (they hash
+ * everything) and every reader of a whole file (it hashes what it reads) still find.
+ */
+export function unchangedSinceTrusted(repo: string, dir: string, manifest: string | undefined): boolean {
+  if (manifest === undefined) return false
+  let listed: string[]
+  try {
+    listed = Object.keys(manifestOf(dir, manifest).files)
+  } catch {
+    return false
+  }
+  const real = realpathSync(repo)
+  const record = records(trustFile(repo)).find((r) => r.repo === real && r.manifest === manifest)
+  if (!record?.all || Object.keys(record.all).length !== listed.length) return false
+  const now = identity(dir, listed, true)
+  return listed.every((rel) => record.all![rel] === now[rel] && now[rel] !== 'missing')
+}
+
 /** Record the index in `dir` as built (or verified) here; keeps the last few. */
 export function trustIndex(repo: string, dir: string, manifest: string): void {
   const file = trustFile(repo)
-  const record: TrustRecord = { repo: realpathSync(repo), manifest, files: identity(dir) }
+  const record: TrustRecord = { repo: realpathSync(repo), manifest, files: identity(dir), all: identity(dir, Object.keys(manifestOf(dir, manifest).files), true) }
   const kept = records(file).filter((r) => r.manifest !== manifest).slice(-(KEEP - 1))
   mkdirSync(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`

@@ -5,11 +5,14 @@
  * above them the full diff touches.
  */
 import { execFileSync } from 'node:child_process'
+import { chmodSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { DiffStreamParser, type DiffRecord, type FileDiff } from '../../src/git/diff-parser.js'
 import { readHistory } from '../../src/git/history-reader.js'
 import { isDirectoryMark } from '../../src/git/merge-diffs.js'
 import { pairRenamesPerPath } from '../../src/history/renames.js'
+import { createRepo } from '../helpers/repo.js'
 import { mergeHeavyScenario, mergesScenario, octopusScenario, randomScenario, renamesScenario, type Scenario } from '../helpers/scenarios.js'
 
 const FULL = ['diff-tree', '--stdin', '--always', '-p', '--raw', '--no-abbrev', '-U0', '-M', '--no-color', '--no-ext-diff', '--no-textconv', '--full-index', '--format=%x01%H%x02']
@@ -31,6 +34,32 @@ function dirsAbove(p: string): string[] {
   return out
 }
 
+/**
+ * Names git quotes (a quote, a backslash, a tab, non-ASCII) and a mode change, changed on both
+ * sides of a merge: their patches come from the synthetic trees, which must name them as git does.
+ */
+function unusualNamesScenario(): Scenario {
+  const repo = createRepo()
+  const names = ['we"ird\\name.txt', 'sp ace/tab\there.txt', 'ümlaut/naïve.txt', 'plain.txt']
+  for (const n of names) repo.write(n, 'one\ntwo\nthree\nfour\n')
+  repo.write('run.sh', 'echo hi\n')
+  repo.write('tool.sh', 'echo tool\n')
+  repo.commit('base')
+  repo.branch('side').checkout('side')
+  for (const n of names) repo.write(n, 'one\nTWO (side)\nthree\nfour\n')
+  chmodSync(join(repo.dir, 'run.sh'), 0o755)
+  repo.git('add', 'run.sh')
+  repo.write('tool.sh', 'echo tool (side)\n')
+  repo.commit('side: second lines, run.sh executable, tool.sh changed')
+  repo.checkout('main')
+  for (const n of names) repo.write(n, 'one\ntwo\nthree\nFOUR (main)\n')
+  chmodSync(join(repo.dir, 'tool.sh'), 0o755)
+  repo.git('add', 'tool.sh')
+  repo.commit('main: fourth lines, tool.sh executable')
+  repo.merge('side', { noFF: true })
+  return { name: 'unusual names', repo, notes: 'quoted names and a mode change on both sides of a merge', cleanup: () => repo.cleanup() }
+}
+
 describe('merge diffs equal the full diff where the walks read them', () => {
   const builders: Array<[string, () => Scenario]> = [
     ['merge-heavy', mergeHeavyScenario],
@@ -38,6 +67,7 @@ describe('merge diffs equal the full diff where the walks read them', () => {
     ['octopus', octopusScenario],
     ['renames', renamesScenario],
     ['random', () => randomScenario(20240601, 60)],
+    ['unusual names', unusualNamesScenario],
   ]
   for (const [name, build] of builders) {
     test(name, async () => {

@@ -750,3 +750,25 @@ describe('DiffStreamParser: --raw section', () => {
     ])
   })
 })
+
+describe('DiffStreamParser: raw-only output with a filter', () => {
+  const raw = (status: string, p: string) => `:100644 100644 ${'1'.repeat(40)} ${'2'.repeat(40)} ${status}\t${p}`
+  const OUT = ['\x01aaa\x02', raw('M', 'keep.c'), raw('M', 'drop.c'), raw('A', '"sp\\303\\274ecial.c"'), '\x01bbb\x02', '\x01ccc\x02', raw('D', 'keep.c'), raw('M', 'dir/drop.c'), ''].join('\n')
+
+  it('builds files of the lines the filter keeps only, and shows it every line with its record number', () => {
+    const seen: Array<[number, string]> = []
+    const records: DiffRecord[] = []
+    const parser = new DiffStreamParser((r) => records.push(r), false, true, (n, p) => {
+      seen.push([n, p])
+      return p !== 'drop.c' && p !== 'dir/drop.c'
+    })
+    parser.push(Buffer.from(OUT, 'latin1'))
+    parser.end()
+    expect(seen).toEqual([[0, 'keep.c'], [0, 'drop.c'], [0, 'spüecial.c'], [2, 'keep.c'], [2, 'dir/drop.c']])
+    expect(records.map((r) => [r.header, r.files.map((f) => `${f.status} ${f.path}`), r.oids.length, r.modes?.length])).toEqual([
+      ['aaa', ['M keep.c', 'A spüecial.c'], 2, 2],
+      ['bbb', [], 0, 0],
+      ['ccc', ['D keep.c'], 1, 1],
+    ])
+  })
+})
