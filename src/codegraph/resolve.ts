@@ -1,5 +1,5 @@
 import type { LanguageRegistry } from '../parse/registry.js'
-import type { ExtractedImport, ExtractedSymbol } from '../parse/types.js'
+import type { ExtractedBinding, ExtractedImport, ExtractedSymbol } from '../parse/types.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import { ModuleResolver } from './modules.js'
 
@@ -13,7 +13,10 @@ import { ModuleResolver } from './modules.js'
  *      barrels, default exports, `export *`, Python package `__init__`s), or `ns.f()` / `Class.m()`
  *      on an imported module or class;
  *   3. receiver-type: `this.m()` / `self.m()` / `super.m()` in the enclosing class and the classes
- *      it extends, `Class.m()` on a class of the same package;
+ *      it extends, `Class.m()` on a class of the same package, `x.m()` / `this.f.m()` on a
+ *      variable, parameter, Go receiver or field whose type its declaration says (the tags
+ *      query's bindings: `svc: Svc`, `const s = new Svc()`, `func (c *Command)`); a receiver typed
+ *      by a type the repository does not define (`m: Map<…>`, `r *http.Request`) gets no edge;
  *   4. unique-name: the only definition of that name in the repository (same language family);
  *   5. ambiguous: up to MAX_AMBIGUOUS definitions of that name, each with a low confidence.
  * A call to an imported name that resolves outside the repository (an npm package, the standard
@@ -77,9 +80,23 @@ interface Unit {
   imports: Array<{ record: ExtractedImport; targets: string[] }>
   byName: Map<string, Sym[]>
   byQualified: Map<string, Sym[]>
+  /** Typed locals by the index of the symbol they are declared in (-1: the module), then by name. */
+  locals: Map<number, Map<string, ExtractedBinding[]>>
 }
 
+/** A field's declared type, read in the file that declares it. */
+interface Field {
+  file: Unit
+  type: string
+}
+
+/** What a receiver's declared type resolved to: types of the repository, or a type from outside it. */
+type ReceiverType = { syms: Sym[]; confidence: number } | 'external' | null
+
 type Binding = { kind: 'module'; targets: string[] } | { kind: 'symbols'; syms: Sym[] } | { kind: 'external' }
+
+/** The type a receiver is known to have, at most this many fields deep (`this.a.b.c`). */
+const MAX_FIELD_CHAIN = 4
 
 const family = (language: string) => (language === 'typescript' || language === 'tsx' || language === 'javascript' ? 'js' : language)
 
@@ -95,16 +112,19 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
   const topByName = new Map<string, Sym[]>()
   const methodsByName = new Map<string, Sym[]>()
   const typesByName = new Map<string, Sym[]>()
+  /** Every name the repository defines, per language family: a type named nowhere here is from outside. */
+  const definedNames = new Set<string>()
   for (const f of files) {
     if (!f.language) continue
     const ids = symbolIds(f)
-    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map() }
+    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map(), locals: new Map() }
     f.symbols.forEach((s, index) => {
       const sym = { file: u, index, id: ids[index], s }
       u.syms.push(sym)
       push(u.byName, s.name, sym)
       push(u.byQualified, s.qualifiedName, sym)
       const key = `${u.family}\0${s.name}`
+      definedNames.add(key)
       if (s.kind === 'method') push(methodsByName, key, sym)
       else if (s.parentIndex === null && CALLABLE.has(s.kind)) push(topByName, key, sym)
       if (TYPE_KINDS.has(s.kind)) push(typesByName, key, sym)
@@ -188,7 +208,13 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     return []
   }
 
-  const membersOf = (cls: Sym, name: string): Sym[] => cls.file.byQualified.get(`${cls.s.qualifiedName}.${name}`) ?? []
+  /** Members of a class; a Go type's methods may sit in any file of its package. */
+  const membersOf = (cls: Sym, name: string): Sym[] => {
+    const qualified = `${cls.s.qualifiedName}.${name}`
+    const own = cls.file.byQualified.get(qualified) ?? []
+    if (own.length || cls.file.resolver !== 'go' || cls.s.parentIndex !== null) return own
+    return modules.siblings(cls.file.f.path).flatMap((p) => (p === cls.file.f.path ? [] : (units.get(p)?.byQualified.get(qualified) ?? [])))
+  }
 
   /** A type name seen from `u`: local, imported, same package, unique in the repository. */
   const typeNamed = (u: Unit, name: string): { syms: Sym[]; reason: CallReason; confidence: number } | null => {
@@ -249,16 +275,89 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     return null
   }
 
-  /** A method `name` of `cls` or of the classes it extends (nearest first). */
-  const methodInHierarchy = (cls: Sym, name: string, skipSelf: boolean): Sym[] => {
+  /** What `get` finds on `cls` or on the classes it extends (nearest first). */
+  const inHierarchy = <T>(cls: Sym, get: (c: Sym) => T[], skipSelf: boolean): T[] => {
     const seen = new Set<string>()
     let layer = skipSelf ? (parents.get(cls.id) ?? []) : [cls]
     for (let depth = 0; layer.length > 0 && depth < MAX_DEPTH; depth++) {
-      const hits = layer.flatMap((c) => membersOf(c, name))
+      const hits = layer.flatMap(get)
       if (hits.length) return hits
       layer = layer.flatMap((c) => (seen.has(c.id) ? [] : (seen.add(c.id), parents.get(c.id) ?? [])))
     }
     return []
+  }
+  /** A method `name` of `cls` or of the classes it extends. */
+  const methodInHierarchy = (cls: Sym, name: string, skipSelf: boolean): Sym[] => inHierarchy(cls, (c) => membersOf(c, name), skipSelf)
+
+  // typed locals by scope; typed fields by the class or struct that declares them
+  const fields = new Map<string, Map<string, Field[]>>()
+  for (const u of units.values()) {
+    for (const b of u.f.bindings ?? []) {
+      if (!b.field) {
+        push(u.locals.get(b.from) ?? u.locals.set(b.from, new Map()).get(b.from)!, b.name, b)
+        continue
+      }
+      const owner = b.from >= 0 ? enclosingType(u, b.from) : null
+      if (owner) push(fields.get(owner.id) ?? fields.set(owner.id, new Map()).get(owner.id)!, b.name, { file: u, type: b.type })
+    }
+  }
+  const fieldOf = (cls: Sym, name: string): Field[] => inHierarchy(cls, (c) => fields.get(c.id)?.get(name) ?? [], false)
+
+  /**
+   * The declared type of the local `name` seen from the symbol `from` at `line`: the innermost
+   * scope that declares it, its nearest declaration above the line. Where members need an
+   * explicit receiver, a class body's names are not the methods' locals.
+   */
+  const localBinding = (u: Unit, name: string, from: number, line: number): ExtractedBinding | null => {
+    const explicit = EXPLICIT_RECEIVER.has(u.f.language ?? '')
+    const scopes: number[] = []
+    for (let i: number | null = from; i !== null && i >= 0; i = u.f.symbols[i].parentIndex) scopes.push(i)
+    scopes.push(-1)
+    for (const scope of scopes) {
+      if (explicit && scope >= 0 && TYPE_KINDS.has(u.f.symbols[scope].kind)) continue
+      const list = u.locals.get(scope)?.get(name)
+      if (list?.length) return list.filter((b) => b.line <= line).at(-1) ?? list[0]
+    }
+    return null
+  }
+
+  /**
+   * A declared type, read in file `u`: types of the repository, or 'external' when it is imported
+   * from outside or defined nowhere in the repository (a builtin such as `Map`), or null when
+   * unknown. A name shaped like a type parameter (`T`, `TValue`) is unknown, not external.
+   */
+  const typeRef = (u: Unit, type: string): ReceiverType => {
+    const dot = type.lastIndexOf('.')
+    const name = type.slice(dot + 1)
+    const found = dot > 0 ? qualifiedType(u, type.slice(0, dot), name) : typeNamed(u, name)
+    if (found) return { syms: found.syms, confidence: Math.min(found.confidence, CONFIDENCE['receiver-type']) }
+    if (bindingOf(u, type.split('.')[0]).kind === 'external') return 'external'
+    return definedNames.has(`${u.family}\0${name}`) || /^[A-Z]\d*$|^T[A-Z]/.test(name) ? null : 'external'
+  }
+
+  /** The type of a receiver (`x`, `this.f`, `x.f.g`) from the bindings of its variable and fields. */
+  const receiverType = (u: Unit, receiver: string, from: number, line: number): ReceiverType => {
+    const [head, ...path] = receiver.split('.')
+    if (path.length > MAX_FIELD_CHAIN) return null
+    let current: ReceiverType = null
+    const cls = from >= 0 ? enclosingType(u, from) : null
+    if (SELF.has(head)) {
+      if (cls) current = { syms: [cls], confidence: CONFIDENCE['receiver-type'] }
+    } else {
+      const local = localBinding(u, head, from, line)
+      // Java, Kotlin, C#: a field of the enclosing class needs no `this.`
+      const field = !local && cls && !EXPLICIT_RECEIVER.has(u.f.language ?? '') ? fieldOf(cls, head)[0] : undefined
+      if (local) current = typeRef(u, local.type)
+      else if (field) current = typeRef(field.file, field.type)
+    }
+    for (const part of path) {
+      if (current === null || current === 'external') return current
+      const field = current.syms.flatMap((c) => fieldOf(c, part))[0]
+      if (!field) return null
+      const next: ReceiverType = typeRef(field.file, field.type)
+      current = next === null || next === 'external' ? next : { syms: next.syms, confidence: Math.min(next.confidence, current.confidence) }
+    }
+    return current
   }
 
   const byUniqueness = (candidates: Sym[]): { syms: Sym[]; reason: CallReason } | null => {
@@ -283,7 +382,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     for (const ref of u.f.references ?? []) {
       if (ref.kind !== 'call') continue
       if (ref.from < 0) moduleCalls = true
-      const r = resolveCall(u, ref.name, ref.receiver, ref.from)
+      const r = resolveCall(u, ref.name, ref.receiver, ref.from, ref.line)
       if (r === 'unresolved') out.unresolved++
       else if (r) emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
     }
@@ -292,7 +391,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     for (const to of [...targets].sort()) out.imports.push({ from: u.f.path, to })
   }
 
-  function resolveCall(u: Unit, name: string, receiver: string | null, from: number): { syms: Sym[]; reason: CallReason; confidence?: number } | 'unresolved' | null {
+  function resolveCall(u: Unit, name: string, receiver: string | null, from: number, line: number): { syms: Sym[]; reason: CallReason; confidence?: number } | 'unresolved' | null {
     if (receiver === null) {
       // enclosing scopes (nested functions), then the top level, then the class's own methods
       const named = u.byName.get(name) ?? []
@@ -318,6 +417,12 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         if (wild.length) return { syms: wild, reason: 'import-resolved' }
       }
       return byUniqueness(topByName.get(`${u.family}\0${name}`) ?? []) ?? (topByName.has(`${u.family}\0${name}`) ? 'unresolved' : null)
+    }
+    const typed = receiver === '?' || SELF.has(receiver) || receiver === 'super' ? null : receiverType(u, receiver, from, line)
+    if (typed === 'external') return null
+    if (typed) {
+      const hits = typed.syms.flatMap((c) => methodInHierarchy(c, name, false))
+      if (hits.length) return { syms: hits, reason: 'receiver-type', confidence: typed.confidence }
     }
     if (SELF.has(receiver) || receiver === 'super') {
       const cls = from >= 0 ? enclosingType(u, from) : null

@@ -470,6 +470,7 @@ async function indexFiles(
         const x = language ? extractor.extractFile(p, decodeSource(content)) : null
         const file: IndexedFile = { path: p, blob, lines: countLines(content), language, symbols: x?.symbols ?? [] }
         if (x?.references.length) file.references = x.references
+        if (x?.bindings.length) file.bindings = x.bindings
         if (x?.imports.length) file.imports = x.imports
         if (x?.exports.length) file.exports = x.exports
         if (MODULE_CONFIG_FILES.has(path.posix.basename(p))) file.config = decodeSource(content)
