@@ -7,7 +7,7 @@ import type { IndexedFile } from '../services/index-layout.js'
  * Which indexed files an import specifier names: relative paths, index files, TS `paths` aliases
  * (the nearest tsconfig.json / jsconfig.json), workspace packages by their package.json name,
  * Python relative and package imports, Go packages by the module path in go.mod, Java classes and
- * packages by folder. Candidates are checked against the files indexed at HEAD; nothing beyond
+ * packages by folder, Rust module paths (`crate::`, `self::`, `super::`, `mod foo;`). Candidates are checked against the files indexed at HEAD; nothing beyond
  * them is guessed (an npm package or the standard library resolves to nothing).
  */
 
@@ -45,6 +45,15 @@ function pythonCandidates(from: string, spec: string): string[] {
   // an absolute module path: from the repository root or a top-level source folder
   const top = from.split('/')[0]
   return [...module('.'), ...(top !== from ? module(top) : []), ...module('src')].map((p) => path.posix.normalize(p))
+}
+
+/**
+ * The folder a Rust file's submodules live in: `src/a/mod.rs`, `src/lib.rs` → their folder;
+ * `src/a.rs` → `src/a` (the 2018 layout).
+ */
+function rustModuleDir(file: string): string {
+  const base = path.posix.basename(file)
+  return base === 'mod.rs' || base === 'lib.rs' || base === 'main.rs' ? dirOf(file) : join(dirOf(file), base.slice(0, -'.rs'.length))
 }
 
 interface TsConfig {
@@ -140,7 +149,7 @@ export class ModuleResolver {
 
   /** The indexed files an import names ([] for a package outside the repository). */
   resolve(resolver: ImportResolver, from: string, spec: string): string[] {
-    const key = `${resolver}\0${resolver === 'go' || resolver === 'java' ? '' : dirOf(from)}\0${spec}`
+    const key = `${resolver}\0${resolver === 'go' || resolver === 'java' ? '' : resolver === 'rust' ? from : dirOf(from)}\0${spec}`
     let hit = this.cache.get(key)
     if (!hit) {
       hit = this.compute(resolver, from, spec)
@@ -158,6 +167,7 @@ export class ModuleResolver {
     if (resolver === 'python') return this.first(pythonCandidates(from, spec))
     if (resolver === 'go') return this.goPackage(spec)
     if (resolver === 'java') return this.javaClass(spec)
+    if (resolver === 'rust') return this.rustModule(from, spec)
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') return this.first(jsCandidates(join(dirOf(from), spec)))
     return this.tsPaths(from, spec) ?? this.workspacePackage(spec)
   }
@@ -204,6 +214,45 @@ export class ModuleResolver {
       }
     }
     return []
+  }
+
+  /**
+   * A Rust module path, from the file `from`: `crate::a::b` from the crate root (the nearest
+   * folder above with a lib.rs or main.rs), `self::a` / a bare `a` from the current module,
+   * `super::a` from its parent; each step is `x.rs` or `x/mod.rs`. An external crate (`std::io`,
+   * `serde::Serialize`) is no file of the repository.
+   */
+  private rustModule(from: string, spec: string): string[] {
+    const segments = spec.split('::').filter(Boolean)
+    let dir: string
+    let file: string | null = from
+    if (segments[0] === 'crate') {
+      let root = dirOf(from)
+      while (!this.known.has(join(root, 'lib.rs')) && !this.known.has(join(root, 'main.rs'))) {
+        if (root === '') return []
+        root = dirOf(root)
+      }
+      dir = root
+      file = this.known.has(join(root, 'lib.rs')) ? join(root, 'lib.rs') : join(root, 'main.rs')
+      segments.shift()
+    } else {
+      dir = rustModuleDir(from)
+      if (segments[0] === 'self') segments.shift()
+    }
+    while (segments[0] === 'super') {
+      segments.shift()
+      // the parent module's file: `src/a/b.rs` → `src/a.rs` or `src/a/mod.rs` (or the crate root)
+      const parentDir = dirOf(dir)
+      file = this.first([`${parentDir}.rs`, join(parentDir, 'mod.rs'), join(parentDir, 'lib.rs'), join(parentDir, 'main.rs')])[0] ?? null
+      if (!file) return []
+      dir = rustModuleDir(file)
+    }
+    for (const segment of segments) {
+      file = this.first([join(dir, `${segment}.rs`), join(join(dir, segment), 'mod.rs')])[0] ?? null
+      if (!file) return []
+      dir = rustModuleDir(file)
+    }
+    return file ? [file] : []
   }
 
   private goPackage(spec: string): string[] {

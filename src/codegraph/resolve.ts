@@ -155,7 +155,8 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (bound.kind === 'symbols') return bound.syms
     }
     for (const { record, targets } of u.imports) {
-      const viaBinding = record.reexport || u.resolver === 'python'
+      // a Python or Rust module's imported names are reachable from it (`pub use` re-exports)
+      const viaBinding = record.reexport || u.resolver === 'python' || u.resolver === 'rust'
       if (!viaBinding) continue
       for (const b of record.bindings) {
         if (b.local !== name) continue
@@ -184,9 +185,9 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         if (b.imported === '*') return { kind: 'module', targets }
         const syms = targets.flatMap((t) => exportOf(units.get(t), b.imported, depth + 1))
         if (syms.length) return { kind: 'symbols', syms }
-        // Python `from pkg import mod`: a submodule, not a name of the package
-        if (u.resolver === 'python') {
-          const sub = modules.resolve('python', u.f.path, `${record.source}${record.source.endsWith('.') ? '' : '.'}${b.imported}`)
+        // Python `from pkg import mod`, Rust `use crate::a::b`: a submodule, not a name of the package
+        if (u.resolver === 'python' || u.resolver === 'rust') {
+          const sub = u.resolver === 'rust' ? modules.resolve('rust', u.f.path, `${record.source}::${b.imported}`) : modules.resolve('python', u.f.path, `${record.source}${record.source.endsWith('.') ? '' : '.'}${b.imported}`)
           if (sub.length) return { kind: 'module', targets: sub }
         }
         return { kind: 'external' }
@@ -412,7 +413,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       const pkg = samePackage(u, name)
       if (pkg.length) return { syms: pkg, reason: 'same-scope', confidence: SAME_PACKAGE }
       for (const { record, targets } of u.imports) {
-        if (record.bindings.length > 0 || (u.resolver !== 'python' && u.resolver !== 'java')) continue
+        if (record.bindings.length > 0 || (u.resolver !== 'python' && u.resolver !== 'java' && u.resolver !== 'rust')) continue
         const wild = targets.flatMap((t) => exportOf(units.get(t), name, 0))
         if (wild.length) return { syms: wild, reason: 'import-resolved' }
       }
@@ -423,6 +424,12 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     if (typed) {
       const hits = typed.syms.flatMap((c) => methodInHierarchy(c, name, false))
       if (hits.length) return { syms: hits, reason: 'receiver-type', confidence: typed.confidence }
+    }
+    // Rust `crate::a::f()`, `super::f()`, `self::f()`, `net::client::f()`: a path of modules
+    if (u.resolver === 'rust' && (/^(crate|super|self)(\.|$)/.test(receiver) || receiver.includes('.')) && !(receiver === 'self' && from >= 0 && enclosingType(u, from))) {
+      const targets = receiver === 'self' ? [u.f.path] : modules.resolve('rust', u.f.path, receiver.replaceAll('.', '::'))
+      const syms = targets.flatMap((t) => exportOf(units.get(t), name, 0))
+      if (syms.length) return { syms, reason: 'import-resolved' }
     }
     if (SELF.has(receiver) || receiver === 'super') {
       const cls = from >= 0 ? enclosingType(u, from) : null

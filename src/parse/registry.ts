@@ -53,7 +53,7 @@ export interface ImportRule {
 }
 
 /** How a specifier becomes repository paths (src/codegraph/modules.ts). */
-export type ImportResolver = 'js' | 'python' | 'go' | 'java'
+export type ImportResolver = 'js' | 'python' | 'go' | 'java' | 'rust'
 
 interface RawExportRule {
   parentTypes?: string[]

@@ -123,6 +123,21 @@ const FILES: Record<string, string> = {
   // Kotlin: a constructor property and a local assigned a constructor call
   'kt/Svc.kt': 'class Svc {\n    fun run(): Int = 1\n}\n\nclass Other {\n    fun run(): Int = 2\n}\n',
   'kt/Use.kt': 'class Use(private val other: Other) {\n    fun go(): Int {\n        val s = Svc()\n        return s.run() + other.run()\n    }\n}\n',
+  // Rust: `mod` files (foo.rs, foo/mod.rs), `use crate::…`, `super::`, a module path call; decoys of the same names
+  'rs/src/lib.rs': 'mod util;\npub mod net;\nmod other;\n\npub fn start() -> u32 {\n    util::helper() + net::client::connect()\n}\n',
+  'rs/src/util.rs': 'pub struct Config {}\n\nimpl Config {\n    pub fn new() -> Config {\n        Config {}\n    }\n}\n\npub fn helper() -> u32 {\n    1\n}\n',
+  'rs/src/other.rs': 'pub struct Other {}\n\nimpl Other {\n    pub fn new() -> Other {\n        Other {}\n    }\n}\n\npub fn helper() -> u32 {\n    2\n}\n\npub fn connect() -> u32 {\n    3\n}\n',
+  'rs/src/net/mod.rs': 'pub mod client;\n',
+  'rs/src/net/client.rs': [
+    'use crate::util::{helper, Config};',
+    'use super::super::util as u;',
+    '',
+    'pub fn connect() -> u32 {',
+    '    let _c = Config::new();',
+    '    helper() + u::helper() + crate::util::helper()',
+    '}',
+    '',
+  ].join('\n'),
 }
 
 type Edge = { from: string; to: string; reason: string; line: number; confidence: number }
@@ -167,6 +182,15 @@ describe('code graph: receivers typed by their declarations', () => {
     expect(from('java/a/Use.java#Use.param')).toEqual(['L7 java/a/Other.java#Other.run receiver-type 0.85'])
     expect(from('java/a/Use.java#Use.local').filter((e) => e.includes('run'))).toEqual(['L12 java/a/Svc.java#Svc.run receiver-type 0.85'])
     expect(from('java/a/Use.java#Use.field')).toEqual(['L16 java/a/Svc.java#Svc.run receiver-type 0.85'])
+  })
+  test('Rust: `mod` and `use` (crate::, super::, a module path) resolve through the module files', async () => {
+    expect(from('rs/src/lib.rs#start')).toEqual(['L6 rs/src/net/client.rs#connect import-resolved 0.9', 'L6 rs/src/util.rs#helper import-resolved 0.9'])
+    expect(from('rs/src/net/client.rs#connect')).toEqual(['L5 rs/src/util.rs#Config.new import-resolved 0.9', 'L6 rs/src/util.rs#helper import-resolved 0.9'])
+    expect(calls.filter((c) => c.from === 'rs/src/net/client.rs#connect' && c.line === 6)).toHaveLength(1)
+    const imports = (await edges(repo.dir)).imports
+    for (const [a, b] of [['rs/src/lib.rs', 'rs/src/util.rs'], ['rs/src/lib.rs', 'rs/src/net/mod.rs'], ['rs/src/net/mod.rs', 'rs/src/net/client.rs'], ['rs/src/net/client.rs', 'rs/src/util.rs']]) {
+      expect(imports).toContain(JSON.stringify({ from: a, to: b }))
+    }
   })
   test('Kotlin: a constructor property and a local assigned a constructor call', () => {
     expect(from('kt/Use.kt#Use.go').filter((e) => e.includes('run'))).toEqual(['L4 kt/Svc.kt#Other.run receiver-type 0.6', 'L4 kt/Svc.kt#Svc.run receiver-type 0.6'])
