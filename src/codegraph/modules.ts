@@ -11,8 +11,17 @@ import type { IndexedFile } from '../services/index-layout.js'
  * them is guessed (an npm package or the standard library resolves to nothing).
  */
 
-/** The files whose content the module resolver reads (kept in the per-file cache as `config`). */
-export const MODULE_CONFIG_FILES: ReadonlySet<string> = new Set(['tsconfig.json', 'jsconfig.json', 'package.json', 'go.mod'])
+/**
+ * Whether the module resolver reads a file's content (kept in the per-file cache as `config`):
+ * package.json, go.mod, and every tsconfig / jsconfig (`tsconfig.base.json` is read through `extends`).
+ */
+export function isModuleConfigFile(p: string): boolean {
+  const name = path.posix.basename(p)
+  return name === 'package.json' || name === 'go.mod' || /^(tsconfig|jsconfig)(\..+)?\.json$/.test(name)
+}
+
+/** How many configs an `extends` chain may follow (cycles end there too). */
+const MAX_EXTENDS = 8
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']
 /** NodeNext-style imports name the compiled file: `./a.js` means `./a.ts`. */
@@ -57,9 +66,10 @@ function rustModuleDir(file: string): string {
 }
 
 interface TsConfig {
-  dir: string
   baseUrl: string | null
   paths: Array<[string, string[]]>
+  /** Where `paths` targets are relative to without a baseUrl: the folder of the config that declares them. */
+  pathsDir: string
 }
 
 interface Workspace {
@@ -101,6 +111,7 @@ export class ModuleResolver {
   private readonly byDir = new Map<string, string[]>()
   private readonly byBase = new Map<string, string[]>()
   private readonly tsconfigs = new Map<string, TsConfig>()
+  private readonly configJson = new Map<string, Record<string, unknown>>()
   private readonly workspaces: Workspace[] = []
   private readonly goModules: Array<{ dir: string; module: string }> = []
   private readonly cache = new Map<string, string[]>()
@@ -127,15 +138,42 @@ export class ModuleResolver {
       if (!json) continue
       if (name === 'package.json') {
         if (typeof json.name === 'string' && !f.path.includes('node_modules/')) this.workspaces.push({ name: json.name, dir, entries: packageEntries(dir, json) })
-      } else if (!this.tsconfigs.has(dir) || name === 'tsconfig.json') {
-        const options = (json.compilerOptions ?? {}) as Record<string, unknown>
-        const baseUrl = typeof options.baseUrl === 'string' ? join(dir, options.baseUrl) : null
-        const paths = options.paths && typeof options.paths === 'object' ? Object.entries(options.paths as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []] as [string, string[]]) : []
-        this.tsconfigs.set(dir, { dir, baseUrl, paths })
-      }
+      } else this.configJson.set(f.path, json)
+    }
+    // the nearest tsconfig.json (else jsconfig.json) of a folder applies to its files
+    for (const p of this.configJson.keys()) {
+      const name = path.posix.basename(p)
+      if (name === 'tsconfig.json' || (name === 'jsconfig.json' && !this.configJson.has(join(dirOf(p), 'tsconfig.json')))) this.tsconfigs.set(dirOf(p), this.effectiveConfig(p, dirOf(p), 0))
     }
     this.workspaces.sort((a, b) => b.name.length - a.name.length)
     this.goModules.sort((a, b) => b.module.length - a.module.length)
+  }
+
+  /**
+   * A config's `baseUrl` and `paths` with what it `extends` (repository files only; a package
+   * such as `@tsconfig/node20` is not indexed): its own options win; `baseUrl` is relative to the
+   * config that declares it (`${configDir}`: the config that applies, `leafDir`), `paths` to the
+   * baseUrl or else to the config that declares them.
+   */
+  private effectiveConfig(p: string, leafDir: string, depth: number): TsConfig {
+    const json = this.configJson.get(p)
+    let config: TsConfig = { baseUrl: null, paths: [], pathsDir: leafDir }
+    if (!json || depth > MAX_EXTENDS) return config
+    const dir = dirOf(p)
+    for (const parent of typeof json.extends === 'string' ? [json.extends] : Array.isArray(json.extends) ? json.extends : []) {
+      if (typeof parent !== 'string' || !(parent.startsWith('./') || parent.startsWith('../'))) continue
+      const file = join(dir, parent)
+      const inherited = this.effectiveConfig(file.endsWith('.json') ? file : `${file}.json`, leafDir, depth + 1)
+      config = { baseUrl: inherited.baseUrl ?? config.baseUrl, paths: inherited.paths.length ? inherited.paths : config.paths, pathsDir: inherited.paths.length ? inherited.pathsDir : config.pathsDir }
+    }
+    const options = (json.compilerOptions ?? {}) as Record<string, unknown>
+    const relative = (value: string) => (value.includes('${configDir}') ? path.posix.normalize(value.replaceAll('${configDir}', leafDir || '.')) : join(dir, value))
+    if (typeof options.baseUrl === 'string') config.baseUrl = relative(options.baseUrl)
+    if (options.paths && typeof options.paths === 'object') {
+      config.paths = Object.entries(options.paths as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []] as [string, string[]])
+      config.pathsDir = dir
+    }
+    return config
   }
 
   has(p: string): boolean {
@@ -178,7 +216,7 @@ export class ModuleResolver {
     for (;;) {
       const config = this.tsconfigs.get(dir)
       if (config) {
-        const base = config.baseUrl ?? config.dir
+        const base = config.baseUrl ?? config.pathsDir
         const matches = config.paths
           .map(([pattern, targets]) => {
             const star = pattern.indexOf('*')

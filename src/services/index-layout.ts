@@ -18,7 +18,7 @@ export interface IndexedFile {
   imports?: ExtractedImport[]
   /** Local names exported under another name. */
   exports?: ExtractedExport[]
-  /** The text of a file module resolution reads (tsconfig.json, package.json, go.mod: MODULE_CONFIG_FILES). */
+  /** The text of a file module resolution reads (tsconfigs, package.json, go.mod: isModuleConfigFile). */
   config?: string
 }
 

@@ -1,9 +1,14 @@
 /**
+ * Call resolution beyond the first increment (codegraph.test.ts): receivers whose type a
+ * declaration says, Rust `mod`/`use`, and tsconfig `extends`.
+ *
  * Receivers whose type a declaration says (issue 11, "a constructor call, an annotated
  * parameter"): the tags queries' @binding.* captures give each variable, parameter, Go receiver
  * and field its type, and `x.m()` resolves to that type's method as receiver-type. Each case has a
  * decoy: a method of the same name on another type, so that the name alone would be ambiguous.
  * A receiver typed by something the repository does not define gets no edge at all.
+ * Rust: module files and paths. tsconfig: `paths` and `baseUrl` inherited through `extends`, each
+ * relative to the config that declares it; a decoy of the same name elsewhere in each case.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
@@ -138,11 +143,23 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
+  // tsconfig `extends`: baseUrl (relative to the base config) + paths relative to it
+  'web/tsconfig.base.json': '{\n  "compilerOptions": { "baseUrl": "./src", "paths": { "~/*": ["lib/*"] } }\n}\n',
+  'web/app/tsconfig.json': '{ "extends": "../tsconfig.base.json", "compilerOptions": { "strict": true } }\n',
+  'web/src/lib/fmt.ts': 'export function fmt(): string {\n  return "a"\n}\n',
+  'web/app/fmt.ts': 'export function fmt(): string {\n  return "decoy"\n}\n',
+  'web/app/main.ts': "import { fmt } from '~/fmt'\n\nexport function render(): string {\n  return fmt()\n}\n",
+  // paths without a baseUrl: relative to the config that declares them (extends without .json)
+  'web2/tsconfig.base.json': '{ "compilerOptions": { "paths": { "#lib/*": ["./shared/*"] } } }\n',
+  'web2/pkg/tsconfig.json': '{ "extends": "../tsconfig.base" }\n',
+  'web2/shared/x.ts': 'export function shared(): number {\n  return 1\n}\n',
+  'web2/pkg/shared.ts': 'export function shared(): number {\n  return 2\n}\n',
+  'web2/pkg/m.ts': "import { shared } from '#lib/x'\n\nexport function useShared(): number {\n  return shared()\n}\n",
 }
 
 type Edge = { from: string; to: string; reason: string; line: number; confidence: number }
 
-describe('code graph: receivers typed by their declarations', () => {
+describe('code graph: receivers typed by their declarations, Rust modules, tsconfig extends', () => {
   let repo: TestRepo
   let calls: Edge[]
   const from = (id: string) => calls.filter((c) => c.from === id).map((c) => `L${c.line} ${c.to} ${c.reason} ${c.confidence}`).sort()
@@ -191,6 +208,10 @@ describe('code graph: receivers typed by their declarations', () => {
     for (const [a, b] of [['rs/src/lib.rs', 'rs/src/util.rs'], ['rs/src/lib.rs', 'rs/src/net/mod.rs'], ['rs/src/net/mod.rs', 'rs/src/net/client.rs'], ['rs/src/net/client.rs', 'rs/src/util.rs']]) {
       expect(imports).toContain(JSON.stringify({ from: a, to: b }))
     }
+  })
+  test('tsconfig extends: the base config\'s baseUrl and paths, each relative to the config declaring it', () => {
+    expect(from('web/app/main.ts#render')).toEqual(['L4 web/src/lib/fmt.ts#fmt import-resolved 0.9'])
+    expect(from('web2/pkg/m.ts#useShared')).toEqual(['L4 web2/shared/x.ts#shared import-resolved 0.9'])
   })
   test('Kotlin: a constructor property and a local assigned a constructor call', () => {
     expect(from('kt/Use.kt#Use.go').filter((e) => e.includes('run'))).toEqual(['L4 kt/Svc.kt#Other.run receiver-type 0.6', 'L4 kt/Svc.kt#Svc.run receiver-type 0.6'])
