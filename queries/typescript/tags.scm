@@ -123,21 +123,22 @@
 ; (`this.name`), @binding.type its type (the name of a generic one, a dotted `ns.T` whole) or the
 ; class a `new` constructs.
 
-(required_parameter
-  pattern: (identifier) @binding.name
-  type: (type_annotation [
-    (type_identifier) @binding.type
-    (nested_type_identifier) @binding.type
-    (generic_type name: (_) @binding.type)
-  ]))
-
-(optional_parameter
-  pattern: (identifier) @binding.name
-  type: (type_annotation [
-    (type_identifier) @binding.type
-    (nested_type_identifier) @binding.type
-    (generic_type name: (_) @binding.type)
-  ]))
+; Parameters of a function with a body (not of a function type or a signature).
+(_
+  parameters: (formal_parameters
+    [
+      (required_parameter pattern: (identifier) @binding.name type: (type_annotation [
+        (type_identifier) @binding.type
+        (nested_type_identifier) @binding.type
+        (generic_type name: (_) @binding.type)
+      ]))
+      (optional_parameter pattern: (identifier) @binding.name type: (type_annotation [
+        (type_identifier) @binding.type
+        (nested_type_identifier) @binding.type
+        (generic_type name: (_) @binding.type)
+      ]))
+    ])
+  body: (_))
 
 ; `constructor(private svc: Svc)` declares a field too.
 (required_parameter
