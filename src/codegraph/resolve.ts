@@ -17,6 +17,8 @@ import { ModuleResolver } from './modules.js'
  *      variable, parameter, Go receiver or field whose type its declaration says (the tags
  *      query's bindings: `svc: Svc`, `const s = new Svc()`, `func (c *Command)`); a receiver typed
  *      by a type the repository does not define (`m: Map<…>`, `r *http.Request`) gets no edge;
+ *      on an interface (or a base class without the method), the implementations of the method
+ *      in the types below it, each with a lower confidence (DISPATCH);
  *   4. unique-name: the only definition of that name in the repository (same language family);
  *   5. ambiguous: up to MAX_AMBIGUOUS definitions of that name, each with a low confidence.
  * A call to an imported name that resolves outside the repository (an npm package, the standard
@@ -55,6 +57,9 @@ export const CONFIDENCE: Record<CallReason, number> = { 'same-scope': 0.95, 'imp
 /** Same-package (another file of the folder) is same-scope but a little less sure. */
 const SAME_PACKAGE = 0.9
 const MAX_AMBIGUOUS = 5
+/** A call on an interface-typed receiver goes to one of its implementations: each gets this confidence, up to MAX_DISPATCH of them. */
+const DISPATCH = 0.6
+const MAX_DISPATCH = 8
 const MAX_DEPTH = 12
 
 /** Languages where a bare call never means a method of the enclosing class. */
@@ -241,6 +246,8 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
 
   // heritage first: `this.m()` looks through the classes a class extends
   const parents = new Map<string, Sym[]>()
+  /** The reverse: the classes and interfaces that extend or implement a type. */
+  const subtypes = new Map<string, Sym[]>()
   const out: CodeGraph = { imports: [], calls: [], extends: [], implements: [], modules: [], unresolved: 0 }
   for (const u of units.values()) {
     for (const ref of u.f.references ?? []) {
@@ -252,6 +259,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (from === to) continue
       ;(ref.kind === 'extends' ? out.extends : out.implements).push({ from, to })
       if (ref.kind === 'extends') push(parents, from, found.syms[0])
+      push(subtypes, to, u.syms[ref.from])
     }
   }
 
@@ -286,6 +294,21 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       layer = layer.flatMap((c) => (seen.has(c.id) ? [] : (seen.add(c.id), parents.get(c.id) ?? [])))
     }
     return []
+  }
+  /**
+   * The methods `name` of the types below `type` (implementations of an interface's method,
+   * overrides of an abstract one), nearest first: where a call on a receiver of that type may go.
+   */
+  const implementationsOf = (type: Sym, name: string): Sym[] => {
+    const seen = new Set<string>([type.id])
+    const out: Sym[] = []
+    let layer = subtypes.get(type.id) ?? []
+    for (let depth = 0; layer.length > 0 && depth < MAX_DEPTH; depth++) {
+      layer = layer.filter((c) => !seen.has(c.id) && (seen.add(c.id), true))
+      out.push(...layer.flatMap((c) => membersOf(c, name)))
+      layer = layer.flatMap((c) => subtypes.get(c.id) ?? [])
+    }
+    return out
   }
   /** A method `name` of `cls` or of the classes it extends. */
   const methodInHierarchy = (cls: Sym, name: string, skipSelf: boolean): Sym[] => inHierarchy(cls, (c) => membersOf(c, name), skipSelf)
@@ -424,6 +447,9 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     if (typed) {
       const hits = typed.syms.flatMap((c) => methodInHierarchy(c, name, false))
       if (hits.length) return { syms: hits, reason: 'receiver-type', confidence: typed.confidence }
+      // an interface (its methods are no symbols) or a base without the method: the implementations
+      const below = typed.syms.flatMap((c) => implementationsOf(c, name))
+      if (below.length > 0 && below.length <= MAX_DISPATCH) return { syms: below, reason: 'receiver-type', confidence: Math.min(typed.confidence, DISPATCH) }
     }
     // Rust `crate::a::f()`, `super::f()`, `self::f()`, `net::client::f()`: a path of modules
     if (u.resolver === 'rust' && (/^(crate|super|self)(\.|$)/.test(receiver) || receiver.includes('.')) && !(receiver === 'self' && from >= 0 && enclosingType(u, from))) {

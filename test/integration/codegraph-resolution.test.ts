@@ -53,6 +53,9 @@ const FILES: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
+  // an interface-typed receiver: the implementations (not an unrelated class's method of the same name)
+  'ts/router.ts': 'export interface Router {\n  add(p: string): void\n}\n\nexport class TrieRouter implements Router {\n  add(p: string): void {}\n}\n\nexport class LinearRouter implements Router {\n  add(p: string): void {}\n}\n\nexport class Unrelated {\n  add(p: string): void {}\n}\n',
+  'ts/app.ts': "import type { Router } from './router'\n\nexport class App {\n  constructor(private router: Router) {}\n  route(): void {\n    this.router.add('/')\n  }\n}\n",
   // Python: a constructor call, an annotated parameter, a field set in __init__
   'py/svc.py': 'class Svc:\n    def run(self):\n        return 1\n\n\nclass Other:\n    def run(self):\n        return 2\n',
   'py/use.py': [
@@ -180,6 +183,9 @@ describe('code graph: receivers typed by their declarations, Rust modules, tscon
   })
   test('TypeScript: fields through `this` (a constructor parameter property, an assigned `new`)', () => {
     expect(from('ts/use.ts#Holder.go')).toEqual(['L21 ts/svc.ts#Other.run receiver-type 0.85', 'L21 ts/svc.ts#Svc.run receiver-type 0.85'])
+  })
+  test('an interface-typed receiver: each implementation of the method, with the lower dispatch confidence', () => {
+    expect(from('ts/app.ts#App.route')).toEqual(['L6 ts/router.ts#LinearRouter.add receiver-type 0.6', 'L6 ts/router.ts#TrieRouter.add receiver-type 0.6'])
   })
   test('a receiver of a type from outside the repository gets no edge, and a local shadows by scope', () => {
     expect(from('ts/use.ts#builtin')).toEqual([])
