@@ -1,3 +1,4 @@
+import { isTestPath } from '../parse/classify.js'
 import type { LanguageRegistry } from '../parse/registry.js'
 import type { ExtractedBinding, ExtractedImport, ExtractedSymbol } from '../parse/types.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
@@ -19,7 +20,8 @@ import { ModuleResolver } from './modules.js'
  *      by a type the repository does not define (`m: Map<…>`, `r *http.Request`) gets no edge;
  *      on an interface (or a base class without the method), the implementations of the method
  *      in the types below it, each with a lower confidence (DISPATCH);
- *   4. unique-name: the only definition of that name in the repository (same language family);
+ *   4. unique-name: the only definition of that name in the repository (same language family;
+ *      test files' definitions are no candidates of a guess: nothing calls them unimported);
  *   5. ambiguous: up to MAX_AMBIGUOUS definitions of that name, each with a low confidence.
  * A call to an imported name that resolves outside the repository (an npm package, the standard
  * library) gets no edge, and neither does a name nothing in the repository defines.
@@ -87,6 +89,8 @@ interface Unit {
   byQualified: Map<string, Sym[]>
   /** Typed locals by the index of the symbol they are declared in (-1: the module), then by name. */
   locals: Map<number, Map<string, ExtractedBinding[]>>
+  /** A test file (src/parse/classify.ts): no call reaches its definitions by a guess on the name. */
+  isTest: boolean
 }
 
 /** A field's declared type, read in the file that declares it. */
@@ -122,7 +126,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
   for (const f of files) {
     if (!f.language) continue
     const ids = symbolIds(f)
-    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map(), locals: new Map() }
+    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map(), locals: new Map(), isTest: isTestPath(f.path) }
     f.symbols.forEach((s, index) => {
       const sym = { file: u, index, id: ids[index], s }
       u.syms.push(sym)
@@ -384,6 +388,9 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     return current
   }
 
+  /** Candidates of a guess by name: nothing calls into a test file it does not import. */
+  const guessable = (candidates: Sym[] | undefined): Sym[] => (candidates ?? []).filter((c) => !c.file.isTest)
+
   const byUniqueness = (candidates: Sym[]): { syms: Sym[]; reason: CallReason } | null => {
     if (candidates.length === 1) return { syms: candidates, reason: 'unique-name' }
     if (candidates.length > 1 && candidates.length <= MAX_AMBIGUOUS) return { syms: candidates, reason: 'ambiguous' }
@@ -440,7 +447,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         const wild = targets.flatMap((t) => exportOf(units.get(t), name, 0))
         if (wild.length) return { syms: wild, reason: 'import-resolved' }
       }
-      return byUniqueness(topByName.get(`${u.family}\0${name}`) ?? []) ?? (topByName.has(`${u.family}\0${name}`) ? 'unresolved' : null)
+      return byUniqueness(guessable(topByName.get(`${u.family}\0${name}`))) ?? (topByName.has(`${u.family}\0${name}`) ? 'unresolved' : null)
     }
     const typed = receiver === '?' || SELF.has(receiver) || receiver === 'super' ? null : receiverType(u, receiver, from, line)
     if (typed === 'external') return null
@@ -474,7 +481,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         if (hits.length) return { syms: hits, reason: type.reason === 'unique-name' ? 'receiver-type' : type.reason }
       }
     }
-    const candidates = methodsByName.get(`${u.family}\0${name}`) ?? []
+    const candidates = guessable(methodsByName.get(`${u.family}\0${name}`))
     const r = byUniqueness(candidates)
     if (r) return r.reason === 'unique-name' ? { ...r, confidence: 0.5 } : r
     return candidates.length > 0 ? 'unresolved' : null

@@ -56,6 +56,10 @@ const FILES: Record<string, string> = {
   // an interface-typed receiver: the implementations (not an unrelated class's method of the same name)
   'ts/router.ts': 'export interface Router {\n  add(p: string): void\n}\n\nexport class TrieRouter implements Router {\n  add(p: string): void {}\n}\n\nexport class LinearRouter implements Router {\n  add(p: string): void {}\n}\n\nexport class Unrelated {\n  add(p: string): void {}\n}\n',
   'ts/app.ts': "import type { Router } from './router'\n\nexport class App {\n  constructor(private router: Router) {}\n  route(): void {\n    this.router.add('/')\n  }\n}\n",
+  // a guess by name never lands in a test file: production code does not call into tests
+  'ts/fixtures.test.ts': 'export function onlyInTests(): number {\n  return 1\n}\n',
+  'ts/lonely.ts': 'export function onlyHere(): number {\n  return 2\n}\n',
+  'ts/guess.ts': 'export function guesses(): number {\n  return onlyInTests() + onlyHere()\n}\n',
   // Python: a constructor call, an annotated parameter, a field set in __init__
   'py/svc.py': 'class Svc:\n    def run(self):\n        return 1\n\n\nclass Other:\n    def run(self):\n        return 2\n',
   'py/use.py': [
@@ -186,6 +190,9 @@ describe('code graph: receivers typed by their declarations, Rust modules, tscon
   })
   test('an interface-typed receiver: each implementation of the method, with the lower dispatch confidence', () => {
     expect(from('ts/app.ts#App.route')).toEqual(['L6 ts/router.ts#LinearRouter.add receiver-type 0.6', 'L6 ts/router.ts#TrieRouter.add receiver-type 0.6'])
+  })
+  test('a name defined once, but in a test file, is no guess; elsewhere it is unique-name', () => {
+    expect(from('ts/guess.ts#guesses')).toEqual(['L2 ts/lonely.ts#onlyHere unique-name 0.6'])
   })
   test('a receiver of a type from outside the repository gets no edge, and a local shadows by scope', () => {
     expect(from('ts/use.ts#builtin')).toEqual([])
