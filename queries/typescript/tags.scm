@@ -115,8 +115,20 @@
 
 (class_heritage (implements_clause (type_identifier) @name) @reference.implementation)
 
+(class_heritage (implements_clause (generic_type name: (type_identifier) @name)) @reference.implementation)
+
+(class_heritage
+  (implements_clause
+    [
+      (nested_type_identifier module: (_) @receiver name: (type_identifier) @name)
+      (generic_type name: (nested_type_identifier module: (_) @receiver name: (type_identifier) @name))
+    ]) @reference.implementation)
+
 (interface_declaration
   (extends_type_clause (type_identifier) @name) @reference.class)
+
+(interface_declaration
+  (extends_type_clause (generic_type name: (type_identifier) @name)) @reference.class)
 
 ; Bindings (src/parse/extractor.ts): a name whose type the declaration says, for the receivers of
 ; calls. @binding.name a parameter or variable, @binding.field a field of the enclosing class

@@ -54,8 +54,8 @@ const FILES: Record<string, string> = {
     '',
   ].join('\n'),
   // an interface-typed receiver: the implementations (not an unrelated class's method of the same name)
-  'ts/router.ts': 'export interface Router {\n  add(p: string): void\n}\n\nexport class TrieRouter implements Router {\n  add(p: string): void {}\n}\n\nexport class LinearRouter implements Router {\n  add(p: string): void {}\n}\n\nexport class Unrelated {\n  add(p: string): void {}\n}\n',
-  'ts/app.ts': "import type { Router } from './router'\n\nexport class App {\n  constructor(private router: Router) {}\n  route(): void {\n    this.router.add('/')\n  }\n}\n",
+  'ts/router.ts': 'export interface Router<T> {\n  add(p: T): void\n}\n\nexport class TrieRouter<T> implements Router<T> {\n  add(p: T): void {}\n}\n\nexport class LinearRouter implements Router<string> {\n  add(p: string): void {}\n}\n\nexport class Unrelated {\n  add(p: string): void {}\n}\n',
+  'ts/app.ts': "import type { Router } from './router'\n\nexport class App {\n  constructor(private router: Router<string>) {}\n  route(): void {\n    this.router.add('/')\n  }\n}\n",
   // a guess by name never lands in a test file: production code does not call into tests
   'ts/fixtures.test.ts': 'export function onlyInTests(): number {\n  return 1\n}\n',
   'ts/lonely.ts': 'export function onlyHere(): number {\n  return 2\n}\n',
@@ -188,7 +188,7 @@ describe('code graph: receivers typed by their declarations, Rust modules, tscon
   test('TypeScript: fields through `this` (a constructor parameter property, an assigned `new`)', () => {
     expect(from('ts/use.ts#Holder.go')).toEqual(['L21 ts/svc.ts#Other.run receiver-type 0.85', 'L21 ts/svc.ts#Svc.run receiver-type 0.85'])
   })
-  test('an interface-typed receiver: each implementation of the method, with the lower dispatch confidence', () => {
+  test('an interface-typed receiver (generic): each implementation of the method, with the lower dispatch confidence', () => {
     expect(from('ts/app.ts#App.route')).toEqual(['L6 ts/router.ts#LinearRouter.add receiver-type 0.6', 'L6 ts/router.ts#TrieRouter.add receiver-type 0.6'])
   })
   test('a name defined once, but in a test file, is no guess; elsewhere it is unique-name', () => {
