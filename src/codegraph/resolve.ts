@@ -69,6 +69,7 @@ const EXPLICIT_RECEIVER = new Set(['typescript', 'tsx', 'javascript', 'python', 
 const SELF = new Set(['this', 'self', 'Self', 'cls'])
 const CALLABLE = new Set(['function', 'method', 'class', 'struct'])
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum'])
+const CALLABLE_BODY = new Set(['function', 'method'])
 
 interface Sym {
   file: Unit
@@ -134,7 +135,10 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       push(u.byQualified, s.qualifiedName, sym)
       const key = `${u.family}\0${s.name}`
       definedNames.add(key)
-      if (s.kind === 'method') push(methodsByName, key, sym)
+      // a method of an object literal inside a function is reached through that object only
+      if (s.kind === 'method') {
+        if (s.parentIndex === null || !CALLABLE_BODY.has(f.symbols[s.parentIndex].kind)) push(methodsByName, key, sym)
+      }
       else if (s.parentIndex === null && CALLABLE.has(s.kind)) push(topByName, key, sym)
       if (TYPE_KINDS.has(s.kind)) push(typesByName, key, sym)
     })

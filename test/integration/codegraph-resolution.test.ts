@@ -60,6 +60,9 @@ const FILES: Record<string, string> = {
   'ts/fixtures.test.ts': 'export function onlyInTests(): number {\n  return 1\n}\n',
   'ts/lonely.ts': 'export function onlyHere(): number {\n  return 2\n}\n',
   'ts/guess.ts': 'export function guesses(): number {\n  return onlyInTests() + onlyHere()\n}\n',
+  // an object literal's method inside a function is no candidate for `x.m()` on an unknown x
+  'ts/proxy.ts': 'export function makeProxy(): object {\n  return new Proxy({}, {\n    peek(): number {\n      return 1\n    },\n  })\n}\n',
+  'ts/peeker.ts': 'export function peeks(m: any): number {\n  return m.peek()\n}\n',
   // Python: a constructor call, an annotated parameter, a field set in __init__
   'py/svc.py': 'class Svc:\n    def run(self):\n        return 1\n\n\nclass Other:\n    def run(self):\n        return 2\n',
   'py/use.py': [
@@ -193,6 +196,9 @@ describe('code graph: receivers typed by their declarations, Rust modules, tscon
   })
   test('a name defined once, but in a test file, is no guess; elsewhere it is unique-name', () => {
     expect(from('ts/guess.ts#guesses')).toEqual(['L2 ts/lonely.ts#onlyHere unique-name 0.6'])
+  })
+  test('an object literal\'s method inside a function is no guess for an unknown receiver', () => {
+    expect(from('ts/peeker.ts#peeks')).toEqual([])
   })
   test('a receiver of a type from outside the repository gets no edge, and a local shadows by scope', () => {
     expect(from('ts/use.ts#builtin')).toEqual([])
