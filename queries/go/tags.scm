@@ -51,3 +51,43 @@
   function: (selector_expression
     operand: (_) @receiver
     field: (field_identifier) @name)) @reference.call
+
+; Bindings (src/parse/extractor.ts): a name whose type the code says, for the receivers of calls.
+; @binding.name a receiver, parameter or variable (`func (c *Command)`, `var c Command`,
+; `c := &Command{}`), @binding.field a struct field, @binding.type its type (through a pointer;
+; `pkg.T` dotted). A value returned by a function (`c := NewCommand()`) is not typed here.
+
+(parameter_declaration
+  name: (identifier) @binding.name
+  type: [
+    (type_identifier) @binding.type
+    (qualified_type) @binding.type
+    (generic_type type: (_) @binding.type)
+    (pointer_type [(type_identifier) (qualified_type)] @binding.type)
+    (pointer_type (generic_type type: (_) @binding.type))
+  ])
+
+(var_spec
+  name: (identifier) @binding.name
+  type: [
+    (type_identifier) @binding.type
+    (qualified_type) @binding.type
+    (generic_type type: (_) @binding.type)
+    (pointer_type [(type_identifier) (qualified_type)] @binding.type)
+  ])
+
+(short_var_declaration
+  left: (expression_list . (identifier) @binding.name)
+  right: (expression_list . [
+    (composite_literal type: [(type_identifier) (qualified_type)] @binding.type)
+    (unary_expression operator: "&" operand: (composite_literal type: [(type_identifier) (qualified_type)] @binding.type))
+  ]))
+
+(field_declaration
+  name: (field_identifier) @binding.field
+  type: [
+    (type_identifier) @binding.type
+    (qualified_type) @binding.type
+    (generic_type type: (_) @binding.type)
+    (pointer_type [(type_identifier) (qualified_type)] @binding.type)
+  ])

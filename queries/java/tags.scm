@@ -47,3 +47,27 @@
 (super_interfaces (type_list (type_identifier) @name)) @reference.implementation
 
 (extends_interfaces (type_list (type_identifier) @name)) @reference.class
+
+; Bindings (src/parse/extractor.ts): a name whose type the code says, for the receivers of calls.
+; @binding.name a parameter or local variable, @binding.field a field, @binding.type its declared
+; type (a generic one by its name) or, for `var`, the class it constructs.
+
+(formal_parameter
+  type: [(type_identifier) @binding.type (generic_type . (type_identifier) @binding.type)]
+  name: (identifier) @binding.name)
+
+((local_variable_declaration
+  type: [(type_identifier) @binding.type (generic_type . (type_identifier) @binding.type)]
+  declarator: (variable_declarator name: (identifier) @binding.name))
+  (#not-eq? @binding.type "var"))
+
+(local_variable_declaration
+  type: (type_identifier) @_var
+  declarator: (variable_declarator
+    name: (identifier) @binding.name
+    value: (object_creation_expression type: [(type_identifier) @binding.type (generic_type . (type_identifier) @binding.type)]))
+  (#eq? @_var "var"))
+
+(field_declaration
+  type: [(type_identifier) @binding.type (generic_type . (type_identifier) @binding.type)]
+  declarator: (variable_declarator name: (identifier) @binding.field))

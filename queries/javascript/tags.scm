@@ -68,3 +68,18 @@
 
 (class_heritage
   (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.class
+
+; Bindings (src/parse/extractor.ts): a variable or field (`this.name`) assigned a `new`: @binding.name
+; or @binding.field, and @binding.type the class it constructs.
+
+(variable_declarator
+  name: (identifier) @binding.name
+  value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
+
+(field_definition
+  property: (property_identifier) @binding.field
+  value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
+
+(assignment_expression
+  left: (member_expression object: (this) property: (property_identifier) @binding.field)
+  right: (new_expression constructor: [(identifier) (member_expression)] @binding.type))

@@ -8,7 +8,7 @@
 ; object is made a method by the extractor.
 ;
 ; References: @reference.call with @name the callee: `f()`, `Klass(...)` (a constructor call),
-; `obj.m()`, `obj?.m()`; @reference.class with @name the superclass (the supertype called as a
+; `obj.m()`, `obj?.m()` (@receiver the object); @reference.class with @name the superclass (the supertype called as a
 ; constructor: `: Account(1L)`); @reference.implementation with @name an implemented interface
 ; (a supertype without a constructor call: `: Payable`).
 
@@ -52,6 +52,8 @@
 (call_expression
   .
   (navigation_expression
+    .
+    (_) @receiver
     (navigation_suffix (simple_identifier) @name))) @reference.call
 
 (delegation_specifier
@@ -61,3 +63,35 @@
 (delegation_specifier
   .
   (user_type (type_identifier) @name)) @reference.implementation
+
+; Bindings (src/parse/extractor.ts): a name whose type the code says, for the receivers of calls.
+; @binding.name a parameter or local, @binding.field a property of the class (a `val`/`var`
+; constructor parameter or a property in its body), @binding.type its declared type or the class
+; whose constructor it is assigned (`val s = Svc()`: kept only when that names a class).
+
+(class_parameter
+  (binding_pattern_kind)
+  (simple_identifier) @binding.field
+  [(user_type (type_identifier) @binding.type .) (nullable_type (user_type (type_identifier) @binding.type .))])
+
+(parameter
+  (simple_identifier) @binding.name
+  [(user_type (type_identifier) @binding.type .) (nullable_type (user_type (type_identifier) @binding.type .))])
+
+(class_body (property_declaration
+  (variable_declaration
+    (simple_identifier) @binding.field
+    [(user_type (type_identifier) @binding.type .) (nullable_type (user_type (type_identifier) @binding.type .))])))
+
+(class_body (property_declaration
+  (variable_declaration (simple_identifier) @binding.field .)
+  (call_expression . (simple_identifier) @binding.type)))
+
+(statements (property_declaration
+  (variable_declaration
+    (simple_identifier) @binding.name
+    [(user_type (type_identifier) @binding.type .) (nullable_type (user_type (type_identifier) @binding.type .))])))
+
+(statements (property_declaration
+  (variable_declaration (simple_identifier) @binding.name .)
+  (call_expression . (simple_identifier) @binding.type)))

@@ -39,3 +39,43 @@
 (class_definition
   superclasses: (argument_list
     (attribute object: (_) @receiver attribute: (identifier) @name) @reference.class))
+
+; Bindings (src/parse/extractor.ts): a name whose type the code says, for the receivers of calls.
+; @binding.name a parameter or variable, @binding.field a field (`self.name`, or an annotated name
+; in a class body), @binding.type its annotated type or the callee of the call it is assigned
+; (`s = Svc()`: the resolver keeps it only when that names a class).
+
+(typed_parameter
+  (identifier) @binding.name
+  type: (type [(identifier) (attribute)] @binding.type))
+
+(typed_default_parameter
+  name: (identifier) @binding.name
+  type: (type [(identifier) (attribute)] @binding.type))
+
+(assignment
+  left: (identifier) @binding.name
+  type: (type [(identifier) (attribute)] @binding.type))
+
+(assignment
+  left: (identifier) @binding.name
+  !type
+  right: (call function: [(identifier) (attribute)] @binding.type))
+
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment
+        left: (identifier) @binding.field
+        type: (type [(identifier) (attribute)] @binding.type)))))
+
+((assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @binding.field)
+  type: (type [(identifier) (attribute)] @binding.type))
+  (#eq? @_self "self"))
+
+((assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @binding.field)
+  !type
+  right: (call function: [(identifier) (attribute)] @binding.type))
+  (#eq? @_self "self"))

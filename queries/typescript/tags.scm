@@ -115,5 +115,79 @@
 
 (class_heritage (implements_clause (type_identifier) @name) @reference.implementation)
 
+(class_heritage (implements_clause (generic_type name: (type_identifier) @name)) @reference.implementation)
+
+(class_heritage
+  (implements_clause
+    [
+      (nested_type_identifier module: (_) @receiver name: (type_identifier) @name)
+      (generic_type name: (nested_type_identifier module: (_) @receiver name: (type_identifier) @name))
+    ]) @reference.implementation)
+
 (interface_declaration
   (extends_type_clause (type_identifier) @name) @reference.class)
+
+(interface_declaration
+  (extends_type_clause (generic_type name: (type_identifier) @name)) @reference.class)
+
+; Bindings (src/parse/extractor.ts): a name whose type the declaration says, for the receivers of
+; calls. @binding.name a parameter or variable, @binding.field a field of the enclosing class
+; (`this.name`), @binding.type its type (the name of a generic one, a dotted `ns.T` whole) or the
+; class a `new` constructs.
+
+; Parameters of a function with a body (not of a function type or a signature).
+(_
+  parameters: (formal_parameters
+    [
+      (required_parameter pattern: (identifier) @binding.name type: (type_annotation [
+        (type_identifier) @binding.type
+        (nested_type_identifier) @binding.type
+        (generic_type name: (_) @binding.type)
+      ]))
+      (optional_parameter pattern: (identifier) @binding.name type: (type_annotation [
+        (type_identifier) @binding.type
+        (nested_type_identifier) @binding.type
+        (generic_type name: (_) @binding.type)
+      ]))
+    ])
+  body: (_))
+
+; `constructor(private svc: Svc)` declares a field too.
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @binding.field
+  type: (type_annotation [
+    (type_identifier) @binding.type
+    (nested_type_identifier) @binding.type
+    (generic_type name: (_) @binding.type)
+  ]))
+
+(variable_declarator
+  name: (identifier) @binding.name
+  type: (type_annotation [
+    (type_identifier) @binding.type
+    (nested_type_identifier) @binding.type
+    (generic_type name: (_) @binding.type)
+  ]))
+
+(variable_declarator
+  name: (identifier) @binding.name
+  !type
+  value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
+
+(public_field_definition
+  name: (property_identifier) @binding.field
+  type: (type_annotation [
+    (type_identifier) @binding.type
+    (nested_type_identifier) @binding.type
+    (generic_type name: (_) @binding.type)
+  ]))
+
+(public_field_definition
+  name: (property_identifier) @binding.field
+  !type
+  value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
+
+(assignment_expression
+  left: (member_expression object: (this) property: (property_identifier) @binding.field)
+  right: (new_expression constructor: [(identifier) (member_expression)] @binding.type))

@@ -7,12 +7,21 @@ import type { IndexedFile } from '../services/index-layout.js'
  * Which indexed files an import specifier names: relative paths, index files, TS `paths` aliases
  * (the nearest tsconfig.json / jsconfig.json), workspace packages by their package.json name,
  * Python relative and package imports, Go packages by the module path in go.mod, Java classes and
- * packages by folder. Candidates are checked against the files indexed at HEAD; nothing beyond
+ * packages by folder, Rust module paths (`crate::`, `self::`, `super::`, `mod foo;`). Candidates are checked against the files indexed at HEAD; nothing beyond
  * them is guessed (an npm package or the standard library resolves to nothing).
  */
 
-/** The files whose content the module resolver reads (kept in the per-file cache as `config`). */
-export const MODULE_CONFIG_FILES: ReadonlySet<string> = new Set(['tsconfig.json', 'jsconfig.json', 'package.json', 'go.mod'])
+/**
+ * Whether the module resolver reads a file's content (kept in the per-file cache as `config`):
+ * package.json, go.mod, and every tsconfig / jsconfig (`tsconfig.base.json` is read through `extends`).
+ */
+export function isModuleConfigFile(p: string): boolean {
+  const name = path.posix.basename(p)
+  return name === 'package.json' || name === 'go.mod' || /^(tsconfig|jsconfig)(\..+)?\.json$/.test(name)
+}
+
+/** How many configs an `extends` chain may follow (cycles end there too). */
+const MAX_EXTENDS = 8
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']
 /** NodeNext-style imports name the compiled file: `./a.js` means `./a.ts`. */
@@ -47,10 +56,20 @@ function pythonCandidates(from: string, spec: string): string[] {
   return [...module('.'), ...(top !== from ? module(top) : []), ...module('src')].map((p) => path.posix.normalize(p))
 }
 
+/**
+ * The folder a Rust file's submodules live in: `src/a/mod.rs`, `src/lib.rs` → their folder;
+ * `src/a.rs` → `src/a` (the 2018 layout).
+ */
+function rustModuleDir(file: string): string {
+  const base = path.posix.basename(file)
+  return base === 'mod.rs' || base === 'lib.rs' || base === 'main.rs' ? dirOf(file) : join(dirOf(file), base.slice(0, -'.rs'.length))
+}
+
 interface TsConfig {
-  dir: string
   baseUrl: string | null
   paths: Array<[string, string[]]>
+  /** Where `paths` targets are relative to without a baseUrl: the folder of the config that declares them. */
+  pathsDir: string
 }
 
 interface Workspace {
@@ -92,6 +111,7 @@ export class ModuleResolver {
   private readonly byDir = new Map<string, string[]>()
   private readonly byBase = new Map<string, string[]>()
   private readonly tsconfigs = new Map<string, TsConfig>()
+  private readonly configJson = new Map<string, Record<string, unknown>>()
   private readonly workspaces: Workspace[] = []
   private readonly goModules: Array<{ dir: string; module: string }> = []
   private readonly cache = new Map<string, string[]>()
@@ -118,15 +138,42 @@ export class ModuleResolver {
       if (!json) continue
       if (name === 'package.json') {
         if (typeof json.name === 'string' && !f.path.includes('node_modules/')) this.workspaces.push({ name: json.name, dir, entries: packageEntries(dir, json) })
-      } else if (!this.tsconfigs.has(dir) || name === 'tsconfig.json') {
-        const options = (json.compilerOptions ?? {}) as Record<string, unknown>
-        const baseUrl = typeof options.baseUrl === 'string' ? join(dir, options.baseUrl) : null
-        const paths = options.paths && typeof options.paths === 'object' ? Object.entries(options.paths as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []] as [string, string[]]) : []
-        this.tsconfigs.set(dir, { dir, baseUrl, paths })
-      }
+      } else this.configJson.set(f.path, json)
+    }
+    // the nearest tsconfig.json (else jsconfig.json) of a folder applies to its files
+    for (const p of this.configJson.keys()) {
+      const name = path.posix.basename(p)
+      if (name === 'tsconfig.json' || (name === 'jsconfig.json' && !this.configJson.has(join(dirOf(p), 'tsconfig.json')))) this.tsconfigs.set(dirOf(p), this.effectiveConfig(p, dirOf(p), 0))
     }
     this.workspaces.sort((a, b) => b.name.length - a.name.length)
     this.goModules.sort((a, b) => b.module.length - a.module.length)
+  }
+
+  /**
+   * A config's `baseUrl` and `paths` with what it `extends` (repository files only; a package
+   * such as `@tsconfig/node20` is not indexed): its own options win; `baseUrl` is relative to the
+   * config that declares it (`${configDir}`: the config that applies, `leafDir`), `paths` to the
+   * baseUrl or else to the config that declares them.
+   */
+  private effectiveConfig(p: string, leafDir: string, depth: number): TsConfig {
+    const json = this.configJson.get(p)
+    let config: TsConfig = { baseUrl: null, paths: [], pathsDir: leafDir }
+    if (!json || depth > MAX_EXTENDS) return config
+    const dir = dirOf(p)
+    for (const parent of typeof json.extends === 'string' ? [json.extends] : Array.isArray(json.extends) ? json.extends : []) {
+      if (typeof parent !== 'string' || !(parent.startsWith('./') || parent.startsWith('../'))) continue
+      const file = join(dir, parent)
+      const inherited = this.effectiveConfig(file.endsWith('.json') ? file : `${file}.json`, leafDir, depth + 1)
+      config = { baseUrl: inherited.baseUrl ?? config.baseUrl, paths: inherited.paths.length ? inherited.paths : config.paths, pathsDir: inherited.paths.length ? inherited.pathsDir : config.pathsDir }
+    }
+    const options = (json.compilerOptions ?? {}) as Record<string, unknown>
+    const relative = (value: string) => (value.includes('${configDir}') ? path.posix.normalize(value.replaceAll('${configDir}', leafDir || '.')) : join(dir, value))
+    if (typeof options.baseUrl === 'string') config.baseUrl = relative(options.baseUrl)
+    if (options.paths && typeof options.paths === 'object') {
+      config.paths = Object.entries(options.paths as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []] as [string, string[]])
+      config.pathsDir = dir
+    }
+    return config
   }
 
   has(p: string): boolean {
@@ -140,7 +187,7 @@ export class ModuleResolver {
 
   /** The indexed files an import names ([] for a package outside the repository). */
   resolve(resolver: ImportResolver, from: string, spec: string): string[] {
-    const key = `${resolver}\0${resolver === 'go' || resolver === 'java' ? '' : dirOf(from)}\0${spec}`
+    const key = `${resolver}\0${resolver === 'go' || resolver === 'java' ? '' : resolver === 'rust' ? from : dirOf(from)}\0${spec}`
     let hit = this.cache.get(key)
     if (!hit) {
       hit = this.compute(resolver, from, spec)
@@ -158,6 +205,7 @@ export class ModuleResolver {
     if (resolver === 'python') return this.first(pythonCandidates(from, spec))
     if (resolver === 'go') return this.goPackage(spec)
     if (resolver === 'java') return this.javaClass(spec)
+    if (resolver === 'rust') return this.rustModule(from, spec)
     if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') return this.first(jsCandidates(join(dirOf(from), spec)))
     return this.tsPaths(from, spec) ?? this.workspacePackage(spec)
   }
@@ -168,7 +216,7 @@ export class ModuleResolver {
     for (;;) {
       const config = this.tsconfigs.get(dir)
       if (config) {
-        const base = config.baseUrl ?? config.dir
+        const base = config.baseUrl ?? config.pathsDir
         const matches = config.paths
           .map(([pattern, targets]) => {
             const star = pattern.indexOf('*')
@@ -204,6 +252,45 @@ export class ModuleResolver {
       }
     }
     return []
+  }
+
+  /**
+   * A Rust module path, from the file `from`: `crate::a::b` from the crate root (the nearest
+   * folder above with a lib.rs or main.rs), `self::a` / a bare `a` from the current module,
+   * `super::a` from its parent; each step is `x.rs` or `x/mod.rs`. An external crate (`std::io`,
+   * `serde::Serialize`) is no file of the repository.
+   */
+  private rustModule(from: string, spec: string): string[] {
+    const segments = spec.split('::').filter(Boolean)
+    let dir: string
+    let file: string | null = from
+    if (segments[0] === 'crate') {
+      let root = dirOf(from)
+      while (!this.known.has(join(root, 'lib.rs')) && !this.known.has(join(root, 'main.rs'))) {
+        if (root === '') return []
+        root = dirOf(root)
+      }
+      dir = root
+      file = this.known.has(join(root, 'lib.rs')) ? join(root, 'lib.rs') : join(root, 'main.rs')
+      segments.shift()
+    } else {
+      dir = rustModuleDir(from)
+      if (segments[0] === 'self') segments.shift()
+    }
+    while (segments[0] === 'super') {
+      segments.shift()
+      // the parent module's file: `src/a/b.rs` → `src/a.rs` or `src/a/mod.rs` (or the crate root)
+      const parentDir = dirOf(dir)
+      file = this.first([`${parentDir}.rs`, join(parentDir, 'mod.rs'), join(parentDir, 'lib.rs'), join(parentDir, 'main.rs')])[0] ?? null
+      if (!file) return []
+      dir = rustModuleDir(file)
+    }
+    for (const segment of segments) {
+      file = this.first([join(dir, `${segment}.rs`), join(join(dir, segment), 'mod.rs')])[0] ?? null
+      if (!file) return []
+      dir = rustModuleDir(file)
+    }
+    return file ? [file] : []
   }
 
   private goPackage(spec: string): string[] {

@@ -1,5 +1,6 @@
+import { isTestPath } from '../parse/classify.js'
 import type { LanguageRegistry } from '../parse/registry.js'
-import type { ExtractedEntry, ExtractedImport, ExtractedSymbol } from '../parse/types.js'
+import type { ExtractedBinding, ExtractedEntry, ExtractedImport, ExtractedSymbol } from '../parse/types.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import { ModuleResolver } from './modules.js'
 
@@ -13,8 +14,14 @@ import { ModuleResolver } from './modules.js'
  *      barrels, default exports, `export *`, Python package `__init__`s), or `ns.f()` / `Class.m()`
  *      on an imported module or class;
  *   3. receiver-type: `this.m()` / `self.m()` / `super.m()` in the enclosing class and the classes
- *      it extends, `Class.m()` on a class of the same package;
- *   4. unique-name: the only definition of that name in the repository (same language family);
+ *      it extends, `Class.m()` on a class of the same package, `x.m()` / `this.f.m()` on a
+ *      variable, parameter, Go receiver or field whose type its declaration says (the tags
+ *      query's bindings: `svc: Svc`, `const s = new Svc()`, `func (c *Command)`); a receiver typed
+ *      by a type the repository does not define (`m: Map<…>`, `r *http.Request`) gets no edge;
+ *      on an interface (or a base class without the method), the implementations of the method
+ *      in the types below it, each with a lower confidence (DISPATCH);
+ *   4. unique-name: the only definition of that name in the repository (same language family;
+ *      test files' definitions are no candidates of a guess: nothing calls them unimported);
  *   5. ambiguous: up to MAX_AMBIGUOUS definitions of that name, each with a low confidence.
  * A call to an imported name that resolves outside the repository (an npm package, the standard
  * library) gets no edge, and neither does a name nothing in the repository defines.
@@ -54,6 +61,9 @@ export const CONFIDENCE: Record<CallReason, number> = { 'same-scope': 0.95, 'imp
 /** Same-package (another file of the folder) is same-scope but a little less sure. */
 const SAME_PACKAGE = 0.9
 const MAX_AMBIGUOUS = 5
+/** A call on an interface-typed receiver goes to one of its implementations: each gets this confidence, up to MAX_DISPATCH of them. */
+const DISPATCH = 0.6
+const MAX_DISPATCH = 8
 const MAX_DEPTH = 12
 
 /** Languages where a bare call never means a method of the enclosing class. */
@@ -61,6 +71,7 @@ const EXPLICIT_RECEIVER = new Set(['typescript', 'tsx', 'javascript', 'python', 
 const SELF = new Set(['this', 'self', 'Self', 'cls'])
 const CALLABLE = new Set(['function', 'method', 'class', 'struct'])
 const TYPE_KINDS = new Set(['class', 'interface', 'struct', 'trait', 'enum'])
+const CALLABLE_BODY = new Set(['function', 'method'])
 
 interface Sym {
   file: Unit
@@ -79,9 +90,25 @@ interface Unit {
   imports: Array<{ record: ExtractedImport; targets: string[] }>
   byName: Map<string, Sym[]>
   byQualified: Map<string, Sym[]>
+  /** Typed locals by the index of the symbol they are declared in (-1: the module), then by name. */
+  locals: Map<number, Map<string, ExtractedBinding[]>>
+  /** A test file (src/parse/classify.ts): no call reaches its definitions by a guess on the name. */
+  isTest: boolean
 }
 
+/** A field's declared type, read in the file that declares it. */
+interface Field {
+  file: Unit
+  type: string
+}
+
+/** What a receiver's declared type resolved to: types of the repository, or a type from outside it. */
+type ReceiverType = { syms: Sym[]; confidence: number } | 'external' | null
+
 type Binding = { kind: 'module'; targets: string[] } | { kind: 'symbols'; syms: Sym[] } | { kind: 'external' }
+
+/** The type a receiver is known to have, at most this many fields deep (`this.a.b.c`). */
+const MAX_FIELD_CHAIN = 4
 
 const family = (language: string) => (language === 'typescript' || language === 'tsx' || language === 'javascript' ? 'js' : language)
 
@@ -97,17 +124,23 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
   const topByName = new Map<string, Sym[]>()
   const methodsByName = new Map<string, Sym[]>()
   const typesByName = new Map<string, Sym[]>()
+  /** Every name the repository defines, per language family: a type named nowhere here is from outside. */
+  const definedNames = new Set<string>()
   for (const f of files) {
     if (!f.language) continue
     const ids = symbolIds(f)
-    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map() }
+    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map(), locals: new Map(), isTest: isTestPath(f.path) }
     f.symbols.forEach((s, index) => {
       const sym = { file: u, index, id: ids[index], s }
       u.syms.push(sym)
       push(u.byName, s.name, sym)
       push(u.byQualified, s.qualifiedName, sym)
       const key = `${u.family}\0${s.name}`
-      if (s.kind === 'method') push(methodsByName, key, sym)
+      definedNames.add(key)
+      // a method of an object literal inside a function is reached through that object only
+      if (s.kind === 'method') {
+        if (s.parentIndex === null || !CALLABLE_BODY.has(f.symbols[s.parentIndex].kind)) push(methodsByName, key, sym)
+      }
       else if (s.parentIndex === null && CALLABLE.has(s.kind)) push(topByName, key, sym)
       if (TYPE_KINDS.has(s.kind)) push(typesByName, key, sym)
     })
@@ -137,7 +170,8 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (bound.kind === 'symbols') return bound.syms
     }
     for (const { record, targets } of u.imports) {
-      const viaBinding = record.reexport || u.resolver === 'python'
+      // a Python or Rust module's imported names are reachable from it (`pub use` re-exports)
+      const viaBinding = record.reexport || u.resolver === 'python' || u.resolver === 'rust'
       if (!viaBinding) continue
       for (const b of record.bindings) {
         if (b.local !== name) continue
@@ -166,9 +200,9 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         if (b.imported === '*') return { kind: 'module', targets }
         const syms = targets.flatMap((t) => exportOf(units.get(t), b.imported, depth + 1))
         if (syms.length) return { kind: 'symbols', syms }
-        // Python `from pkg import mod`: a submodule, not a name of the package
-        if (u.resolver === 'python') {
-          const sub = modules.resolve('python', u.f.path, `${record.source}${record.source.endsWith('.') ? '' : '.'}${b.imported}`)
+        // Python `from pkg import mod`, Rust `use crate::a::b`: a submodule, not a name of the package
+        if (u.resolver === 'python' || u.resolver === 'rust') {
+          const sub = u.resolver === 'rust' ? modules.resolve('rust', u.f.path, `${record.source}::${b.imported}`) : modules.resolve('python', u.f.path, `${record.source}${record.source.endsWith('.') ? '' : '.'}${b.imported}`)
           if (sub.length) return { kind: 'module', targets: sub }
         }
         return { kind: 'external' }
@@ -190,7 +224,13 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     return []
   }
 
-  const membersOf = (cls: Sym, name: string): Sym[] => cls.file.byQualified.get(`${cls.s.qualifiedName}.${name}`) ?? []
+  /** Members of a class; a Go type's methods may sit in any file of its package. */
+  const membersOf = (cls: Sym, name: string): Sym[] => {
+    const qualified = `${cls.s.qualifiedName}.${name}`
+    const own = cls.file.byQualified.get(qualified) ?? []
+    if (own.length || cls.file.resolver !== 'go' || cls.s.parentIndex !== null) return own
+    return modules.siblings(cls.file.f.path).flatMap((p) => (p === cls.file.f.path ? [] : (units.get(p)?.byQualified.get(qualified) ?? [])))
+  }
 
   /** A type name seen from `u`: local, imported, same package, unique in the repository. */
   const typeNamed = (u: Unit, name: string): { syms: Sym[]; reason: CallReason; confidence: number } | null => {
@@ -216,6 +256,8 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
 
   // heritage first: `this.m()` looks through the classes a class extends
   const parents = new Map<string, Sym[]>()
+  /** The reverse: the classes and interfaces that extend or implement a type. */
+  const subtypes = new Map<string, Sym[]>()
   const out: CodeGraph = { imports: [], calls: [], extends: [], implements: [], modules: [], unresolved: 0, entries: [] }
   for (const u of units.values()) {
     for (const ref of u.f.references ?? []) {
@@ -227,6 +269,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (from === to) continue
       ;(ref.kind === 'extends' ? out.extends : out.implements).push({ from, to })
       if (ref.kind === 'extends') push(parents, from, found.syms[0])
+      push(subtypes, to, u.syms[ref.from])
     }
   }
 
@@ -251,17 +294,108 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     return null
   }
 
-  /** A method `name` of `cls` or of the classes it extends (nearest first). */
-  const methodInHierarchy = (cls: Sym, name: string, skipSelf: boolean): Sym[] => {
+  /** What `get` finds on `cls` or on the classes it extends (nearest first). */
+  const inHierarchy = <T>(cls: Sym, get: (c: Sym) => T[], skipSelf: boolean): T[] => {
     const seen = new Set<string>()
     let layer = skipSelf ? (parents.get(cls.id) ?? []) : [cls]
     for (let depth = 0; layer.length > 0 && depth < MAX_DEPTH; depth++) {
-      const hits = layer.flatMap((c) => membersOf(c, name))
+      const hits = layer.flatMap(get)
       if (hits.length) return hits
       layer = layer.flatMap((c) => (seen.has(c.id) ? [] : (seen.add(c.id), parents.get(c.id) ?? [])))
     }
     return []
   }
+  /**
+   * The methods `name` of the types below `type` (implementations of an interface's method,
+   * overrides of an abstract one), nearest first: where a call on a receiver of that type may go.
+   */
+  const implementationsOf = (type: Sym, name: string): Sym[] => {
+    const seen = new Set<string>([type.id])
+    const out: Sym[] = []
+    let layer = subtypes.get(type.id) ?? []
+    for (let depth = 0; layer.length > 0 && depth < MAX_DEPTH; depth++) {
+      layer = layer.filter((c) => !seen.has(c.id) && (seen.add(c.id), true))
+      out.push(...layer.flatMap((c) => membersOf(c, name)))
+      layer = layer.flatMap((c) => subtypes.get(c.id) ?? [])
+    }
+    return out
+  }
+  /** A method `name` of `cls` or of the classes it extends. */
+  const methodInHierarchy = (cls: Sym, name: string, skipSelf: boolean): Sym[] => inHierarchy(cls, (c) => membersOf(c, name), skipSelf)
+
+  // typed locals by scope; typed fields by the class or struct that declares them
+  const fields = new Map<string, Map<string, Field[]>>()
+  for (const u of units.values()) {
+    for (const b of u.f.bindings ?? []) {
+      if (!b.field) {
+        push(u.locals.get(b.from) ?? u.locals.set(b.from, new Map()).get(b.from)!, b.name, b)
+        continue
+      }
+      const owner = b.from >= 0 ? enclosingType(u, b.from) : null
+      if (owner) push(fields.get(owner.id) ?? fields.set(owner.id, new Map()).get(owner.id)!, b.name, { file: u, type: b.type })
+    }
+  }
+  const fieldOf = (cls: Sym, name: string): Field[] => inHierarchy(cls, (c) => fields.get(c.id)?.get(name) ?? [], false)
+
+  /**
+   * The declared type of the local `name` seen from the symbol `from` at `line`: the innermost
+   * scope that declares it, its nearest declaration above the line. Where members need an
+   * explicit receiver, a class body's names are not the methods' locals.
+   */
+  const localBinding = (u: Unit, name: string, from: number, line: number): ExtractedBinding | null => {
+    const explicit = EXPLICIT_RECEIVER.has(u.f.language ?? '')
+    const scopes: number[] = []
+    for (let i: number | null = from; i !== null && i >= 0; i = u.f.symbols[i].parentIndex) scopes.push(i)
+    scopes.push(-1)
+    for (const scope of scopes) {
+      if (explicit && scope >= 0 && TYPE_KINDS.has(u.f.symbols[scope].kind)) continue
+      const list = u.locals.get(scope)?.get(name)
+      if (list?.length) return list.filter((b) => b.line <= line).at(-1) ?? list[0]
+    }
+    return null
+  }
+
+  /**
+   * A declared type, read in file `u`: types of the repository, or 'external' when it is imported
+   * from outside or defined nowhere in the repository (a builtin such as `Map`), or null when
+   * unknown. A name shaped like a type parameter (`T`, `TValue`) is unknown, not external.
+   */
+  const typeRef = (u: Unit, type: string): ReceiverType => {
+    const dot = type.lastIndexOf('.')
+    const name = type.slice(dot + 1)
+    const found = dot > 0 ? qualifiedType(u, type.slice(0, dot), name) : typeNamed(u, name)
+    if (found) return { syms: found.syms, confidence: Math.min(found.confidence, CONFIDENCE['receiver-type']) }
+    if (bindingOf(u, type.split('.')[0]).kind === 'external') return 'external'
+    return definedNames.has(`${u.family}\0${name}`) || /^[A-Z]\d*$|^T[A-Z]/.test(name) ? null : 'external'
+  }
+
+  /** The type of a receiver (`x`, `this.f`, `x.f.g`) from the bindings of its variable and fields. */
+  const receiverType = (u: Unit, receiver: string, from: number, line: number): ReceiverType => {
+    const [head, ...path] = receiver.split('.')
+    if (path.length > MAX_FIELD_CHAIN) return null
+    let current: ReceiverType = null
+    const cls = from >= 0 ? enclosingType(u, from) : null
+    if (SELF.has(head)) {
+      if (cls) current = { syms: [cls], confidence: CONFIDENCE['receiver-type'] }
+    } else {
+      const local = localBinding(u, head, from, line)
+      // Java, Kotlin, C#: a field of the enclosing class needs no `this.`
+      const field = !local && cls && !EXPLICIT_RECEIVER.has(u.f.language ?? '') ? fieldOf(cls, head)[0] : undefined
+      if (local) current = typeRef(u, local.type)
+      else if (field) current = typeRef(field.file, field.type)
+    }
+    for (const part of path) {
+      if (current === null || current === 'external') return current
+      const field = current.syms.flatMap((c) => fieldOf(c, part))[0]
+      if (!field) return null
+      const next: ReceiverType = typeRef(field.file, field.type)
+      current = next === null || next === 'external' ? next : { syms: next.syms, confidence: Math.min(next.confidence, current.confidence) }
+    }
+    return current
+  }
+
+  /** Candidates of a guess by name: nothing calls into a test file it does not import. */
+  const guessable = (candidates: Sym[] | undefined): Sym[] => (candidates ?? []).filter((c) => !c.file.isTest)
 
   const byUniqueness = (candidates: Sym[]): { syms: Sym[]; reason: CallReason } | null => {
     if (candidates.length === 1) return { syms: candidates, reason: 'unique-name' }
@@ -285,7 +419,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     for (const ref of u.f.references ?? []) {
       if (ref.kind !== 'call') continue
       if (ref.from < 0) moduleCalls = true
-      const r = resolveCall(u, ref.name, ref.receiver, ref.from)
+      const r = resolveCall(u, ref.name, ref.receiver, ref.from, ref.line)
       if (r === 'unresolved') out.unresolved++
       else if (r) emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
     }
@@ -294,7 +428,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     for (const to of [...targets].sort()) out.imports.push({ from: u.f.path, to })
   }
 
-  function resolveCall(u: Unit, name: string, receiver: string | null, from: number): { syms: Sym[]; reason: CallReason; confidence?: number } | 'unresolved' | null {
+  function resolveCall(u: Unit, name: string, receiver: string | null, from: number, line: number): { syms: Sym[]; reason: CallReason; confidence?: number } | 'unresolved' | null {
     if (receiver === null) {
       // enclosing scopes (nested functions), then the top level, then the class's own methods
       const named = u.byName.get(name) ?? []
@@ -315,11 +449,26 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       const pkg = samePackage(u, name)
       if (pkg.length) return { syms: pkg, reason: 'same-scope', confidence: SAME_PACKAGE }
       for (const { record, targets } of u.imports) {
-        if (record.bindings.length > 0 || (u.resolver !== 'python' && u.resolver !== 'java')) continue
+        if (record.bindings.length > 0 || (u.resolver !== 'python' && u.resolver !== 'java' && u.resolver !== 'rust')) continue
         const wild = targets.flatMap((t) => exportOf(units.get(t), name, 0))
         if (wild.length) return { syms: wild, reason: 'import-resolved' }
       }
-      return byUniqueness(topByName.get(`${u.family}\0${name}`) ?? []) ?? (topByName.has(`${u.family}\0${name}`) ? 'unresolved' : null)
+      return byUniqueness(guessable(topByName.get(`${u.family}\0${name}`))) ?? (topByName.has(`${u.family}\0${name}`) ? 'unresolved' : null)
+    }
+    const typed = receiver === '?' || SELF.has(receiver) || receiver === 'super' ? null : receiverType(u, receiver, from, line)
+    if (typed === 'external') return null
+    if (typed) {
+      const hits = typed.syms.flatMap((c) => methodInHierarchy(c, name, false))
+      if (hits.length) return { syms: hits, reason: 'receiver-type', confidence: typed.confidence }
+      // an interface (its methods are no symbols) or a base without the method: the implementations
+      const below = typed.syms.flatMap((c) => implementationsOf(c, name))
+      if (below.length > 0 && below.length <= MAX_DISPATCH) return { syms: below, reason: 'receiver-type', confidence: Math.min(typed.confidence, DISPATCH) }
+    }
+    // Rust `crate::a::f()`, `super::f()`, `self::f()`, `net::client::f()`: a path of modules
+    if (u.resolver === 'rust' && (/^(crate|super|self)(\.|$)/.test(receiver) || receiver.includes('.')) && !(receiver === 'self' && from >= 0 && enclosingType(u, from))) {
+      const targets = receiver === 'self' ? [u.f.path] : modules.resolve('rust', u.f.path, receiver.replaceAll('.', '::'))
+      const syms = targets.flatMap((t) => exportOf(units.get(t), name, 0))
+      if (syms.length) return { syms, reason: 'import-resolved' }
     }
     if (SELF.has(receiver) || receiver === 'super') {
       const cls = from >= 0 ? enclosingType(u, from) : null
@@ -338,7 +487,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         if (hits.length) return { syms: hits, reason: type.reason === 'unique-name' ? 'receiver-type' : type.reason }
       }
     }
-    const candidates = methodsByName.get(`${u.family}\0${name}`) ?? []
+    const candidates = guessable(methodsByName.get(`${u.family}\0${name}`))
     const r = byUniqueness(candidates)
     if (r) return r.reason === 'unique-name' ? { ...r, confidence: 0.5 } : r
     return candidates.length > 0 ? 'unresolved' : null
@@ -347,7 +496,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
   // a handler is resolved like a call from where it is registered; an ambiguous name makes no entry
   for (const u of units.values()) {
     for (const e of u.f.entries ?? []) {
-      const r = e.name === null ? null : resolveCall(u, e.name, e.receiver, e.from)
+      const r = e.name === null ? null : resolveCall(u, e.name, e.receiver, e.from, e.line)
       const symbol = e.name === null ? (e.from >= 0 ? u.ids[e.from] : moduleSymbolId(u.f.path)) : r && r !== 'unresolved' && r.reason !== 'ambiguous' && r.syms.length === 1 ? r.syms[0].id : null
       if (symbol) out.entries.push({ symbol, kind: e.kind, label: e.label, line: e.line })
     }

@@ -21,6 +21,14 @@
  *   @reference.implementation  in the head of a class-like definition or an `impl` scope: an
  *                       interface or trait it implements
  *
+ *   @binding.name       a parameter or variable whose type the declaration says: @binding.type
+ *                       (`svc: Svc`, `const s = new Svc()`, Go `func (c *Command)`); it holds in
+ *                       the innermost enclosing symbol
+ *   @binding.field      the same for a field of the enclosing class or struct (`private svc: Svc`,
+ *                       `self.svc = Svc()`), which calls reach as `this.svc.m()` / `self.svc.m()`
+ *   @binding.type       the type's name (a qualified one is kept dotted), or the class a
+ *                       constructor call names
+ *
  * The language's imports query (queries/<lang>/imports.scm) gives the file's imports and exports;
  * its captures are documented in queries/javascript/imports.scm. Its entries query
  * (queries/<lang>/entries.scm) gives the entry points of execution flows; captures documented in
@@ -34,7 +42,7 @@ import { Language, Parser, Query } from 'web-tree-sitter'
 import type { Node, QueryCapture } from 'web-tree-sitter'
 import { loadLanguageRegistry } from './registry.js'
 import type { ExportRule, LanguageRegistry, LanguageSpec } from './registry.js'
-import type { ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
+import type { ExtractedBinding, ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
 
 /** Files larger than this are not parsed (generated bundles, data dumps). */
 export const MAX_PARSE_CHARS = 5_000_000
@@ -73,14 +81,17 @@ interface LoadedLanguage {
 
 /** A reference before the enclosing symbols are known. */
 interface RawReference {
-  capture: 'call' | 'class' | 'implementation'
+  capture: 'call' | 'class' | 'implementation' | 'binding'
   name: string
+  /** The receiver of a call; the type of a binding. */
   receiver: string | null
+  /** A binding of a field. */
+  field?: boolean
   index: number
   line: number
 }
 
-const EMPTY: FileExtraction = { symbols: [], references: [], imports: [], exports: [], entries: [] }
+const EMPTY: FileExtraction = { symbols: [], references: [], bindings: [], imports: [], exports: [], entries: [] }
 
 /** Receivers longer than this, or not a plain dotted name, are recorded as `?` (an expression). */
 const MAX_RECEIVER_CHARS = 100
@@ -203,10 +214,10 @@ function extractWith(lang: LoadedLanguage, source: string): FileExtraction {
     const placed = placeReferences(entries, symbols, found.map((e) => ({ capture: 'call', name: e.name ?? '', receiver: e.receiver, index: e.index, line: e.line })))
     return {
       symbols,
-      references: placeReferences(entries, symbols, references),
+      ...placeReferences(entries, symbols, references),
       imports,
       exports,
-      entries: found.map((e, i) => ({ kind: e.kind, label: e.label, name: e.name, receiver: e.receiver, line: e.line, from: placed[i].from })),
+      entries: found.map((e, i) => ({ kind: e.kind, label: e.label, name: e.name, receiver: e.receiver, line: e.line, from: placed.references[i].from })),
     }
   } finally {
     tree.delete()
@@ -227,9 +238,14 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): { ent
     let body: Node | null = null
     let head: Node | null = null
     let receiver: string | null = null
+    let binding: { name: Node | null; type: Node | null; field: boolean } | null = null
     for (const capture of match.captures) {
       const captureName = capture.name
-      if (captureName === 'name') nameNode = capture.node
+      if (captureName.startsWith('binding.')) {
+        binding ??= { name: null, type: null, field: false }
+        if (captureName === 'binding.type') binding.type = capture.node
+        else [binding.name, binding.field] = [capture.node, captureName === 'binding.field']
+      } else if (captureName === 'name') nameNode = capture.node
       else if (captureName === 'body') body = capture.node
       else if (captureName === 'head') head = capture.node
       // Several receivers (C++ `a::B::f`, matched level by level) make one path, outer first.
@@ -237,6 +253,11 @@ function collectEntries(lang: LoadedLanguage, root: Node, source: string): { ent
       else if (captureName === 'scope' || captureName === 'namespace') [scope, namespace] = [capture.node, captureName === 'namespace']
       else if (captureName.startsWith('definition.')) def = capture
       else if (captureName === 'reference.call' || captureName === 'reference.class' || captureName === 'reference.implementation') reference = captureName.slice('reference.'.length) as RawReference['capture']
+    }
+    if (binding) {
+      const type = binding.type ? plainReceiver(dotted(binding.type.text)) : '?'
+      if (binding.name && type !== '?') references.push({ capture: 'binding', name: binding.name.text, receiver: type, field: binding.field, index: binding.name.startIndex, line: binding.name.startPosition.row + 1 })
+      continue
     }
     if (!nameNode) continue
     const name = nameNode.text
@@ -283,10 +304,12 @@ function plainReceiver(text: string): string {
 /**
  * Each reference with its enclosing symbol, in one sweep over the entries (outer before inner)
  * and the references (by position): a reference in the head of a class-like definition or an
- * `impl` scope is heritage of it, any other is a call from the innermost enclosing symbol.
+ * `impl` scope is heritage of it, any other is a call from the innermost enclosing symbol; a
+ * binding holds in the innermost enclosing symbol.
  */
-function placeReferences(entries: Entry[], symbols: ExtractedSymbol[], raw: RawReference[]): ExtractedReference[] {
+function placeReferences(entries: Entry[], symbols: ExtractedSymbol[], raw: RawReference[]): { references: ExtractedReference[]; bindings: ExtractedBinding[] } {
   const out: ExtractedReference[] = []
+  const bindings: ExtractedBinding[] = []
   const stack: Entry[] = []
   let next = 0
   for (const ref of raw) {
@@ -297,7 +320,7 @@ function placeReferences(entries: Entry[], symbols: ExtractedSymbol[], raw: RawR
     }
     while (stack.length > 0 && stack[stack.length - 1].endIndex <= ref.index) stack.pop()
     const top = stack.length > 0 ? stack[stack.length - 1] : null
-    if (ref.capture !== 'call' && top && ref.index < top.bodyStart && (top.kind === null || HERITAGE_HOLDERS.has(top.kind))) {
+    if (ref.capture !== 'call' && ref.capture !== 'binding' && top && ref.index < top.bodyStart && (top.kind === null || HERITAGE_HOLDERS.has(top.kind))) {
       const holder = top.kind === null ? symbols.findIndex((s) => s.qualifiedName === top.qualifiedName && HERITAGE_HOLDERS.has(s.kind)) : top.outputIndex
       if (holder >= 0) out.push({ kind: ref.capture === 'class' ? 'extends' : 'implements', name: ref.name, receiver: ref.receiver, line: ref.line, from: holder })
       continue
@@ -310,9 +333,10 @@ function placeReferences(entries: Entry[], symbols: ExtractedSymbol[], raw: RawR
         break
       }
     }
-    out.push({ kind: 'call', name: ref.name, receiver: ref.receiver, line: ref.line, from })
+    if (ref.capture === 'binding') bindings.push({ name: ref.name, type: ref.receiver!, field: ref.field === true, line: ref.line, from })
+    else out.push({ kind: 'call', name: ref.name, receiver: ref.receiver, line: ref.line, from })
   }
-  return out
+  return { references: out, bindings }
 }
 
 const ENTRY_KINDS: ReadonlySet<string> = new Set(['route', 'command', 'main'])

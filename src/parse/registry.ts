@@ -4,7 +4,7 @@
  * language is a registry entry, a query file and a golden fixture; no code here changes.
  */
 import { createHash } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -55,7 +55,7 @@ export interface ImportRule {
 }
 
 /** How a specifier becomes repository paths (src/codegraph/modules.ts). */
-export type ImportResolver = 'js' | 'python' | 'go' | 'java'
+export type ImportResolver = 'js' | 'python' | 'go' | 'java' | 'rust'
 
 interface RawExportRule {
   parentTypes?: string[]
@@ -128,6 +128,7 @@ export class LanguageRegistry {
 
 export function loadLanguageRegistry(
   registryPath: string = join(PROJECT_ROOT, 'grammars', 'registry.json'),
+  codeRoot: string = join(PROJECT_ROOT, 'dist'),
 ): LanguageRegistry {
   const text = readFileSync(registryPath, 'utf8')
   const raw = JSON.parse(text) as RawRegistry
@@ -159,5 +160,25 @@ export function loadLanguageRegistry(
     digest.update(`\0${spec.id}\0${statSync(spec.wasmPath).size}\0`).update(readFileSync(spec.queryPath))
     for (const extra of [spec.imports?.queryPath, spec.entriesPath]) if (extra) digest.update('\0').update(readFileSync(extra))
   }
+  for (const file of extractionCode(codeRoot)) digest.update('\0').update(readFileSync(file))
   return new LanguageRegistry(languages, digest.digest('hex').slice(0, 16))
+}
+
+/**
+ * The code that turns sources into symbols and edges (dist/parse and dist/codegraph, as built; the
+ * CLI runs them): a change to it changes what an index holds as surely as a changed query, so it
+ * joins the fingerprint. An upgraded gitwhy whose resolver changed extracts every file again.
+ */
+function extractionCode(root: string): string[] {
+  const out: string[] = []
+  for (const dir of ['parse', 'codegraph'].map((d) => join(root, d))) {
+    let names: string[]
+    try {
+      names = readdirSync(dir).sort()
+    } catch {
+      continue // not built (a test run from the sources alone)
+    }
+    for (const name of names) if (name.endsWith('.js')) out.push(join(dir, name))
+  }
+  return out
 }

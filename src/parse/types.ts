@@ -42,6 +42,25 @@ export interface ExtractedReference {
   from: number
 }
 
+/**
+ * A name whose type a declaration says (`@binding.*` captures): a parameter or variable annotated
+ * with a type or assigned a constructor call (`svc: Svc`, `const s = new Svc()`, Python
+ * `s = Svc()`, Go `func (c *Command)`), or a field of the enclosing class or struct
+ * (`private svc: Svc`, `self.svc = Svc()`). Call resolution reads the type of a call's receiver
+ * from it.
+ */
+export interface ExtractedBinding {
+  name: string
+  /** The type's name as written (dotted for a qualified one: `ns.Svc`), or the class a constructor call names. */
+  type: string
+  /** A field of the enclosing class-like symbol (reached as `this.name` / `self.name`), not a local. */
+  field: boolean
+  /** 1-based line of the name. */
+  line: number
+  /** Index of the innermost enclosing symbol (its scope), or -1: module level. */
+  from: number
+}
+
 /** One import (or re-export) statement's module and the local names it binds. */
 export interface ExtractedImport {
   source: string
@@ -77,6 +96,7 @@ export interface ExtractedEntry {
 export interface FileExtraction {
   symbols: ExtractedSymbol[]
   references: ExtractedReference[]
+  bindings: ExtractedBinding[]
   imports: ExtractedImport[]
   exports: ExtractedExport[]
   entries: ExtractedEntry[]

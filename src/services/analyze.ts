@@ -22,7 +22,7 @@ import { readIgnoredContent, readIgnoreRevs } from '../git/ignore-revs.js'
 import { computeIgnoreGuesses, ignoredRevsFor, type IgnoreGuesses } from '../history/ignore-revs.js'
 import type { HistoryGraph } from '../history/graph.js'
 import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
-import { MODULE_CONFIG_FILES } from '../codegraph/modules.js'
+import { isModuleConfigFile } from '../codegraph/modules.js'
 import { buildFlows, type Flows } from '../codegraph/flows.js'
 import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
@@ -497,10 +497,11 @@ async function indexFiles(
           if (docs.some(Boolean)) file.docs = docs
         }
         if (x?.references.length) file.references = x.references
+        if (x?.bindings.length) file.bindings = x.bindings
         if (x?.imports.length) file.imports = x.imports
         if (x?.exports.length) file.exports = x.exports
         if (x?.entries.length) file.entries = x.entries
-        if (MODULE_CONFIG_FILES.has(path.posix.basename(p))) file.config = decodeSource(content)
+        if (isModuleConfigFile(p)) file.config = decodeSource(content)
         files.push(file)
       }
       if (++done % 200 === 0) progress('parse', done, total)

@@ -1,5 +1,5 @@
 import { ShardReader, updateShards, writeShards } from '../history/shards.js'
-import type { ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol } from '../parse/types.js'
+import type { ExtractedBinding, ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol } from '../parse/types.js'
 
 /** The files of one index directory (`.gitwhy/index-*`), and what the per-file cache holds. */
 
@@ -12,6 +12,8 @@ export interface IndexedFile {
   symbols: ExtractedSymbol[]
   /** Calls and heritage the tags query found (src/parse/extractor.ts). */
   references?: ExtractedReference[]
+  /** Names whose type a declaration says (receivers of calls), from the tags query's @binding.* captures. */
+  bindings?: ExtractedBinding[]
   /** Import statements the language's imports query found (src/codegraph/modules.ts resolves them). */
   imports?: ExtractedImport[]
   /** Local names exported under another name. */
@@ -20,7 +22,7 @@ export interface IndexedFile {
   docs?: string[]
   /** Entry points (routes, commands, mains) the language's entries query found. */
   entries?: ExtractedEntry[]
-  /** The text of a file module resolution reads (tsconfig.json, package.json, go.mod: MODULE_CONFIG_FILES). */
+  /** The text of a file module resolution reads (tsconfigs, package.json, go.mod: isModuleConfigFile). */
   config?: string
 }
 

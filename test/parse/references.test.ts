@@ -61,6 +61,21 @@ async function references(spec: LanguageSpec, source: string, symbols: Extracted
   return lines.join('\n').concat('\n')
 }
 
+/** The bindings the extractor places (`@binding.*`: a typed name, in the symbol it holds in). */
+function bindings(path: string, source: string): string {
+  const x = extractor.extractFile(path, source)
+  return x.bindings.map((b) => `L${b.line} ${b.field ? 'field' : 'name'} ${b.name}: ${b.type} in ${b.from < 0 ? '<module>' : x.symbols[b.from].qualifiedName}`).join('\n').concat('\n')
+}
+
+describe('golden bindings', () => {
+  for (const spec of withReferences.filter((s) => readFileSync(s.queryPath, 'utf8').includes('@binding.'))) {
+    it(spec.id, () => {
+      const path = fixtureOf(spec.id)
+      expectGolden(`${spec.id}.bindings.txt`, bindings(path, readFileSync(path, 'utf8')), `bindings of ${basename(path)}`)
+    })
+  }
+})
+
 describe('golden references', () => {
   it('the languages with reference captures include the ones the code graph was promised', () => {
     const ids = withReferences.map((s) => s.id)

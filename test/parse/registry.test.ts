@@ -1,5 +1,5 @@
 /** The registry's fingerprint: what an index records so that changed extraction rules rebuild it. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -36,5 +36,15 @@ describe('registry fingerprint', () => {
     const before = loadLanguageRegistry(write('query.json', ownQuery)).fingerprint
     writeFileSync(query, readFileSync(query, 'utf8') + '\n(translation_unit) @definition.module\n')
     expect(loadLanguageRegistry(join(dir, 'query.json')).fingerprint).not.toBe(before)
+  })
+
+  it('changes with the built extraction code (a resolver change alone rebuilds the code graph)', () => {
+    dir = mkdtempSync(join(tmpdir(), 'gitwhy-registry-code-'))
+    for (const d of ['parse', 'codegraph']) mkdirSync(join(dir, d))
+    writeFileSync(join(dir, 'codegraph', 'resolve.js'), 'export const x = 1\n')
+    const before = loadLanguageRegistry(REGISTRY, dir).fingerprint
+    expect(loadLanguageRegistry(REGISTRY, dir).fingerprint).toBe(before)
+    writeFileSync(join(dir, 'codegraph', 'resolve.js'), 'export const x = 2\n')
+    expect(loadLanguageRegistry(REGISTRY, dir).fingerprint).not.toBe(before)
   })
 })

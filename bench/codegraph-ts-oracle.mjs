@@ -1,0 +1,215 @@
+#!/usr/bin/env node
+// gitwhy's call graph against the TypeScript compiler (issue 11, "Quality"): for random functions
+// and methods of an indexed TypeScript repository, the callers and callees the TypeScript
+// LanguageService call hierarchy reports (prepareCallHierarchy, provideCallHierarchyIncomingCalls
+// / OutgoingCalls) versus `gitwhy context --json`.
+//
+//   node bench/codegraph-ts-oracle.mjs <indexed-repo> [--tsconfig PATH] [--functions N] [--seed S]
+//        [--misses N] [--json]
+//
+// --tsconfig: the project the oracle compiles (default tsconfig.json; a solution config with only
+// `references` takes the union of the referenced projects' files). The sample: N (default 100)
+// functions and methods of the program's non-test .ts/.tsx files, by a seeded random pick.
+//
+// Both sides are compared as gitwhy symbols: a TypeScript call site is attributed to the
+// innermost gitwhy symbol whose lines hold it (or the file's `<module>`), as gitwhy attributes a
+// call; a TypeScript callee is the gitwhy symbol of that name declared at that line. A callee
+// outside the repository (lib.d.ts, node_modules) is not counted: gitwhy has no edge for it by
+// design; a constructor is its class (gitwhy links `new X()` to X). A function TypeScript sees
+// but gitwhy has no symbol for (a callback, a named function expression) is part of the gitwhy
+// symbol around it, as its calls are in gitwhy: its outgoing calls count for that symbol. Files
+// outside the TypeScript program are left out on both sides. Accessors are left out: TypeScript
+// counts a property read of a getter as a call, gitwhy counts calls. A callee the repository declares but gitwhy has no symbol for (an interface's method
+// signature, an object literal's method) is counted as `unmappable`, apart from the recall.
+// Precision and recall are reported per confidence threshold and per reason, with a sample of
+// the misses (what TypeScript saw and gitwhy did not, and the reverse).
+
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, relative, resolve } from 'node:path'
+import { BIN, ROOT, benchArgs } from './lib.mjs'
+
+const ts = createRequire(join(ROOT, 'package.json'))('typescript')
+const { opt, repo: repoArg, json } = benchArgs('node bench/codegraph-ts-oracle.mjs <indexed-repo> [--tsconfig PATH] [--functions N] [--seed S] [--misses N] [--json]')
+const repo = resolve(repoArg)
+const N = Number(opt('functions', 100))
+const MISSES = Number(opt('misses', 15))
+let seed = Number(opt('seed', 1))
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+const THRESHOLDS = [0, 0.5, 0.6, 0.85, 0.9]
+
+const gitwhy = (args) => JSON.parse(execFileSync(process.execPath, [BIN, ...args, '--json', '--repo', repo], { maxBuffer: 1 << 28, encoding: 'utf8' }))
+
+// --- the TypeScript program ---
+function parseProject(configPath) {
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })
+  if (!parsed) throw new Error(`cannot read ${configPath}`)
+  if (parsed.fileNames.length > 0 || !parsed.projectReferences?.length) return parsed
+  const refs = parsed.projectReferences.map((r) => parseProject(ts.resolveProjectReferencePath(r)))
+  return { options: refs.find((r) => r.fileNames.length)?.options ?? parsed.options, fileNames: [...new Set(refs.flatMap((r) => r.fileNames))] }
+}
+const project = parseProject(resolve(repo, opt('tsconfig', 'tsconfig.json')))
+const texts = new Map()
+const textOf = (f) => {
+  if (!texts.has(f)) texts.set(f, ts.sys.readFile(f) ?? '')
+  return texts.get(f)
+}
+const service = ts.createLanguageService({
+  getScriptFileNames: () => project.fileNames,
+  getScriptVersion: () => '1',
+  getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(textOf(f)) : undefined),
+  getCurrentDirectory: () => repo,
+  getCompilationSettings: () => project.options,
+  getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+  fileExists: ts.sys.fileExists,
+  readFile: ts.sys.readFile,
+  readDirectory: ts.sys.readDirectory,
+  directoryExists: ts.sys.directoryExists,
+  getDirectories: ts.sys.getDirectories,
+}, ts.createDocumentRegistry())
+
+// --- gitwhy's symbols, to attribute the oracle's positions ---
+const symbols = gitwhy(['cypher', '--max-rows', '0', 'MATCH (s:Symbol) RETURN s.id AS id, s.path AS path, s.name AS name, s.kind AS kind, s.start_line AS first, s.end_line AS last']).rows
+const byPath = new Map()
+for (const s of symbols) {
+  if (!byPath.has(s.path)) byPath.set(s.path, [])
+  byPath.get(s.path).push(s)
+}
+const rel = (f) => relative(repo, f).split('\\').join('/')
+const inRepo = (f) => !rel(f).startsWith('..') && !f.includes('/node_modules/')
+const lineOf = (f, pos) => ts.getLineAndCharacterOfPosition(service.getProgram().getSourceFile(f), pos).line + 1
+/** The innermost gitwhy symbol of the file holding the line (`<module>` when none); with `name`, one of that name. */
+function symbolAt(file, line, name) {
+  const here = (byPath.get(rel(file)) ?? []).filter((s) => s.kind !== 'module' && s.first <= line && line <= s.last && (!name || s.name === name))
+  here.sort((a, b) => a.last - a.first - (b.last - b.first))
+  return here[0]?.id ?? (name ? null : `${rel(file)}#<module>`)
+}
+
+const classAt = (file, line) => (byPath.get(rel(file)) ?? []).filter((s) => s.kind === 'class' && s.first <= line && line <= s.last).sort((a, b) => a.last - a.first - (b.last - b.first))[0]?.id ?? null
+
+/** Positions of the functions inside `s` that gitwhy has no symbol for (their calls are s's). */
+function innerFunctions(file, s) {
+  const sf = service.getProgram().getSourceFile(file)
+  const out = []
+  const visit = (node) => {
+    if (ts.isFunctionLike(node) && node.body) {
+      const line = lineOf(file, node.getStart(sf))
+      if (line > s.first && line <= s.last && symbolAt(file, line) === s.id) out.push(node.name ? node.name.getStart(sf) : node.getStart(sf))
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(sf)
+  return out
+}
+
+// --- the sample ---
+const isTest = (p) => /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?tsx?$/.test(p)
+const programFiles = new Set(project.fileNames.map(rel))
+const candidates = symbols.filter((s) => (s.kind === 'function' || s.kind === 'method') && s.name !== 'constructor' && !s.id.includes('~') && programFiles.has(s.path) && /\.tsx?$/.test(s.path) && !s.path.endsWith('.d.ts') && !isTest(s.path))
+const sample = []
+while (sample.length < Math.min(N, candidates.length)) {
+  const s = candidates[Math.floor(random() * candidates.length)]
+  if (!sample.includes(s)) sample.push(s)
+}
+
+/** The offset of the symbol's name in its declaration's first lines. */
+function namePosition(file, s) {
+  const text = textOf(file)
+  let offset = 0
+  for (let l = 1; l < s.first; l++) offset = text.indexOf('\n', offset) + 1
+  const re = new RegExp(`(?<![\\w$])${s.name.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g')
+  re.lastIndex = offset
+  const m = re.exec(text)
+  return m && lineOf(file, m.index) <= s.last ? m.index : -1
+}
+
+const stats = { functions: 0, skipped: 0, unmappable: 0, external: 0, accessors: 0 }
+const pairs = { callers: [], callees: [] } // { target, id, oracle: bool, gitwhy: {confidence, reason} | null }
+for (const s of sample) {
+  const file = join(repo, s.path)
+  const pos = namePosition(file, s)
+  const items = pos < 0 ? undefined : service.prepareCallHierarchy(file, pos)
+  const item = Array.isArray(items) ? items[0] : items
+  // an accessor's "calls" are property reads, which gitwhy does not count as calls
+  if (!item || item.kind === ts.ScriptElementKind.memberGetAccessorElement || item.kind === ts.ScriptElementKind.memberSetAccessorElement) {
+    stats.skipped++
+    continue
+  }
+  stats.functions++
+  const oracle = { callers: new Set(), callees: new Set() }
+  for (const c of service.provideCallHierarchyIncomingCalls(file, pos)) {
+    if (!inRepo(c.from.file)) continue
+    for (const span of c.fromSpans) oracle.callers.add(symbolAt(c.from.file, lineOf(c.from.file, span.start)))
+  }
+  for (const at of [pos, ...innerFunctions(file, s)]) for (const c of service.provideCallHierarchyOutgoingCalls(file, at)) {
+    if (!inRepo(c.to.file) || c.to.file.endsWith('.d.ts')) {
+      stats.external++
+      continue
+    }
+    if (c.to.kind === ts.ScriptElementKind.memberGetAccessorElement || c.to.kind === ts.ScriptElementKind.memberSetAccessorElement) {
+      stats.accessors++
+      continue
+    }
+    const line = lineOf(c.to.file, c.to.selectionSpan.start)
+    const id = c.to.kind === ts.ScriptElementKind.constructorImplementationElement ? classAt(c.to.file, line) : symbolAt(c.to.file, line, c.to.name)
+    if (id && !id.endsWith('#<module>')) oracle.callees.add(id)
+    else stats.unmappable++
+  }
+  oracle.callers.delete(s.id)
+  oracle.callees.delete(s.id)
+  const ctx = gitwhy(['context', `${s.path}:${s.id.slice(s.path.length + 1)}`, '--limit', '0', '--min-confidence', '0'])
+  for (const side of ['callers', 'callees']) {
+    const found = new Map(ctx[side].filter((c) => programFiles.has(c.path)).map((c) => [c.id, c]))
+    for (const id of new Set([...oracle[side], ...found.keys()])) {
+      const g = found.get(id)
+      pairs[side].push({ target: s.id, id, oracle: oracle[side].has(id), gitwhy: g ? { confidence: g.confidence, reason: g.reason } : null })
+    }
+  }
+}
+
+const pct = (a, b) => (b === 0 ? null : Math.round((1000 * a) / b) / 10)
+function score(list, min) {
+  const kept = list.filter((p) => p.gitwhy && p.gitwhy.confidence >= min)
+  const tp = kept.filter((p) => p.oracle).length
+  const oracle = list.filter((p) => p.oracle).length
+  return { threshold: min, oracle, gitwhy: kept.length, true_positives: tp, precision: pct(tp, kept.length), recall: pct(tp, oracle) }
+}
+function byReason(list) {
+  const out = {}
+  for (const p of list) {
+    if (!p.gitwhy) continue
+    const r = (out[p.gitwhy.reason] ??= { edges: 0, correct: 0 })
+    r.edges++
+    if (p.oracle) r.correct++
+  }
+  for (const r of Object.values(out)) r.precision = pct(r.correct, r.edges)
+  return out
+}
+const report = {
+  repo,
+  tsconfig: opt('tsconfig', 'tsconfig.json'),
+  typescript: ts.version,
+  sample: { asked: sample.length, ...stats },
+  callers: { by_threshold: THRESHOLDS.map((t) => score(pairs.callers, t)), by_reason: byReason(pairs.callers) },
+  callees: { by_threshold: THRESHOLDS.map((t) => score(pairs.callees, t)), by_reason: byReason(pairs.callees) },
+  misses: Object.fromEntries(['callers', 'callees'].map((side) => [side, {
+    missed: pairs[side].filter((p) => p.oracle && !(p.gitwhy?.confidence >= 0.5)).slice(0, MISSES).map((p) => `${p.target} ${side === 'callers' ? '←' : '→'} ${p.id}${p.gitwhy ? ` (${p.gitwhy.reason} ${p.gitwhy.confidence})` : ''}`),
+    wrong: pairs[side].filter((p) => !p.oracle && p.gitwhy && p.gitwhy.confidence >= 0.5).slice(0, MISSES).map((p) => `${p.target} ${side === 'callers' ? '←' : '→'} ${p.id} (${p.gitwhy.reason} ${p.gitwhy.confidence})`),
+  }])),
+}
+if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+else {
+  const out = []
+  out.push(`${repo} (${report.tsconfig}, TypeScript ${ts.version}): ${stats.functions} functions (${stats.skipped} skipped: accessors, no call hierarchy item); callees outside the repository: ${stats.external}, accessors read: ${stats.accessors}, declared but no gitwhy symbol: ${stats.unmappable}`)
+  for (const side of ['callers', 'callees']) {
+    out.push(`\n${side}: threshold  oracle  gitwhy  correct  precision  recall`)
+    for (const r of report[side].by_threshold) out.push(`  ≥ ${String(r.threshold).padEnd(9)}${String(r.oracle).padStart(6)}${String(r.gitwhy).padStart(8)}${String(r.true_positives).padStart(9)}${String(r.precision ?? '-').padStart(10)} %${String(r.recall ?? '-').padStart(7)} %`)
+    out.push(`  by reason: ${Object.entries(report[side].by_reason).map(([k, v]) => `${k} ${v.correct}/${v.edges} (${v.precision} %)`).join(', ')}`)
+    out.push(`  missed (TypeScript only, or below 0.5):\n    ${report.misses[side].missed.join('\n    ') || '-'}`)
+    out.push(`  wrong (gitwhy only, ≥ 0.5):\n    ${report.misses[side].wrong.join('\n    ') || '-'}`)
+  }
+  process.stdout.write(`${out.join('\n')}\n`)
+}
+service.dispose()
+
