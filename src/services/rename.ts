@@ -100,11 +100,11 @@ export async function rename(options: { repo?: string; reader?: IndexReader; tar
     const g = await reader.graph()
 
     // where the graph says the name refers to this symbol: (path, line) → source
-    const sites = new Map<string, { path: string; line: number; source: EditSource; searchTo?: number }>()
+    const sites = new Map<string, { path: string; line: number; source: EditSource; searchTo?: number; searchFrom?: number }>()
     const lowConfidence = new Set<string>()
-    const site = (p: string, line: number, source: EditSource, searchTo?: number) => {
+    const site = (p: string, line: number, source: EditSource, searchTo?: number, searchFrom?: number) => {
       const key = `${p}\0${line}`
-      if (!sites.has(key)) sites.set(key, { path: p, line, source, searchTo })
+      if (!sites.has(key)) sites.set(key, { path: p, line, source, searchTo, searchFrom })
     }
     site(target.path, target.start_line, 'definition', target.end_line)
     const [calls, subtypes] = await Promise.all([
@@ -117,7 +117,8 @@ export async function rename(options: { repo?: string; reader?: IndexReader; tar
     }
     // the heritage clause is in the head of the subtype's definition
     for (const s of subtypes) site(s.path, Number(s.start_line), s.relation === 'EXTENDS' ? 'extends' : 'implements', Number(s.start_line) + 5)
-    for (const s of importSites(reader, target.path, oldName)) site(s.path, s.line, 'import', s.line + 50)
+    // an import's line is its module's: the name may sit on a line above it (TS `import {\n  a,\n} from '.'`) or below (Python)
+    for (const s of importSites(reader, target.path, oldName)) site(s.path, s.line, 'import', s.line + 50, s.line - 50)
 
     // read the indexed content of every file that has the word or a site
     const grep = await gitBuffer(reader.repo, ['grep', '-l', '-z', '-w', '-F', '-e', oldName, index.head, '--'], { okCodes: [1] })
@@ -136,8 +137,8 @@ export async function rename(options: { repo?: string; reader?: IndexReader; tar
     for (const s of sites.values()) {
       const lines = content.get(s.path)
       if (!lines) continue
-      // the name on the site's line, or (a definition's head, a multi-line import) on the first line after it that has it
-      for (let l = s.line; l <= Math.min(s.searchTo ?? s.line, lines.length); l++) {
+      // the name on the site's line, or (a definition's head, a multi-line import) on the nearest line around it that has it
+      for (const l of nearestFirst(s.line, Math.max(1, s.searchFrom ?? s.line), Math.min(s.searchTo ?? s.line, lines.length))) {
         // a module path or a message naming it is text, not the reference
         const cols = columnsOf(lines[l - 1], oldName).filter((c) => !inString(lines[l - 1], c))
         if (cols.length === 0) continue
@@ -172,6 +173,16 @@ export async function rename(options: { repo?: string; reader?: IndexReader; tar
       applied: options.apply === true,
     }
   })
+}
+
+/** Lines from..to, `line` first, then by distance from it (below before above at equal distance). */
+export function nearestFirst(line: number, from: number, to: number): number[] {
+  const out: number[] = []
+  for (let d = 0; line + d <= to || line - d >= from; d++) {
+    if (line + d <= to && line + d >= from) out.push(line + d)
+    if (d > 0 && line - d >= from && line - d <= to) out.push(line - d)
+  }
+  return out
 }
 
 let languages: ReturnType<typeof loadLanguageRegistry> | undefined

@@ -36,7 +36,8 @@ export const APP = [
   '',
 ].join('\n')
 const REPORT = "import { total } from './app'\n\nexport function report(): string {\n  return `total ${total([1, 2])}`\n}\n"
-const TEST = "import { addNumbers } from '../src/math'\n\nexport function checkAdd(): boolean {\n  return addNumbers(1, 2) === 3\n}\n"
+// a multi-line import: the name sits above the line of its module
+const TEST = "import {\n  addNumbers,\n} from '../src/math'\n\nexport function checkAdd(): boolean {\n  return addNumbers(1, 2) === 3\n}\n"
 const TSCONFIG = '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2020", "module": "commonjs" }, "include": ["src", "test"] }\n'
 
 let repo: TestRepo
@@ -75,7 +76,7 @@ describe('detect-changes', () => {
         expect.arrayContaining([
           ['mul', 'src/math.ts', ['addNumbers'], [8]],
           ['total', 'src/app.ts', ['addNumbers'], [5]],
-          ['checkAdd', 'test/math.test.ts', ['addNumbers'], [4]],
+          ['checkAdd', 'test/math.test.ts', ['addNumbers'], [6]],
         ]),
       )
       expect(r.callers).toHaveLength(3)
@@ -170,8 +171,8 @@ describe('rename', () => {
       'src/app.ts:5:30 call',
       'src/math.ts:2:17 definition',
       'src/math.ts:8:35 call',
-      'test/math.test.ts:1:10 import',
-      'test/math.test.ts:4:10 call',
+      'test/math.test.ts:2:3 import',
+      'test/math.test.ts:6:10 call',
     ])
     // every edit points at the name in the committed file
     for (const e of r.edits) expect(repo.git('show', `HEAD:${e.path}`).split('\n')[e.line - 1].slice(e.column - 1, e.column - 1 + e.old.length)).toBe('addNumbers')
