@@ -6,6 +6,7 @@
 //
 // For a seeded random sample of N indexed source files:
 //   blame         git blame --porcelain <head> -- FILE   vs  evidence(...) items with source 'blame'
+//                 (with --ignore-revs-file when the index looked through .git-blame-ignore-revs)
 //                 (whole file, K random ranges, and every range used below)
 //   line history  git log -L S,E:FILE --format=%H -s <head>  ⊆  blame ∪ history SHAs of evidence(...),
 //                 and the history SHAs ⊆ git log -L (a blame SHA log -L lacks is held to git blame instead)
@@ -17,7 +18,8 @@
 // Built-ins only. Imports the services from ../dist in-process.
 
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
@@ -119,6 +121,15 @@ if (!existsSync(path.join(repo, '.gitwhy', meta.indexDir, 'dag.json'))) {
   meta = JSON.parse(readFileSync(metaPath, 'utf8'))
 }
 const HEAD = meta.head
+// The index looked through the commits of .git-blame-ignore-revs (blame.ignoreRevsFile): so does git blame here.
+const ignoreRevs = meta.options?.ignoreRevs ?? []
+const IGNORE = []
+if (ignoreRevs.length > 0) {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'gitwhy-verify-')), 'ignore-revs')
+  writeFileSync(file, ignoreRevs.join('\n') + '\n')
+  IGNORE.push('--ignore-revs-file', file)
+  log(`git blame looks through ${ignoreRevs.length} commits, as the index does (${file})`)
+}
 const workHead = git(['rev-parse', 'HEAD']).trim()
 if (workHead !== HEAD) log(`warning: index is at ${HEAD.slice(0, 10)}, HEAD is ${workHead.slice(0, 10)}; comparing at the indexed commit`)
 
@@ -244,7 +255,7 @@ function compareBlame(file, start, end, owner, ev, label) {
   const pairing = renamePairingDiffers(file)
   const outcome = pairing.length ? 'rename_pairing' : 'unexplained'
   record('blame', outcome)
-  mismatches.push({ kind: 'blame', outcome, rename_pairing: pairing.length ? pairing : undefined, file, range: `${start}-${end}`, label, diff: bad, repro: `git -C ${repo} blame -L ${start},${end} ${HEAD} -- '${file}'` })
+  mismatches.push({ kind: 'blame', outcome, rename_pairing: pairing.length ? pairing : undefined, file, range: `${start}-${end}`, label, diff: bad, repro: `git -C ${repo} blame ${IGNORE.join(' ')} -L ${start},${end} ${HEAD} -- '${file}'` })
 }
 
 // ---------- run ----------
@@ -256,7 +267,7 @@ for (const [fi, file] of sampleFiles.entries()) {
   log(`[${fi + 1}/${sampleFiles.length}] ${file} (${info.lines} lines, ${info.symbols?.length ?? 0} symbols)`)
   try {
     // blame, whole file
-    const owner = parseBlame(git(['blame', '--porcelain', HEAD, '--', file], { kind: 'blame (whole file)' }))
+    const owner = parseBlame(git(['blame', '--porcelain', ...IGNORE, HEAD, '--', file], { kind: 'blame (whole file)' }))
     if (owner.length !== info.lines) {
       mismatches.push({ kind: 'line-count', file, git_lines: owner.length, gitwhy_lines: info.lines })
       record('blame', 'unexplained')
