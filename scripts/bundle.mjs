@@ -15,7 +15,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['kuzu'],
+  // transformers.js loads onnxruntime-node's and sharp's native addons by relative path: never bundled
+  external: ['kuzu', '@huggingface/transformers'],
   // jsonc-parser's "main" is a UMD build whose dynamic requires esbuild cannot follow; its ESM build bundles
   mainFields: ['module', 'main'],
   banner: { js: "import { createRequire as __gitwhyRequire } from 'node:module'; const require = __gitwhyRequire(import.meta.url);" },

@@ -5,7 +5,8 @@
  */
 
 const IDENT = /[\p{L}\p{N}_$]+/gu
-const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{Lo}+/gu
+/** One word of an identifier: an acronym, a (capitalised) word, a number, or a run of other letters. */
+export const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{Lo}+/gu
 
 /** Every identifier of the text, and the words each splits into, lower-cased, space-separated. */
 export function identifierWords(text: string): string {

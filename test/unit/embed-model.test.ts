@@ -1,0 +1,132 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  BUNDLED_MODEL_DIR,
+  MODEL_ENV,
+  embed,
+  embeddingModelInfo,
+  embeddingText,
+  resetEmbeddingModel,
+} from '../../src/embed/model.js'
+import { UserError } from '../../src/errors.js'
+
+interface TeacherFixture {
+  sentences: { text: string; vector: number[] }[]
+}
+// written by `node scripts/convert-embedding-model.mjs --fixture …` from the TF.js original
+const teacher = JSON.parse(readFileSync(new URL('../fixtures/embed/teacher-vectors.json', import.meta.url), 'utf8')) as TeacherFixture
+
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  let s = 0
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
+  return s
+}
+const norm = (a: ArrayLike<number>): number => Math.sqrt(dot(a, a))
+const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => dot(a, b) / (norm(a) * norm(b))
+
+afterEach(() => {
+  delete process.env[MODEL_ENV]
+  resetEmbeddingModel()
+})
+
+describe('the bundled embedding model', () => {
+  it('gives the TF.js teacher’s vectors (cosine ≥ 0.999), unit length, 512 wide', async () => {
+    const vectors = await embed(teacher.sentences.map((s) => s.text))
+    expect(vectors).toHaveLength(teacher.sentences.length)
+    teacher.sentences.forEach((s, i) => {
+      expect(vectors[i]).toHaveLength(512)
+      expect(norm(vectors[i])).toBeCloseTo(1, 5)
+      expect(cosine(vectors[i], s.vector), s.text).toBeGreaterThanOrEqual(0.999)
+    })
+    const info = await embeddingModelInfo()
+    expect(info).toMatchObject({ id: 'use-lite', dir: BUNDLED_MODEL_DIR, dimensions: 512 })
+    expect(info.hash).toMatch(/^[0-9a-f]{64}$/)
+  })
+
+  it('returns each text’s own vector whatever the batch around it (texts are reordered by length inside)', async () => {
+    const texts = Array.from({ length: 70 }, (_, i) => `change number ${i} ${'in the parser '.repeat(i % 7)}`.trim())
+    const together = await embed(texts)
+    for (const i of [0, 13, 69]) {
+      const [alone] = await embed([texts[i]])
+      expect(cosine(together[i], alone)).toBeGreaterThan(0.99999)
+    }
+    expect(cosine(together[1], together[2])).toBeLessThan(0.99999)
+  })
+
+  it('scores a paraphrase above unrelated text', async () => {
+    const [query, paraphrase, unrelated, other] = await embed([
+      'cache the compiled route patterns so lookups are faster',
+      'memoize compiled paths in the router to speed up matching',
+      'update the copyright year in the license file',
+      'fix a typo in the contributing guide',
+    ])
+    expect(cosine(query, paraphrase)).toBeGreaterThan(cosine(query, unrelated) + 0.15)
+    expect(cosine(query, paraphrase)).toBeGreaterThan(cosine(query, other) + 0.15)
+    expect(cosine(unrelated, other)).toBeGreaterThan(cosine(unrelated, query))
+  })
+
+  it('embeds an empty batch to nothing and a blank text to zeros, even beside real text', async () => {
+    expect(await embed([])).toEqual([])
+    const [blank, spaces, real] = await embed(['', ' \n ', 'a longer text beside it'])
+    expect([...blank, ...spaces].every((x) => x === 0)).toBe(true)
+    expect(norm(real)).toBeCloseTo(1, 5)
+  })
+})
+
+describe('GITWHY_EMBED_MODEL', () => {
+  it('loads another local folder through the same code and records its hash', async () => {
+    const bundled = await embeddingModelInfo()
+    const [bundledVector] = await embed([teacher.sentences[0].text])
+    resetEmbeddingModel()
+
+    const copy = join(mkdtempSync(join(tmpdir(), 'gitwhy-model-')), 'my-model')
+    cpSync(BUNDLED_MODEL_DIR, copy, { recursive: true })
+    const config = JSON.parse(readFileSync(join(copy, 'config.json'), 'utf8'))
+    delete config.gitwhy
+    writeFileSync(join(copy, 'config.json'), JSON.stringify(config))
+    process.env[MODEL_ENV] = copy
+
+    const info = await embeddingModelInfo()
+    expect(info.dir).toBe(copy)
+    expect(info.id).toBe('my-model')
+    expect(info.hash).not.toBe(bundled.hash)
+    const [vector] = await embed([teacher.sentences[0].text])
+    expect(cosine(vector, bundledVector)).toBeGreaterThan(0.99999)
+  })
+
+  it('a missing folder is a UserError that names the variable', async () => {
+    process.env[MODEL_ENV] = join(tmpdir(), 'gitwhy-no-such-model')
+    const error = await embed(['x']).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UserError)
+    expect((error as UserError).code).toBe('embed_model_missing')
+    expect((error as UserError).message).toContain('gitwhy-no-such-model')
+    expect((error as UserError).remedy).toContain(MODEL_ENV)
+  })
+
+  it('a folder without a model is a UserError too', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'gitwhy-empty-model-'))
+    writeFileSync(join(empty, 'config.json'), '{}')
+    process.env[MODEL_ENV] = empty
+    const error = await embeddingModelInfo().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UserError)
+    expect((error as UserError).message).toContain('tokenizer.json')
+  })
+})
+
+describe('embeddingText', () => {
+  it('splits identifiers and paths into words the general-English vocabulary knows', () => {
+    expect(embeddingText('parseHeader')).toBe('parse header')
+    expect(embeddingText('snake_case_name')).toBe('snake case name')
+    expect(embeddingText('HTTPServer.handleRequest')).toBe('HTTP server handle request')
+    expect(embeddingText('src/utils/get-path.ts')).toBe('src utils get path ts')
+    expect(embeddingText('Router::compile_paths -> Vec')).toBe('Router compile paths Vec')
+    expect(embeddingText('__FEATURE_PROD__ flag')).toBe('FEATURE PROD flag')
+  })
+
+  it('leaves prose, numbers and versions alone', () => {
+    expect(embeddingText('Fix the cache, see #123 (v3.4)')).toBe('Fix the cache, see #123 (v3.4)')
+    expect(embeddingText('  two   spaces\n')).toBe('two spaces')
+  })
+})
