@@ -38,6 +38,8 @@ export interface GraphDelta {
     /** Process nodes to delete with their STEP_IN edges (gone or replaced). */
     processes: string[]
   }
+  /** Doc rows (and their vectors) of the symbols of these files go (they come back in `insert`). */
+  removeSymbolDocsOf?: string[]
   /** Rows to insert. */
   insert: Partial<GraphData>
 }
@@ -123,6 +125,7 @@ const COUNTS: Record<string, string> = {
   issues: 'MATCH (n:Issue) RETURN count(*) AS n',
   blamed_on: 'MATCH ()-[r:BLAMED_ON]->() RETURN count(*) AS n',
   changed: 'MATCH ()-[r:CHANGED]->() RETURN count(*) AS n',
+  docs: 'MATCH (n:Doc) RETURN count(*) AS n',
 }
 
 export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promise<Record<string, number>> {
@@ -132,6 +135,11 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
   try {
     await conn.init()
     if (delta.replaceSymbolsOf.length > 0) await run(conn, 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s', { paths: delta.replaceSymbolsOf })
+    if (delta.removeSymbolDocsOf && delta.removeSymbolDocsOf.length > 0) {
+      const paths = { paths: delta.removeSymbolDocsOf }
+      await run(conn, "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v", paths)
+      await run(conn, "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d", paths)
+    }
     if (delta.topoShift !== 0) await run(conn, 'MATCH (c:Commit) SET c.topo = c.topo + $k', { k: delta.topoShift })
     if (delta.renameAuthors.length > 0) {
       await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
@@ -164,13 +172,21 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
     }
     for (const def of TABLES) {
       const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
-      if (rows && rows.length > 0) await runBatched(conn, insertStatement(def), insertRows(def, rows))
+      if (!rows || rows.length === 0) continue
+      if (def.name === 'DocVector') {
+        // one CREATE per vector: the vector index takes them as they come
+        for (const r of rows) await run(conn, 'CREATE (:DocVector {row: $row, embedding: $embedding})', { row: r.row, embedding: r.embedding })
+      } else await runBatched(conn, insertStatement(def), insertRows(def, rows))
     }
     // Kuzu 0.11.3 keeps an FTS index current on single CREATEs and deletes, but rows inserted by
     // one `UNWIND $rows CREATE` get wrong postings (every row found by any row's words): rebuild
     // it (1.4–3.9 s on vuejs/core's 5,224 symbols, mostly a fixed cost)
-    if (delta.replaceSymbolsOf.length > 0 || (delta.insert.symbols?.length ?? 0) > 0) {
-      for (const ix of FTS_INDEXES) {
+    const changed: Record<string, boolean> = {
+      Symbol: delta.replaceSymbolsOf.length > 0 || (delta.insert.symbols?.length ?? 0) > 0,
+      Doc: (delta.removeSymbolDocsOf?.length ?? 0) > 0 || (delta.insert.docs?.length ?? 0) > 0,
+    }
+    for (const ix of FTS_INDEXES) {
+      if (changed[ix.table]) {
         // these expand into several statements: they cannot be prepared
         for (const statement of [`CALL DROP_FTS_INDEX('${ix.table}', '${ix.name}')`, createFtsStatement(ix)]) {
           const result = await conn.query(statement)

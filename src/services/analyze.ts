@@ -32,6 +32,9 @@ import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
+import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
+import { currentEmbeddingModel, DocEmbedder, VectorCache, type EmbeddingRecord } from '../embed/vectors.js'
+import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
@@ -70,6 +73,8 @@ export interface AnalyzeOptions {
   identityMerge?: boolean
   /** Blame looks through the commits listed in blame.ignoreRevsFile / .git-blame-ignore-revs (default true). */
   ignoreRevs?: boolean
+  /** Embed the search documents (default true; false: `search` is full-text only). */
+  embeddings?: boolean
   onProgress?: ProgressFn
   /** Something went wrong that does not affect the index (e.g. the user-level registry). */
   onWarning?: (message: string) => void
@@ -83,6 +88,8 @@ export interface AnalyzeSummary {
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>
+  /** The search documents' embeddings: the model (null: --no-embeddings), and the texts this run sent to it (the others came from the previous index's vectors). */
+  embeddings: { model: string | null; embedded: number }
 }
 
 const VERSION = packageVersion()
@@ -133,6 +140,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   if (ignoreList && ignoreList.invalid.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${ignoreList.invalid.slice(0, 5).join(', ')}`)
   const ignoreRevs = ignoreList ? ignoreList.shas : null
   const extraction = loadLanguageRegistry().fingerprint
+  const embeddingModel: EmbeddingRecord | null = options.embeddings === false ? null : currentEmbeddingModel()
   const previous = readMeta(repo)
   const sameOptions =
     previous !== null &&
@@ -142,6 +150,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     previous.options.identityMerge === identityMerge &&
     JSON.stringify(previous.options.identities) === JSON.stringify(identities) &&
     JSON.stringify(previous.options.ignoreRevs) === JSON.stringify(ignoreRevs) &&
+    // another model (or none): every vector is embedded again
+    JSON.stringify(previous.options.embeddings ?? null) === JSON.stringify(embeddingModel) &&
     // New languages or changed queries: every file's symbols are extracted again.
     previous.options.extraction === extraction
   const usable = !options.force && previous !== null && sameOptions && (await usablePrevious(repo, previous, options.onWarning))
@@ -159,7 +169,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       }
     }
     register(repo, head, options.onWarning)
-    return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 } }
+    return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 }, embeddings: { model: embeddingModel?.id ?? null, embedded: 0 } }
   }
 
   const release = acquireLock(repo)
@@ -181,6 +191,10 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
   }
   const { id, dir } = newIndexDir(repo)
+  // vectors of texts the active index embedded with the same model are reused, even by a rebuild (not by --force)
+  const activeDir = previous && !options.force ? path.join(gitwhyDir(repo), previous.indexDir) : null
+  const cache = VectorCache.load(activeDir, embeddingModel)
+  const embedder = embeddingModel ? new DocEmbedder(cache, (done, total) => progress('embeddings', done, total)) : null
   try {
     await excludeFromGit(repo)
     const shallow = await shallowCommits(repo)
@@ -225,16 +239,20 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let mode: AnalyzeSummary['mode'] = 'full'
     const newCommits = commits.length
     if (canUpdate) {
-      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history }))
+      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache }))
       if (counts) mode = 'incremental'
       else commits = await time('history_full', readAll)
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
-      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress)
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
-      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
+      if (embedder) await time('embeddings', () => embedder.finish())
+      cache.nextRow = data.docs.length
+      cache.save(dir, new Set(data.docs.map((d) => d.hash)))
+      const vectors = embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(data.docs) } : undefined
+      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
       counts = {
         commits: data.commits.length,
         files: files.length,
@@ -246,6 +264,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         issues: data.issues.length,
         blamed_on: data.blamedOn.length,
         changed: data.changed.length,
+        docs: data.docs.length,
       }
     }
     const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined))
@@ -255,7 +274,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       indexDir: id,
       head,
       shallow: shallow.size > 0,
-      options: { maxCommits, maxFileBytes, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction },
+      options: { maxCommits, maxFileBytes, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, embeddings: embeddingModel },
       counts,
       skipped,
       timings,
@@ -271,11 +290,12 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
-    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
+    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error
   } finally {
+    await embedder?.close()
     release()
   }
 }
@@ -387,7 +407,11 @@ async function mapAndSave(
   history: HistoryOptions,
   time: Timer,
   progress: ProgressFn,
+  embedder: DocEmbedder | null,
 ): Promise<GraphData> {
+  // the commits' texts exist now: the worker embeds them while this thread maps the history
+  const commitDocs = commits.map((c) => commitDoc({ sha: c.sha, ...splitMessage(c.message) }))
+  embedder?.add(commitDocs)
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
@@ -403,7 +427,11 @@ async function mapAndSave(
     const tables = commitTables(commits, mapped.graph, paths, { identities: resolveIdentities(signatures, history.identities, history.identityMerge), reverts })
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
-    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
+    const subjects = new Map(tables.commits.map((c) => [c.sha, c.subject]))
+    const symbols = symbolRows(files, mapped.result, mapped.graph.shas, (sha) => subjects.get(sha))
+    const docs = numberDocs([...commitDocs, ...entityDocs(tables), ...symbols.docs], 0)
+    embedder?.add(docs)
+    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbols, docs, docVectors: [], fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
   })
   const code = await time('code_graph', () => {
     const graph = buildCodeGraph(files, loadLanguageRegistry())
@@ -640,9 +668,19 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
   }
 }
 
-/** Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history edges. */
-function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> {
-  const rows: Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> = { symbols: [], defines: [], contains: [], changed: [], blamedOn: [] }
+/** The search documents of pull requests and issues with titles. */
+function entityDocs(tables: Pick<GraphData, 'pullRequests' | 'issues'>): Array<Omit<DocRow, 'row'>> {
+  return [...tables.pullRequests.map(pullRequestDoc), ...tables.issues.map(issueDoc)].filter((d) => d !== null)
+}
+
+type SymbolTables = Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> & { docs: Array<Omit<DocRow, 'row'>> }
+
+/**
+ * Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history
+ * edges, and their search documents (with the subjects of the commits owning most of their lines).
+ */
+function symbolRows(files: IndexedFile[], result: MapResult, shas: string[], subjectOf: (sha: string) => string | undefined): SymbolTables {
+  const rows: SymbolTables = { symbols: [], defines: [], contains: [], changed: [], blamedOn: [], docs: [] }
   files.forEach((f, fi) => {
     const ids = symbolIds(f)
     const blame = result.blame[fi]
@@ -652,7 +690,10 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
       rows.symbols.push(row)
       rows.defines.push({ path: f.path, symbol: id })
       if (s.parentIndex !== null) rows.contains.push({ parent: ids[s.parentIndex], child: id })
-      for (const [c, lines] of blameOwners(blame, s.startLine - 1, s.endLine, shas.length).owners) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
+      const owners = [...blameOwners(blame, s.startLine - 1, s.endLine, shas.length).owners]
+      for (const [c, lines] of owners) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
+      const ownerSubjects = owners.sort((a, b) => b[1] - a[1]).map(([c]) => subjectOf(shas[c]) ?? '')
+      rows.docs.push(symbolDoc({ id, qualifiedName: s.qualifiedName, kind: s.kind, path: f.path, startLine: s.startLine, signature: s.signature, doc: f.docs?.[si] ?? '', ownerSubjects }))
       for (const ch of result.rangeHistory[fi][si]) rows.changed.push({ sha: shas[ch.commit], symbol: id, added: ch.added, removed: ch.removed })
     })
   })
@@ -661,7 +702,7 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
 
 const MAX_UPDATE_COMMITS = 500
 /** Timed phases whose progress they report themselves (with counts), or that hold other phases. */
-const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 'graph_load', 'update'])
+const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 'graph_load', 'update', 'embeddings'])
 
 /**
  * An update in place of a rebuild, when it is exactly equivalent: the previous HEAD is on the new
@@ -683,8 +724,10 @@ async function updateIndex(u: {
   time: Timer
   config: AnalyticsConfig
   history: HistoryOptions
+  embedder: DocEmbedder | null
+  cache: VectorCache
 }): Promise<Record<string, number> | null> {
-  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history } = u
+  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
   const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
@@ -720,12 +763,17 @@ async function updateIndex(u: {
   // the files the new commits touched, walked over the new commits and their stored lineage
   const current = new Map(files.map((f) => [f.path, f]))
   const affected = files.filter((f) => paths.has(f.path) || previousFiles.get(f.path)?.blob !== f.blob)
+  const commitDocs = tables.commits.map(commitDoc)
+  embedder?.add(commitDocs)
   const { symbols, owners } = await time('update_walk', async () => {
     const graph = old.graphFor(affected.map((f) => f.path), { fresh })
     const targets: MapTarget[] = affected.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
     const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir, readIndexJson<IgnoreGuesses>(prevDir, IGNORED_REVS_FILE) ?? {}) })
-    return { symbols: symbolRows(affected, result, graph.shas), owners: { result, shas: graph.shas } }
+    const subjects = new Map([...older.map((c) => [c.sha, c.subject] as const), ...tables.commits.map((c) => [c.sha, c.subject] as const)])
+    return { symbols: symbolRows(affected, result, graph.shas, (sha) => subjects.get(sha)), owners: { result, shas: graph.shas } }
   })
+  const docs = numberDocs([...commitDocs, ...entityDocs({ pullRequests: tables.pullRequests, issues: tables.issues.filter((i) => !knownIssues.has(i.number)) }), ...symbols.docs], vectorCache.nextRow)
+  embedder?.add(docs)
 
   const touchedPaths = new Set([...paths, ...affected.map((f) => f.path)])
   const isKnown = (p: string) => old.has(p) || previousFiles.has(p)
@@ -763,8 +811,11 @@ async function updateIndex(u: {
     return codeGraphDelta(before, after, { before: buildFlows([...previousFiles.values()], before), after: buildFlows(files, after) }, deleted, touchedPaths)
   })
 
+  if (embedder) await time('embeddings', () => embedder.finish())
+  vectorCache.nextRow += docs.length
   const delta: GraphDelta = {
     replaceSymbolsOf,
+    removeSymbolDocsOf: replaceSymbolsOf,
     codeGraph: code.remove,
     updateFiles,
     activity,
@@ -777,6 +828,8 @@ async function updateIndex(u: {
       ...analytics,
       ...code.insert,
       symbols: [...symbols.symbols, ...code.insert.symbols],
+      docs,
+      docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
       defines: [...symbols.defines, ...code.insert.defines],
       files: insertFiles,
       authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
@@ -789,6 +842,7 @@ async function updateIndex(u: {
     return applyGraphDelta(db, delta)
   })
   await time('update_save', () => {
+    vectorCache.save(dir)
     saveSignatures(dir, signatures)
     old.appendTo(dir, fresh)
     appendCommitCatalog(prevDir, dir, tables)
