@@ -4,6 +4,7 @@
  * stored, full-text indexed and embedded.
  */
 import { createHash } from 'node:crypto'
+import { identifierWords } from '../codegraph/search-text.js'
 import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { embeddingText } from './model.js'
@@ -25,8 +26,10 @@ export interface DocRow {
   line: number
   /** One line to show: the qualified name, the commit subject, the title. */
   title: string
-  /** What is searched: scrubbed. */
+  /** The summary, scrubbed: what the model embeds and answers show. */
   text: string
+  /** The full-text index's words: the text's identifiers split and lower-cased, whole ones beside their parts. */
+  search: string
   /** Content hash of what the model embeds (the vector cache's key). */
   hash: string
 }
@@ -36,7 +39,7 @@ const MAX_TEXT = 2000
 /** Subjects of the commits owning most of a symbol's lines that its summary carries. */
 const OWNER_SUBJECTS = 3
 
-type DocDraft = Omit<DocRow, 'row' | 'hash'>
+type DocDraft = Omit<DocRow, 'row' | 'hash' | 'search'>
 
 /** The text as the model reads it (identifiers split into words); hashed for the cache. */
 export function embeddingInput(doc: Pick<DocRow, 'text'>): string {
@@ -45,7 +48,7 @@ export function embeddingInput(doc: Pick<DocRow, 'text'>): string {
 
 function finish(draft: DocDraft): Omit<DocRow, 'row'> {
   const text = scrubSecrets(draft.text).slice(0, MAX_TEXT)
-  return { ...draft, title: scrubSecrets(draft.title), text, hash: createHash('sha256').update(embeddingText(text)).digest('hex').slice(0, 32) }
+  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text), hash: createHash('sha256').update(embeddingText(text)).digest('hex').slice(0, 32) }
 }
 
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<DocRow, 'row'> {

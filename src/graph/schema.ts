@@ -200,7 +200,7 @@ export const TABLES: readonly TableDef[] = [
   {
     kind: 'node',
     name: 'Doc',
-    description: 'What `gitwhy search` finds: one summary text per symbol, commit, pull request and titled issue, scrubbed of secrets (full-text index doc_search over text; its vector is the DocVector with the same row).',
+    description: 'What `gitwhy search` finds: one summary text per symbol, commit, pull request and titled issue, scrubbed of secrets (full-text index doc_search over search; its vector is the DocVector with the same row).',
     rows: 'docs',
     columns: [
       int('row', 'Row number, shared with its DocVector (primary key).'),
@@ -211,6 +211,7 @@ export const TABLES: readonly TableDef[] = [
       int('line', "The symbol's first line (0 for the other kinds)."),
       text('title', 'One line to show: qualified name, commit subject or title.'),
       text('text', 'The summary: a symbol\'s name split into words, kind, signature, doc comment, path and the subjects of the commits owning most of its lines; a commit\'s subject and body; a PR\'s or issue\'s title. Secrets replaced by [redacted].'),
+      text('search', 'What the full-text index doc_search holds: the text\'s identifiers split into words (camelCase, snake_case), lower-cased.'),
       text('hash', 'Content hash of the text the model embedded (the vector cache\'s key).'),
     ],
   },
@@ -449,7 +450,7 @@ function primaryKey(def: NodeTableDef): ColumnDef {
 /** Full-text (BM25) indexes built after the bulk load; Kuzu keeps them current on later inserts and deletes. */
 export const FTS_INDEXES = [
   { table: 'Symbol', name: 'symbol_search', columns: ['search'] },
-  { table: 'Doc', name: 'doc_search', columns: ['text'] },
+  { table: 'Doc', name: 'doc_search', columns: ['search'] },
 ] as const
 
 /** The vector index over DocVector.embedding, built after the bulk load when there are vectors; Kuzu keeps it current on inserts and deletes. */

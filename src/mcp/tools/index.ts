@@ -14,6 +14,7 @@ import { registerImpactTool } from './impact.js'
 import { registerDetectChangesTool } from './detect-changes.js'
 import { registerRenameTool } from './rename.js'
 import { registerQueryTool } from './query.js'
+import { registerSearchTool } from './search.js'
 import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
@@ -29,8 +30,8 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
   history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
   graph: [registerContextTool, registerImpactTool],
-  // 6,000 characters more than the default's budget has room for: opt-in (see README, MCP)
-  code: [registerQueryTool, registerDetectChangesTool, registerRenameTool],
+  // 7,500 characters more than the default's budget has room for: opt-in (see README, MCP)
+  code: [registerQueryTool, registerSearchTool, registerDetectChangesTool, registerRenameTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 
