@@ -63,6 +63,7 @@ export function entropy(text: string): number {
 function looksSecret(value: string): boolean {
   if (/^\$\{?[A-Za-z_]|^%[A-Za-z_]|^<.*>$|^\{\{.*\}\}$/.test(value)) return false // ${ENV}, %VAR%, <placeholder>, {{template}}
   if (/^(?:true|false|null|none|undefined|required|optional|string|number)$/i.test(value)) return false
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:\(.*)?$/.test(value)) return false // process.env.API_KEY, config.get(...)
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((r) => r.test(value)).length
   return value.length >= 12 && classes >= 2 && entropy(value) >= 3.5
 }

@@ -203,6 +203,19 @@ describe('gitwhy mcp over stdio', () => {
     expect(text(write)).toMatch(/read-only/i)
   })
 
+  test('search: hybrid over the real client, each hit says why it matched', async () => {
+    const result = await client.callTool({ name: 'search', arguments: { text: 'the API rate-limits bursts', kind: 'commit', limit: 3 } })
+    const data = structured(result) as { answered: string; model: string; hits: Array<{ ref: string; why: { vector_rank: number | null; cosine: number | null; bm25_rank: number | null; words: string[] } }> }
+    expect(data).toMatchObject({ answered: 'hybrid', model: 'use-lite' })
+    expect(data.hits[0].ref).toBe(sha.backoff)
+    expect(data.hits[0].why).toMatchObject({ bm25_rank: 1, words: ['api', 'rate', 'limits', 'bursts'] })
+    expect(data.hits[0].why.vector_rank).not.toBeNull()
+    expect(data.hits[0].why.cosine).toBeGreaterThan(0)
+    const text = (result.content as Array<{ text: string }>)[0].text
+    expect(text).toContain(`commit ${sha.backoff.slice(0, 7)}`)
+    expect(text).toMatch(/bm25 #1; vector #\d+ cos 0\.\d\d; words: api, rate, limits, bursts/)
+  })
+
   test('ping and list_repos: the index HEAD, freshness, counts, the registered repository', async () => {
     const ping = structured(await client.callTool({ name: 'ping', arguments: {} }))
     expect(ping).toMatchObject({ repo: repo.dir, index: { head: sha.format, stale: false, commits_behind: 0 }, counts: { commits: 6, pull_requests: 2, issues: 1 } })
