@@ -89,8 +89,8 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
           await run(conn, `COPY ${def.name} FROM (${cypherString(rowsFile)}, ${cypherString(dataFile)}) BY COLUMN`)
           phase('vector index')
           await run(conn, createVectorIndexStatement())
-          tables[def.name] = { rows: count, ms: Math.round(performance.now() - t0) }
         }
+        tables[def.name] = { rows: vectors ? vectors.data.length / vectors.dimensions : 0, ms: Math.round(performance.now() - t0) }
         continue
       }
       if (rows.length > 0) {

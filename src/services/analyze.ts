@@ -212,6 +212,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         patches,
         checkpointDir: checkpoints,
         onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
+        // the worker embeds the messages while git mines the rest
+        onCommits: embedder ? (chunk) => embedder.add(chunk.map(rawCommitDoc)) : undefined,
       })
     }
     // a full build writes the patch store as it reads the history, and checkpoints what it mined
@@ -410,8 +412,7 @@ async function mapAndSave(
   embedder: DocEmbedder | null,
 ): Promise<GraphData> {
   // the commits' texts exist now: the worker embeds them while this thread maps the history
-  const commitDocs = commits.map((c) => commitDoc({ sha: c.sha, ...splitMessage(c.message) }))
-  embedder?.add(commitDocs)
+  const commitDocs = commits.map(rawCommitDoc)
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
@@ -667,6 +668,8 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
     },
   }
 }
+
+const rawCommitDoc = (c: RawCommit) => commitDoc({ sha: c.sha, ...splitMessage(c.message) })
 
 /** The search documents of pull requests and issues with titles. */
 function entityDocs(tables: Pick<GraphData, 'pullRequests' | 'issues'>): Array<Omit<DocRow, 'row'>> {

@@ -72,6 +72,8 @@ interface DocCandidate {
 /** Candidates each list contributes per hit asked for: the kind filter and the fusion act on them. */
 const OVERFETCH = 3
 const MIN_CANDIDATES = 50
+/** The vector index cannot filter by kind: it is asked for this many times more when a kind is chosen. */
+const KIND_OVERFETCH = 4
 
 /** Whether a document word and a question word are the same word up to an English ending. */
 function sameStem(a: string, b: string): boolean {
@@ -111,31 +113,39 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
     const g = await reader.graph()
     const top = limit === 0 ? 10_000 : Math.max(limit * OVERFETCH, MIN_CANDIDATES)
     const filter = kind === 'all' ? '' : kind
-    const bm25 = answered === 'vector' ? [] : await g.query<DocCandidate & { score: number }>(Q.docSearch, { q: words, top, kind: filter })
-    let nearest: Array<DocCandidate & { distance: number }> = []
-    if (answered !== 'bm25') {
-      const [v] = await embed([embeddingText(options.text)])
-      nearest = await g.query<DocCandidate & { distance: number }>(Q.docNearest, { v: Array.from(v), top, kind: filter })
-    }
+    // the two lists are asked at once: the full-text query runs while the question is embedded
+    const [bm25, near] = await Promise.all([
+      answered === 'vector' ? [] : g.query<DocCandidate & { score: number }>(Q.docSearch, { q: words, top, kind: filter }),
+      answered === 'bm25'
+        ? []
+        : embed([embeddingText(options.text)]).then(([v]) => g.query<{ row: number; distance: number }>(Q.docNearest, { v: Array.from(v), top: kind === 'all' ? top : top * KIND_OVERFETCH })),
+    ])
+    const docs = new Map<number, DocCandidate>(bm25.map((d) => [Number(d.row), d]))
+    const rows = near.map((r) => Number(r.row)).filter((r) => !docs.has(r))
+    if (rows.length > 0) for (const d of await g.query<DocCandidate>(Q.docsByRow, { rows })) docs.set(Number(d.row), d)
+    // the vector index cannot filter: the kind is applied to its candidates (ranks count the kept ones)
+    const nearest = near.filter((r) => kind === 'all' || docs.get(Number(r.row))?.kind === kind).sort((a, b) => a.distance - b.distance || a.row - b.row)
+    const byScore = [...bm25].sort((a, b) => b.score - a.score || a.row - b.row)
 
     const hits = new Map<number, SearchHit>()
-    const hitOf = (d: DocCandidate): SearchHit => {
-      let h = hits.get(Number(d.row))
+    const hitOf = (row: number): SearchHit => {
+      let h = hits.get(row)
       if (!h) {
+        const d = docs.get(row)!
         h = { kind: d.kind, ref: d.ref, title: d.title, path: d.path, line: Number(d.line), score: 0, why: { bm25_rank: null, bm25_score: null, vector_rank: null, cosine: null, words: matchedWords(question, d.text) } }
-        hits.set(Number(d.row), h)
+        hits.set(row, h)
       }
       return h
     }
     const round = (x: number) => Math.round(x * 10_000) / 10_000
-    bm25.forEach((d, i) => {
-      const h = hitOf(d)
+    byScore.forEach((d, i) => {
+      const h = hitOf(Number(d.row))
       h.why.bm25_rank = i + 1
       h.why.bm25_score = round(Number(d.score))
       h.score += answered === 'bm25' ? Number(d.score) : 1 / (RRF_K + i + 1)
     })
     nearest.forEach((d, i) => {
-      const h = hitOf(d)
+      const h = hitOf(Number(d.row))
       h.why.vector_rank = i + 1
       h.why.cosine = round(1 - Number(d.distance))
       h.score += answered === 'vector' ? 1 - Number(d.distance) : 1 / (RRF_K + i + 1)

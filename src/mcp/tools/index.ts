@@ -30,7 +30,7 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
   history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
   graph: [registerContextTool, registerImpactTool],
-  // 7,500 characters more than the default's budget has room for: opt-in (see README, MCP)
+  // 7,200 characters more than the default's budget has room for: opt-in (see README, MCP)
   code: [registerQueryTool, registerSearchTool, registerDetectChangesTool, registerRenameTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
