@@ -96,7 +96,7 @@ try {
   writeFileSync(join(repo, file), readFileSync(join(repo, file), 'utf8') + '\n/* gitwhy scale bench */\n')
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '-qam', 'bench: one commit'], { cwd: repo })
   // a step that fails is reported, and the others still run
-  const step = (argv) => run(process.execPath, argv, true).then((r) => ({ seconds: r.seconds, mode: JSON.parse(r.stdout).mode }), (e) => ({ seconds: NaN, mode: `failed: ${e.message.slice(0, 300)}` }))
+  const step = (argv) => run(process.execPath, argv, true).then((r) => ({ seconds: r.seconds, mode: JSON.parse(r.stdout).mode, timings_ms: JSON.parse(r.stdout).timings }), (e) => ({ seconds: NaN, mode: `failed: ${e.message.slice(0, 300)}` }))
   log('gitwhy analyze after one commit')
   const update = await step([BIN, 'analyze', '--json'])
   log('gitwhy analyze with nothing new')
@@ -120,7 +120,9 @@ try {
     row('peak RSS', `${full.peakMb.self.toFixed(0)} MB (with git children ${full.peakMb.tree.toFixed(0)} MB)`)
     for (const [k, v] of Object.entries(summary.timings)) row(`  ${k}`, `${(v / 1000).toFixed(1)} s`)
     row('.gitwhy/', `${size.toFixed(0)} MB`)
+    // the update's phases (a no-op has none: its time is start-up, git and the trust check)
     row('one-commit update', `${update.seconds.toFixed(2)} s (${result.update.mode})`)
+    for (const [k, v] of Object.entries(update.timings_ms ?? {})) row(`  ${k}`, `${(v / 1000).toFixed(2)} s`)
     row('no-op', `${noop.seconds.toFixed(2)} s (${result.noop.mode})`)
   }
 } finally {

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
 import { stderrProgress } from '../progress.js'
-import { printable } from '../render.js'
+import { analyzeLines, printable } from '../render.js'
 import { analyze, type AnalyzeSummary } from '../services/analyze.js'
 
 export default class Analyze extends BaseCommand {
@@ -26,17 +26,7 @@ export default class Analyze extends BaseCommand {
     } finally {
       progress.end()
     }
-    if (!this.jsonEnabled()) {
-      if (summary.mode === 'noop') this.log(`index is up to date at ${summary.head.slice(0, 7)} (nothing to do)`)
-      else {
-        const c = summary.counts
-        this.log(`indexed ${summary.repo} at ${summary.head.slice(0, 7)} (${summary.mode}${summary.mode === 'incremental' ? `, ${summary.new_commits} new commits` : ''})`)
-        this.log(`  ${c.commits} commits · ${c.files} files · ${c.symbols} symbols · ${c.authors} authors · ${c.pull_requests} PRs · ${c.issues} issues`)
-        const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0)
-        if (skipped.length) this.log(`  skipped: ${skipped.map(([k, n]) => `${n} ${k}`).join(', ')}`)
-        this.log(`  time: ${Object.entries(summary.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${v} ms`).join(' · ')}`)
-      }
-    }
+    if (!this.jsonEnabled()) for (const line of analyzeLines(summary)) this.log(line)
     return summary
   }
 }

@@ -40,7 +40,7 @@
 import { readFileSync } from 'node:fs'
 import { Language, Parser, Query } from 'web-tree-sitter'
 import type { Node, QueryCapture } from 'web-tree-sitter'
-import { loadLanguageRegistry } from './registry.js'
+import { installedLanguageRegistry } from './registry.js'
 import type { ExportRule, LanguageRegistry, LanguageSpec } from './registry.js'
 import type { ExtractedBinding, ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
 
@@ -134,7 +134,7 @@ export interface SymbolExtractorOptions {
 export async function createSymbolExtractor(
   options: SymbolExtractorOptions = {},
 ): Promise<SymbolExtractor> {
-  const registry = options.registry ?? loadLanguageRegistry()
+  const registry = options.registry ?? installedLanguageRegistry()
   await Parser.init()
   const ids = options.languages ?? [...registry.languages.keys()]
   const loaded = new Map<string, LoadedLanguage>()

@@ -126,6 +126,17 @@ export class LanguageRegistry {
   }
 }
 
+let installed: LanguageRegistry | undefined
+
+/**
+ * The registry gitwhy ships with (grammars/registry.json and the built extraction code), read once
+ * per process: its fingerprint hashes every query and built parser file, and an analyze asks for it
+ * at several steps.
+ */
+export function installedLanguageRegistry(): LanguageRegistry {
+  return (installed ??= loadLanguageRegistry())
+}
+
 export function loadLanguageRegistry(
   registryPath: string = join(PROJECT_ROOT, 'grammars', 'registry.json'),
   codeRoot: string = join(PROJECT_ROOT, 'dist'),
