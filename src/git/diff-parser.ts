@@ -87,6 +87,13 @@ export function unquotePath(raw: string): string {
   return internPath(decodeBytes(Buffer.from(bytes)))
 }
 
+/** A path of a raw line, the bytes [start, end) of `buf`, decoded as unquotePath decodes it (not interned). */
+function pathOfBytes(buf: Buffer, start: number, end: number): string {
+  if (buf[start] === 34 /* " */) return unquotePath(buf.toString('latin1', start, end))
+  for (let i = start; i < end; i++) if (buf[i] > 0x7f) return decodeBytes(buf.subarray(start, end))
+  return buf.toString('latin1', start, end)
+}
+
 function stripPrefix(p: string, prefix: string): string {
   if (p.startsWith('"')) {
     const unq = unquotePath(p)
@@ -173,6 +180,8 @@ function hashNonSpace(h: number, line: string): number {
  */
 export class DiffStreamParser {
   private rest = ''
+  /** Raw-only output: the bytes of the unfinished last line. */
+  private restBytes: Buffer | null = null
   private record: DiffRecord | null = null
   private file: FileBuilder | null = null
   private headerLines: string[] | null = null
@@ -202,6 +211,7 @@ export class DiffStreamParser {
   ) {}
 
   push(chunk: Buffer): void {
+    if (this.rawOnly) return this.pushRaw(chunk)
     const text = this.rest + chunk.toString('latin1')
     let start = 0
     let nl = text.indexOf('\n', start)
@@ -216,7 +226,31 @@ export class DiffStreamParser {
   end(): void {
     if (this.rest.length > 0) this.line(this.rest)
     this.rest = ''
+    if (this.restBytes) this.rawOutputLine(this.restBytes, 0, this.restBytes.length)
+    this.restBytes = null
     this.flushRecord()
+  }
+
+  /**
+   * Raw-only output is read as bytes: a merge's raw diff against a distant parent can be a
+   * gigabyte of lines that the filter drops, and turning them into strings cost more than git
+   * spent writing them. Only a line's path becomes a string before the filter has seen it.
+   */
+  private pushRaw(chunk: Buffer): void {
+    const buf = this.restBytes ? Buffer.concat([this.restBytes, chunk]) : chunk
+    let start = 0
+    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+      this.rawOutputLine(buf, start, nl)
+      start = nl + 1
+    }
+    // the caller may reuse the chunk's memory: keep a copy of the unfinished line
+    this.restBytes = start < buf.length ? Buffer.from(buf.subarray(start)) : null
+  }
+
+  private rawOutputLine(buf: Buffer, start: number, end: number): void {
+    const c = buf[start]
+    if (c === 58 /* : */ && this.record && !this.headerLines) this.rawLine(buf, start, end)
+    else if (c === 1 || this.headerLines) this.line(buf.toString('latin1', start, end))
   }
 
   private flushFile(): void {
@@ -244,28 +278,29 @@ export class DiffStreamParser {
     this.record = null
   }
 
-  /** `:100644 100644 <old> <new> R100\tsrc\tdst` (paths C-quoted when unusual). */
-  private rawLine(line: string): void {
-    const tab = line.indexOf('\t')
-    if (tab === -1) return
-    const meta = line.slice(1, tab).split(' ')
-    const paths = line.slice(tab + 1).split('\t')
-    const key = unquotePath(paths[paths.length - 1])
-    if (this.rawOnly && this.rawFilter && !this.rawFilter(this.started - 1, key)) return
-    const oids: BlobIds = [flat(meta[2]), flat(meta[3])]
+  /** `:100644 100644 <old> <new> R100\tsrc\tdst` (paths C-quoted when unusual), the bytes [start, end) of `buf`. */
+  private rawLine(buf: Buffer, start: number, end: number): void {
+    const tab = buf.indexOf(9, start)
+    if (tab === -1 || tab >= end) return
+    const last = buf.lastIndexOf(9, end - 1)
+    const path = pathOfBytes(buf, last + 1, end)
+    if (this.rawOnly && this.rawFilter && !this.rawFilter(this.started - 1, path)) return
+    const key = internPath(path)
+    const meta = buf.toString('latin1', start + 1, tab).split(' ')
+    const oids: BlobIds = [meta[2], meta[3]]
     if (!this.rawOnly) {
       this.raw.set(key, oids)
       return
     }
     const letter = meta[4]?.[0]
     const file = (status: FileStatus, oldPath: string): FileDiff => ({ path: key, oldPath, status, binary: false, hunks: [], additions: 0, deletions: 0, whitespaceOnly: false })
-    const modes: [string, string] = [flat(meta[0]), flat(meta[1])]
+    const modes: [string, string] = [meta[0], meta[1]]
     const add = (f: FileDiff) => {
       this.rawFiles.push(f)
       this.rawOids.push(oids)
       this.rawModes.push(modes)
     }
-    if (letter === 'R') add(file('R', unquotePath(paths[0])))
+    if (letter === 'R') add(file('R', internPath(pathOfBytes(buf, tab + 1, last))))
     else if (letter === 'A' || letter === 'D') add(file(letter, key))
     else if (letter === 'T') {
       add(file('D', key))
@@ -301,7 +336,8 @@ export class DiffStreamParser {
     if (!this.record) return
     const f = this.file
     if (c === 58 /* : */ && !f) {
-      this.rawLine(line)
+      const bytes = Buffer.from(line, 'latin1')
+      this.rawLine(bytes, 0, bytes.length)
       return
     }
     if (this.inHunk && f) {
