@@ -141,8 +141,8 @@ class FileBuilder {
   // Rolling hashes of the removed and added text with all whitespace dropped.
   removedHash = 0
   addedHash = 0
-  /** The hunk lines, when kept. */
-  lines: string[] | null = null
+  /** The hunk lines, when kept: runs of consecutive lines, each joined by `\n`. */
+  parts: Buffer[] | null = null
 
   finish(): FileDiff {
     let whitespaceOnly = false
@@ -159,19 +159,29 @@ class FileBuilder {
       deletions: this.deletions,
       whitespaceOnly,
     }
-    if (this.lines && this.lines.length > 0 && !this.binary) diff.text = decodeLatin1(this.lines.join('\n'))
+    if (this.parts && this.parts.length > 0 && !this.binary) diff.text = decodeBytes(joinLines(this.parts))
     return diff
   }
 }
 
-/** Hash of a line's non-whitespace characters, chained onto `h`. */
-function hashNonSpace(h: number, line: string): number {
-  for (let i = 1; i < line.length; i++) {
-    const c = line.charCodeAt(i)
+/** Hash of a line's non-whitespace bytes (after its `+`/`-`), the bytes [start, end) of `buf`, chained onto `h`. */
+function hashNonSpace(h: number, buf: Buffer, start: number, end: number): number {
+  for (let i = start + 1; i < end; i++) {
+    const c = buf[i]
     if (c === 32 || c === 9 || c === 13 || c === 10 || c === 11 || c === 12) continue
     h = (Math.imul(h, 31) + c) | 0
   }
   return h
+}
+
+const NEWLINE = Buffer.from('\n')
+
+/** Runs of lines joined by `\n`. */
+function joinLines(parts: Buffer[]): Buffer {
+  if (parts.length === 1) return parts[0]
+  const all: Buffer[] = []
+  parts.forEach((p, i) => (i === 0 ? all.push(p) : all.push(NEWLINE, p)))
+  return Buffer.concat(all)
 }
 
 /**
@@ -179,9 +189,11 @@ function hashNonSpace(h: number, line: string): number {
  * last chunk.
  */
 export class DiffStreamParser {
-  private rest = ''
-  /** Raw-only output: the bytes of the unfinished last line. */
-  private restBytes: Buffer | null = null
+  /** The bytes of the unfinished last line. */
+  private rest: Buffer | null = null
+  /** The current file's run of kept hunk lines in the chunk being read (-1: none). */
+  private runStart = -1
+  private runEnd = -1
   private record: DiffRecord | null = null
   private file: FileBuilder | null = null
   private headerLines: string[] | null = null
@@ -210,47 +222,62 @@ export class DiffStreamParser {
     private readonly rawFilter?: (record: number, path: string) => boolean,
   ) {}
 
+  /**
+   * The output is read as bytes, and only the lines that are not hunk content become strings: a
+   * history's patch is mostly `+`/`-` lines, counted, hashed and (with `keepText`) copied in runs
+   * of consecutive lines; a merge's raw diff against a distant parent can be a gigabyte of lines
+   * the filter drops, of which only the path becomes a string before the filter has seen it.
+   */
   push(chunk: Buffer): void {
-    if (this.rawOnly) return this.pushRaw(chunk)
-    const text = this.rest + chunk.toString('latin1')
+    const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk
     let start = 0
-    let nl = text.indexOf('\n', start)
-    while (nl !== -1) {
-      this.line(text.slice(start, nl))
+    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+      this.bytesLine(buf, start, nl)
       start = nl + 1
-      nl = text.indexOf('\n', start)
     }
-    this.rest = text.slice(start)
+    // the caller may reuse the chunk's memory: copy the text kept from it and the unfinished line
+    this.endRun(buf)
+    this.rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null
   }
 
   end(): void {
-    if (this.rest.length > 0) this.line(this.rest)
-    this.rest = ''
-    if (this.restBytes) this.rawOutputLine(this.restBytes, 0, this.restBytes.length)
-    this.restBytes = null
+    if (this.rest) {
+      this.bytesLine(this.rest, 0, this.rest.length)
+      this.endRun(this.rest)
+    }
+    this.rest = null
     this.flushRecord()
   }
 
-  /**
-   * Raw-only output is read as bytes: a merge's raw diff against a distant parent can be a
-   * gigabyte of lines that the filter drops, and turning them into strings cost more than git
-   * spent writing them. Only a line's path becomes a string before the filter has seen it.
-   */
-  private pushRaw(chunk: Buffer): void {
-    const buf = this.restBytes ? Buffer.concat([this.restBytes, chunk]) : chunk
-    let start = 0
-    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-      this.rawOutputLine(buf, start, nl)
-      start = nl + 1
+  private bytesLine(buf: Buffer, start: number, end: number): void {
+    const c = buf[start]
+    const f = this.file
+    if (c === 58 /* : */ && !f && this.record && !this.headerLines) return this.rawLine(buf, start, end)
+    // raw-only output has no other lines than its headers (and blank ones)
+    if (this.rawOnly && c !== 1 && !this.headerLines) return
+    if (this.inHunk && f && (c === 43 /* + */ || c === 45) /* - */) {
+      if (c === 43) {
+        f.additions++
+        f.addedHash = hashNonSpace(f.addedHash, buf, start, end)
+      } else {
+        f.deletions++
+        f.removedHash = hashNonSpace(f.removedHash, buf, start, end)
+      }
+      if (f.parts) {
+        if (this.runStart === -1) this.runStart = start
+        this.runEnd = end
+      }
+      return
     }
-    // the caller may reuse the chunk's memory: keep a copy of the unfinished line
-    this.restBytes = start < buf.length ? Buffer.from(buf.subarray(start)) : null
+    this.endRun(buf)
+    this.line(buf.toString('latin1', start, end))
   }
 
-  private rawOutputLine(buf: Buffer, start: number, end: number): void {
-    const c = buf[start]
-    if (c === 58 /* : */ && this.record && !this.headerLines) this.rawLine(buf, start, end)
-    else if (c === 1 || this.headerLines) this.line(buf.toString('latin1', start, end))
+  /** The kept hunk lines [runStart, runEnd) of `buf` go to the file as one piece. */
+  private endRun(buf: Buffer): void {
+    if (this.runStart === -1) return
+    this.file?.parts?.push(Buffer.from(buf.subarray(this.runStart, this.runEnd)))
+    this.runStart = -1
   }
 
   private flushFile(): void {
@@ -335,26 +362,8 @@ export class DiffStreamParser {
     }
     if (!this.record) return
     const f = this.file
-    if (c === 58 /* : */ && !f) {
-      const bytes = Buffer.from(line, 'latin1')
-      this.rawLine(bytes, 0, bytes.length)
-      return
-    }
-    if (this.inHunk && f) {
-      if (c === 43 /* + */) {
-        f.additions++
-        f.addedHash = hashNonSpace(f.addedHash, line)
-        f.lines?.push(line)
-        return
-      }
-      if (c === 45 /* - */) {
-        f.deletions++
-        f.removedHash = hashNonSpace(f.removedHash, line)
-        f.lines?.push(line)
-        return
-      }
-      if (c === 92 /* \ */ || c === 32 /* space */) return
-    }
+    // hunk content (`+`/`-` lines) was taken by bytesLine
+    if (this.inHunk && f && (c === 92 /* \ */ || c === 32) /* space */) return
     if (line.startsWith('@@') && f) {
       const m = HUNK_RE.exec(line)
       if (!m) return
@@ -371,7 +380,7 @@ export class DiffStreamParser {
     if (line.startsWith('diff --git ')) {
       this.flushFile()
       const fb = new FileBuilder()
-      if (this.keepText) fb.lines = []
+      if (this.keepText) fb.parts = []
       fb.path = pathFromDiffGit(line)
       fb.oldPath = fb.path
       this.file = fb

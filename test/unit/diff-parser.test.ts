@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeLatin1 } from '../../src/git/decode.js'
+import { decodeBytes, decodeLatin1 } from '../../src/git/decode.js'
 import { DiffStreamParser, unquotePath, type DiffRecord, type FileDiff } from '../../src/git/diff-parser.js'
 import { logArgs, parseLogHeader } from '../../src/git/history-reader.js'
 
@@ -830,6 +830,53 @@ describe('DiffStreamParser: raw-only output in pieces', () => {
       p.end()
       expect(records.map((r) => ({ header: r.header, files: r.files.map((f) => `${f.status} ${f.oldPath} -> ${f.path}`), oids: r.oids, modes: r.modes })), `chunks of ${size}`).toEqual(whole.records)
       expect(parse(pieces).seen).toEqual(whole.seen)
+    }
+  })
+})
+
+describe('DiffStreamParser: kept hunk text', () => {
+  const bytes = Buffer.from(ALL, 'latin1')
+  const parseKept = (chunks: Buffer[], shared?: Buffer) => {
+    const out: DiffRecord[] = []
+    const p = new DiffStreamParser((r) => out.push(r), true)
+    for (const c of chunks) {
+      // readSpool reads every chunk into one buffer: what the parser keeps must be its own copy
+      if (shared) c.copy(shared)
+      p.push(shared ? shared.subarray(0, c.length) : c)
+    }
+    p.end()
+    return out
+  }
+  /** The reference: each file's `+`/`-` lines after its first `@@`, read from the text line by line. */
+  const expected = () => {
+    const texts: string[] = []
+    let cur: string[] | null = null
+    let inHunk = false
+    const close = () => {
+      if (cur && cur.length > 0) texts.push(cur.join('\n'))
+      cur = null
+    }
+    for (const line of ALL.split('\n')) {
+      if (line.startsWith('diff --git ') || line.startsWith('\x01')) {
+        close()
+        cur = line.startsWith('diff') ? [] : null
+        inHunk = false
+      } else if (line.startsWith('@@')) inHunk = true
+      else if (cur && inHunk && (line.startsWith('+') || line.startsWith('-'))) cur.push(line)
+    }
+    close()
+    return texts.map((t) => decodeBytes(Buffer.from(t, 'latin1')))
+  }
+
+  it('is every file\'s removed and added lines, whatever the chunks', () => {
+    const whole = parseKept([bytes])
+    const texts = whole.flatMap((r) => r.files.filter((f) => f.text !== undefined).map((f) => f.text))
+    expect(texts).toEqual(expected())
+    expect(whole[0].files[0].text).toBe('-    return 1;\n+    return 2;')
+    for (const size of [1, 2, 5, 64, 1000]) {
+      const chunks: Buffer[] = []
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size))
+      expect(parseKept(chunks, Buffer.alloc(size)), `chunks of ${size}`).toEqual(whole)
     }
   })
 })
