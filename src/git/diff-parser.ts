@@ -229,15 +229,27 @@ export class DiffStreamParser {
    * the filter drops, of which only the path becomes a string before the filter has seen it.
    */
   push(chunk: Buffer): void {
-    const buf = this.rest ? Buffer.concat([this.rest, chunk]) : chunk
     let start = 0
-    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
-      this.bytesLine(buf, start, nl)
+    if (this.rest) {
+      // the line left unfinished by the last chunk, finished by this one's first bytes
+      const nl = chunk.indexOf(10)
+      if (nl === -1) {
+        this.rest = Buffer.concat([this.rest, chunk])
+        return
+      }
+      const line = Buffer.concat([this.rest, chunk.subarray(0, nl)])
+      this.rest = null
+      this.bytesLine(line, 0, line.length)
+      this.endRun(line)
+      start = nl + 1
+    }
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.bytesLine(chunk, start, nl)
       start = nl + 1
     }
     // the caller may reuse the chunk's memory: copy the text kept from it and the unfinished line
-    this.endRun(buf)
-    this.rest = start < buf.length ? Buffer.from(buf.subarray(start)) : null
+    this.endRun(chunk)
+    if (start < chunk.length) this.rest = Buffer.from(chunk.subarray(start))
   }
 
   end(): void {
