@@ -75,6 +75,8 @@ export interface AnalyzeSummary {
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>
+  /** The process's peak resident memory (MB) when each timed phase ended: the phase that raised it is the one to look at. */
+  peak_mb?: Record<string, number>
 }
 
 const VERSION = packageVersion()
@@ -118,6 +120,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const release = acquireLock(repo)
   const started = performance.now()
   const timings: Record<string, number> = {}
+  const peakMb: Record<string, number> = {}
   const progress = options.onProgress ?? (() => {})
   // Every timed phase shows in the progress, but those that report their own counts (and `update`,
   // which holds the update_* phases).
@@ -130,6 +133,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       return await fn()
     } finally {
       timings[`${name}_ms`] = Math.round(performance.now() - t0)
+      peakMb[name] = Math.round(process.resourceUsage().maxRSS / 1024)
       if (shown) progress(label, 1, 1)
     }
   }
@@ -224,7 +228,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
-    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings }
+    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error
