@@ -218,6 +218,12 @@ export const CODE_QUERIES = {
   importersOf: `
     MATCH (f:File)-[:IMPORTS]->(g:File) WHERE g.path IN $paths
     RETURN f.path AS path, g.path AS via ORDER BY path`,
+  allImports: `
+    MATCH (f:File)-[:IMPORTS]->(g:File)
+    RETURN f.path AS from, g.path AS to`,
+  testPaths: `
+    MATCH (f:File) WHERE f.is_test
+    RETURN f.path AS path`,
   testFiles: `
     MATCH (f:File) WHERE f.path IN $paths AND f.is_test
     RETURN f.path AS path`,

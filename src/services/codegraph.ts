@@ -231,19 +231,40 @@ async function walk(reader: IndexReader, seeds: string[], dir: 'up' | 'down', de
   return [...seen.values()]
 }
 
-async function walkFiles(reader: IndexReader, start: string, dir: 'up' | 'down', depth: number): Promise<Array<{ path: string; depth: number; direction: 'up' | 'down' }>> {
-  const g = await reader.graph()
+/** The file graph (IMPORTS and which files are tests): small, read once per reader, walked in memory. */
+interface FileGraph {
+  imports: Map<string, string[]>
+  importers: Map<string, string[]>
+  tests: Set<string>
+}
+
+function fileGraph(reader: IndexReader): Promise<FileGraph> {
+  return reader.memo('codegraph\0files', async () => {
+    const g = await reader.graph()
+    const [edges, tests] = await Promise.all([g.query<{ from: string; to: string }>(Q.allImports), g.query<{ path: string }>(Q.testPaths)])
+    const out: FileGraph = { imports: new Map(), importers: new Map(), tests: new Set(tests.map((t) => t.path)) }
+    for (const e of edges) {
+      ;(out.imports.get(e.from) ?? out.imports.set(e.from, []).get(e.from)!).push(e.to)
+      ;(out.importers.get(e.to) ?? out.importers.set(e.to, []).get(e.to)!).push(e.from)
+    }
+    for (const list of [...out.imports.values(), ...out.importers.values()]) list.sort()
+    return out
+  })
+}
+
+function walkFiles(files: FileGraph, start: string, dir: 'up' | 'down', depth: number): Array<{ path: string; depth: number; direction: 'up' | 'down' }> {
+  const edges = dir === 'up' ? files.importers : files.imports
   const seen = new Set([start])
   const out: Array<{ path: string; depth: number; direction: 'up' | 'down' }> = []
   let frontier = [start]
   for (let d = 1; d <= depth && frontier.length > 0; d++) {
-    const rows = await g.query<{ path: string }>(dir === 'up' ? Q.importersOf : Q.importsOf, { paths: frontier })
+    const next = [...new Set(frontier.flatMap((p) => edges.get(p) ?? []))].sort()
     frontier = []
-    for (const r of rows) {
-      if (seen.has(r.path)) continue
-      seen.add(r.path)
-      frontier.push(r.path)
-      out.push({ path: r.path, depth: d, direction: dir })
+    for (const path of next) {
+      if (seen.has(path)) continue
+      seen.add(path)
+      frontier.push(path)
+      out.push({ path, depth: d, direction: dir })
     }
   }
   return out
@@ -263,28 +284,26 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     if (target.kind === 'directory') throw directoryRefused(target, 'impact')
     const answer = await reader.memo(`impact\0${target.kind === 'symbol' ? target.id : target.path}\0${direction}\0${depth}\0${min}\0${limit}`, async (): Promise<Omit<ImpactResult, 'index' | 'target'>> => {
       const g = await reader.graph()
-      const [seeds, partners, history] = await Promise.all([
+      const [seeds, partners, history, files] = await Promise.all([
         target.kind === 'symbol' ? [target.id] : g.query<{ id: string }>(Q.fileSymbols, { path: target.path }).then((rows) => rows.map((r) => r.id)),
         g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 }),
         historyLine(reader, target),
+        fileGraph(reader),
       ])
       const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
       // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
       const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
       const none = Promise.resolve([])
-      const [up, down, filesUp, filesDown] = await Promise.all([
-        wanted('up') ? walk(reader, seeds, 'up', depth, min) : none,
-        wanted('down') ? walk(reader, seeds, 'down', depth, min) : none,
-        wanted('up') ? walkFiles(reader, target.path, 'up', depth) : none,
-        wanted('down') ? walkFiles(reader, target.path, 'down', depth) : none,
-      ])
+      const [up, down] = await Promise.all([wanted('up') ? walk(reader, seeds, 'up', depth, min) : none, wanted('down') ? walk(reader, seeds, 'down', depth, min) : none])
+      const filesUp = wanted('up') ? walkFiles(files, target.path, 'up', depth) : []
+      const filesDown = wanted('down') ? walkFiles(files, target.path, 'down', depth) : []
       const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
-      const files = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
+      const reached = [...(dirs.includes('up') ? filesUp : []), ...(dirs.includes('down') ? filesDown : [])]
       // a test reaches it through a call path, or by importing its file directly (files further up
       // the import graph mostly import types)
-      const affectedPaths = [...new Set([...affected.map((s) => s.path), ...files.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
-      const [tests, communities, flows] = await Promise.all([
-        over<{ path: string }>(reader, Q.testFiles, 'paths', affectedPaths),
+      const affectedPaths = [...new Set([...affected.map((s) => s.path), ...reached.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
+      const tests = affectedPaths.filter((p) => files.tests.has(p)).sort()
+      const [communities, flows] = await Promise.all([
         over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
         over<FlowRow>(reader, Q.flowsOf, 'ids', [...seeds, ...affected.map((s) => s.id)]),
       ])
@@ -312,8 +331,8 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
         min_confidence: min,
         summary: { level, reasons, affected: affected.length, files: affectedPaths.length, tests: tests.length, communities: communities.length, flows: flows.length },
         by_depth: byDepth,
-        files: limit === 0 ? files : files.slice(0, limit),
-        tests: tests.map((t) => t.path).sort(),
+        files: limit === 0 ? reached : reached.slice(0, limit),
+        tests,
         communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
         flows: (limit === 0 ? flows : flows.slice(0, limit)).map(flowRef),
         hidden_coupling: hidden,
