@@ -80,7 +80,7 @@ const flowRef = (r: FlowRow): FlowRef => ({ id: r.id, label: r.label, kind: r.ki
 export const DEFAULT_MIN_CONFIDENCE = 0.5
 
 function checkConfidence(c: number): void {
-  if (!Number.isFinite(c) || c < 0 || c > 1) throw new UserError(`--min-confidence must be between 0 and 1, got ${c}`, 'pass e.g. --min-confidence 0.5 (ambiguous edges have 0.25 or less)', 'bad_option')
+  if (!Number.isFinite(c) || c < 0 || c > 1) throw new UserError(`--min-confidence must be between 0 and 1, got ${c}`, 'pass e.g. --min-confidence 0.5 (guesses by name have 0.4 or less)', 'bad_option')
 }
 
 /** Kuzu 0.11 cannot bind an empty list parameter: a query over no ids or paths answers nothing. */
