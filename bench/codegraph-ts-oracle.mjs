@@ -106,7 +106,9 @@ function innerFunctions(file, s) {
 // --- the sample ---
 const isTest = (p) => /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?tsx?$/.test(p)
 const programFiles = new Set(project.fileNames.map(rel))
-const candidates = symbols.filter((s) => (s.kind === 'function' || s.kind === 'method') && s.name !== 'constructor' && !s.id.includes('~') && programFiles.has(s.path) && /\.tsx?$/.test(s.path) && !s.path.endsWith('.d.ts') && !isTest(s.path))
+// a name two symbols of one file share (object literals' methods: vuejs/core's `updated`) is no target `context` can name alone
+const allIds = new Set(symbols.map((s) => s.id))
+const candidates = symbols.filter((s) => (s.kind === 'function' || s.kind === 'method') && s.name !== 'constructor' && !s.id.includes('~') && !allIds.has(`${s.id}~2`) && programFiles.has(s.path) && /\.tsx?$/.test(s.path) && !s.path.endsWith('.d.ts') && !isTest(s.path))
 const sample = []
 while (sample.length < Math.min(N, candidates.length)) {
   const s = candidates[Math.floor(random() * candidates.length)]
