@@ -52,7 +52,7 @@ const calls = [
   ['related', { target: busy.path }],
   ['hotspots', {}],
   ['ownership', { target: dir }],
-  ['context_for_pr', { files: [busy.path, second.path] }],
+  ['detect_changes', { files: [busy.path, second.path] }],
 ]
 const tools = []
 for (const [name, a] of calls) {

@@ -106,7 +106,9 @@ function innerFunctions(file, s) {
 // --- the sample ---
 const isTest = (p) => /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?tsx?$/.test(p)
 const programFiles = new Set(project.fileNames.map(rel))
-const candidates = symbols.filter((s) => (s.kind === 'function' || s.kind === 'method') && s.name !== 'constructor' && !s.id.includes('~') && programFiles.has(s.path) && /\.tsx?$/.test(s.path) && !s.path.endsWith('.d.ts') && !isTest(s.path))
+// a name two symbols of one file share (object literals' methods: vuejs/core's `updated`) is no target `context` can name alone
+const allIds = new Set(symbols.map((s) => s.id))
+const candidates = symbols.filter((s) => (s.kind === 'function' || s.kind === 'method') && s.name !== 'constructor' && !s.id.includes('~') && !allIds.has(`${s.id}~2`) && programFiles.has(s.path) && /\.tsx?$/.test(s.path) && !s.path.endsWith('.d.ts') && !isTest(s.path))
 const sample = []
 while (sample.length < Math.min(N, candidates.length)) {
   const s = candidates[Math.floor(random() * candidates.length)]
@@ -175,11 +177,13 @@ function score(list, min) {
   const oracle = list.filter((p) => p.oracle).length
   return { threshold: min, oracle, gitwhy: kept.length, true_positives: tp, precision: pct(tp, kept.length), recall: pct(tp, oracle) }
 }
-function byReason(list) {
+/** Precision per reason, or per rule (a reason and its confidence: the rules of a reason differ in confidence; ambiguous edges split theirs). */
+function byReason(list, rule = false) {
   const out = {}
   for (const p of list) {
     if (!p.gitwhy) continue
-    const r = (out[p.gitwhy.reason] ??= { edges: 0, correct: 0 })
+    const key = rule && p.gitwhy.reason !== 'ambiguous' ? `${p.gitwhy.reason} ${p.gitwhy.confidence}` : p.gitwhy.reason
+    const r = (out[key] ??= { edges: 0, correct: 0 })
     r.edges++
     if (p.oracle) r.correct++
   }
@@ -191,8 +195,8 @@ const report = {
   tsconfig: opt('tsconfig', 'tsconfig.json'),
   typescript: ts.version,
   sample: { asked: sample.length, ...stats },
-  callers: { by_threshold: THRESHOLDS.map((t) => score(pairs.callers, t)), by_reason: byReason(pairs.callers) },
-  callees: { by_threshold: THRESHOLDS.map((t) => score(pairs.callees, t)), by_reason: byReason(pairs.callees) },
+  callers: { by_threshold: THRESHOLDS.map((t) => score(pairs.callers, t)), by_reason: byReason(pairs.callers), by_rule: byReason(pairs.callers, true) },
+  callees: { by_threshold: THRESHOLDS.map((t) => score(pairs.callees, t)), by_reason: byReason(pairs.callees), by_rule: byReason(pairs.callees, true) },
   misses: Object.fromEntries(['callers', 'callees'].map((side) => [side, {
     missed: pairs[side].filter((p) => p.oracle && !(p.gitwhy?.confidence >= 0.5)).slice(0, MISSES).map((p) => `${p.target} ${side === 'callers' ? '←' : '→'} ${p.id}${p.gitwhy ? ` (${p.gitwhy.reason} ${p.gitwhy.confidence})` : ''}`),
     wrong: pairs[side].filter((p) => !p.oracle && p.gitwhy && p.gitwhy.confidence >= 0.5).slice(0, MISSES).map((p) => `${p.target} ${side === 'callers' ? '←' : '→'} ${p.id} (${p.gitwhy.reason} ${p.gitwhy.confidence})`),
@@ -206,6 +210,7 @@ else {
     out.push(`\n${side}: threshold  oracle  gitwhy  correct  precision  recall`)
     for (const r of report[side].by_threshold) out.push(`  ≥ ${String(r.threshold).padEnd(9)}${String(r.oracle).padStart(6)}${String(r.gitwhy).padStart(8)}${String(r.true_positives).padStart(9)}${String(r.precision ?? '-').padStart(10)} %${String(r.recall ?? '-').padStart(7)} %`)
     out.push(`  by reason: ${Object.entries(report[side].by_reason).map(([k, v]) => `${k} ${v.correct}/${v.edges} (${v.precision} %)`).join(', ')}`)
+    out.push(`  by rule (reason confidence): ${Object.entries(report[side].by_rule).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k} ${v.correct}/${v.edges} (${v.precision} %)`).join(', ')}`)
     out.push(`  missed (TypeScript only, or below 0.5):\n    ${report.misses[side].missed.join('\n    ') || '-'}`)
     out.push(`  wrong (gitwhy only, ≥ 0.5):\n    ${report.misses[side].wrong.join('\n    ') || '-'}`)
   }

@@ -44,7 +44,7 @@ async function callArgs(client) {
       ['ownership', { target: dir }],
       ['hotspots', { path: dir }],
       ['cypher', { statement: 'MATCH (c:Commit)-[:TOUCHED]->(f:File {path: $p}) RETURN count(c) AS n', params: { p: file } }],
-      ['context_for_pr', { files: [file] }],
+      ['detect_changes', { files: [file] }],
     ][i % 8]
   }
 }

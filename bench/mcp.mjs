@@ -78,14 +78,14 @@ for (let round = 0; round < 3; round++) {
   }
 }
 // history analytics (issue 4): the first call per file, on a warm server
-const analytics = { risk: [], related: [], ownership: [], hotspots: [], context_for_pr: [] }
+const analytics = { risk: [], related: [], ownership: [], hotspots: [], detect_changes: [] }
 for (const s of sample) {
   analytics.risk.push(await time('risk', { target: s.path }))
   analytics.related.push(await time('related', { target: s.path }))
   analytics.ownership.push(await time('ownership', { target: s.path }))
 }
 for (let i = 0; i < 10; i++) analytics.hotspots.push(await time('hotspots', { limit: 10 }))
-for (let i = 0; i + 3 <= sample.length; i += 3) analytics.context_for_pr.push(await time('context_for_pr', { files: sample.slice(i, i + 3).map((s) => s.path) }))
+for (let i = 0; i + 3 <= sample.length; i += 3) analytics.detect_changes.push(await time('detect_changes', { files: sample.slice(i, i + 3).map((s) => s.path) }))
 await client.close()
 
 // plain git answering the same questions (one process per question, as an agent would run it)

@@ -96,7 +96,7 @@ try {
   writeFileSync(join(repo, file), readFileSync(join(repo, file), 'utf8') + '\n/* gitwhy scale bench */\n')
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '-qam', 'bench: one commit'], { cwd: repo })
   // a step that fails is reported, and the others still run
-  const step = (argv) => run(process.execPath, argv, true).then((r) => ({ seconds: r.seconds, mode: JSON.parse(r.stdout).mode }), (e) => ({ seconds: NaN, mode: `failed: ${e.message.slice(0, 300)}` }))
+  const step = (argv) => run(process.execPath, argv, true).then((r) => ({ seconds: r.seconds, mode: JSON.parse(r.stdout).mode, timings_ms: JSON.parse(r.stdout).timings }), (e) => ({ seconds: NaN, mode: `failed: ${e.message.slice(0, 300)}` }))
   log('gitwhy analyze after one commit')
   const update = await step([BIN, 'analyze', '--json'])
   log('gitwhy analyze with nothing new')
@@ -106,7 +106,7 @@ try {
     commits,
     merges,
     git_log: { seconds: gitLog.seconds, mb: gitLog.bytes / 1e6 },
-    analyze: { seconds: full.seconds, ratio_to_git_log: full.seconds / gitLog.seconds, peak_rss_mb: full.peakMb.self, peak_rss_with_git_mb: full.peakMb.tree, timings_ms: summary.timings },
+    analyze: { seconds: full.seconds, ratio_to_git_log: full.seconds / gitLog.seconds, peak_rss_mb: full.peakMb.self, peak_rss_with_git_mb: full.peakMb.tree, timings_ms: summary.timings, peak_mb: summary.peak_mb },
     gitwhy_dir_mb: size,
     update,
     noop,
@@ -118,9 +118,15 @@ try {
     row('git log -p -U0 -M', `${gitLog.seconds.toFixed(1)} s (${(gitLog.bytes / 1e6).toFixed(0)} MB)`)
     row('gitwhy analyze', `${full.seconds.toFixed(1)} s = ${result.analyze.ratio_to_git_log.toFixed(2)} x git log`)
     row('peak RSS', `${full.peakMb.self.toFixed(0)} MB (with git children ${full.peakMb.tree.toFixed(0)} MB)`)
-    for (const [k, v] of Object.entries(summary.timings)) row(`  ${k}`, `${(v / 1000).toFixed(1)} s`)
+    // each phase's time, and the process's peak memory when it ended
+    for (const [k, v] of Object.entries(summary.timings)) {
+      const peak = summary.peak_mb?.[k.replace(/_ms$/, '')]
+      row(`  ${k}`, `${(v / 1000).toFixed(1)} s${peak === undefined ? '' : `  (peak ${peak} MB)`}`)
+    }
     row('.gitwhy/', `${size.toFixed(0)} MB`)
+    // the update's phases (a no-op has none: its time is start-up, git and the trust check)
     row('one-commit update', `${update.seconds.toFixed(2)} s (${result.update.mode})`)
+    for (const [k, v] of Object.entries(update.timings_ms ?? {})) row(`  ${k}`, `${(v / 1000).toFixed(2)} s`)
     row('no-op', `${noop.seconds.toFixed(2)} s (${result.noop.mode})`)
   }
 } finally {

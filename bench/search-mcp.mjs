@@ -7,7 +7,7 @@
 // distinct questions (default 50) from a seeded random pick of the index's commit subjects and
 // symbol names (each question different, so no answer comes from a memo), makes one search first
 // (it loads the embedding model: reported as `cold`), then asks each question once and reports
-// p50 / p95 / max. Build first (`npm run build`); the repository needs `gitwhy analyze` first.
+// p50 / p95 / max. Build first (`npm run build`); the repository needs `gitwhy analyze --embeddings` first (hybrid answers need vectors).
 
 import { benchArgs, mcpClient, percentiles, seededRandom } from './lib.mjs'
 

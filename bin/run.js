@@ -15,7 +15,17 @@ if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
   } catch {
     process.exit(0)
   }
-} else {
+} else if (!(command === 'analyze' && (await analyzeFast(rest)))) {
   const { execute } = await import('@oclif/core')
   await execute({ dir: import.meta.url })
+}
+
+/** A no-op `analyze` answered without oclif's start-up (see src/fast/analyze.ts); false: oclif runs it. */
+async function analyzeFast(argv) {
+  try {
+    const bundled = new URL('../dist/bundle/analyze.mjs', import.meta.url)
+    return await (await import(existsSync(bundled) ? bundled.href : new URL('../dist/fast/analyze.js', import.meta.url).href)).analyzeFast(argv)
+  } catch {
+    return false
+  }
 }

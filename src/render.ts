@@ -1,3 +1,4 @@
+import type { AnalyzeSummary } from './services/analyze.js'
 import type { EvidenceItem, IndexInfo } from './services/types.js'
 
 /**
@@ -58,4 +59,18 @@ export function renderIndexNote(index: IndexInfo): string | null {
   return index.commits_behind === null
     ? `note: the index (${index.head.slice(0, 7)}) is not an ancestor of HEAD; run \`gitwhy analyze\``
     : `note: the index is ${index.commits_behind} commits behind HEAD; run \`gitwhy analyze\``
+}
+
+/** What `gitwhy analyze` prints without --json. */
+export function analyzeLines(summary: AnalyzeSummary): string[] {
+  if (summary.mode === 'noop') return [`index is up to date at ${summary.head.slice(0, 7)} (nothing to do)`]
+  const c = summary.counts
+  const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0)
+  return [
+    `indexed ${summary.repo} at ${summary.head.slice(0, 7)} (${summary.mode}${summary.mode === 'incremental' ? `, ${summary.new_commits} new commits` : ''})`,
+    `  ${c.commits} commits · ${c.files} files · ${c.symbols} symbols · ${c.authors} authors · ${c.pull_requests} PRs · ${c.issues} issues`,
+    ...(skipped.length ? [`  skipped: ${skipped.map(([k, n]) => `${n} ${k}`).join(', ')}`] : []),
+    `  search: ${c.docs ?? 0} documents · ${summary.embeddings.model ? `${summary.embeddings.embedded} texts embedded by ${summary.embeddings.model} (the rest reused)` : 'full-text only (`gitwhy analyze --embeddings` adds meaning search)'}`,
+    `  time: ${Object.entries(summary.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${v} ms`).join(' · ')}`,
+  ]
 }

@@ -191,3 +191,14 @@
 (assignment_expression
   left: (member_expression object: (this) property: (property_identifier) @binding.field)
   right: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
+
+; A getter's declared return type types the property it reads: `get req(): HonoRequest` makes
+; `c.req.header()` a call of HonoRequest's `header`.
+(method_definition
+  "get"
+  name: (property_identifier) @binding.field
+  return_type: (type_annotation [
+    (type_identifier) @binding.type
+    (nested_type_identifier) @binding.type
+    (generic_type name: (_) @binding.type)
+  ]))

@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { UserError } from '../errors.js'
 import { damagedIndex, readIndexJson } from '../services/index-integrity.js'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
 import { hotspots } from './risk.js'
 import { activityStats, headPathsByChange } from './stats.js'
-import { DEFAULT_ANALYTICS_CONFIG, type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
+import { type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
 
 /** What Louvain sees, as one string: equal keys give equal communities (it is deterministic). */
 function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: AnalyticsConfig): string {
@@ -108,24 +107,3 @@ export function analyticsRows(out: AnalyticsOutput, ownership: AnalyticsInput['o
   }
 }
 
-/**
- * The analytics settings: the defaults, overridden by the `analytics` object of
- * `.gitwhy/config.json` when there is one. Recorded in meta.json: a change rebuilds the index.
- */
-export function readAnalyticsConfig(gitwhyDir: string): AnalyticsConfig {
-  const file = path.join(gitwhyDir, 'config.json')
-  if (!existsSync(file)) return { ...DEFAULT_ANALYTICS_CONFIG }
-  let parsed: { analytics?: Record<string, unknown> }
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as typeof parsed
-  } catch (error) {
-    throw new UserError(`${file} is not valid JSON (${(error as Error).message})`, 'fix or delete the file; see "Analytics settings" in the README', 'bad_config')
-  }
-  const config = { ...DEFAULT_ANALYTICS_CONFIG }
-  for (const [key, value] of Object.entries(parsed.analytics ?? {})) {
-    if (!(key in config)) throw new UserError(`${file}: unknown analytics setting "${key}"`, `use one of: ${Object.keys(config).join(', ')}`, 'bad_config')
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new UserError(`${file}: analytics.${key} must be a number ≥ 0, got ${JSON.stringify(value)}`, 'fix the value', 'bad_config')
-    config[key as keyof AnalyticsConfig] = value
-  }
-  return config
-}

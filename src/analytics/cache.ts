@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { GraphData } from '../graph/types.js'
 import { blameOwners } from '../history/hunk-mapper.js'
 import { fileImports } from '../codegraph/resolve.js'
-import { loadLanguageRegistry } from '../parse/registry.js'
+import { installedLanguageRegistry } from '../parse/registry.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
 import { damagedIndex, readIndexJson } from '../services/index-integrity.js'
 import type { CommitCategory } from '../services/types.js'
@@ -107,5 +107,5 @@ export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], head
 
 /** The files' imports resolved to indexed files (sorted, without duplicates): the same IMPORTS edges the graph holds. */
 export function resolveImports(files: IndexedFile[]): Array<{ from: string; to: string }> {
-  return fileImports(files, loadLanguageRegistry())
+  return fileImports(files, installedLanguageRegistry())
 }

@@ -23,7 +23,7 @@ export const SIBLING_WEIGHT = 1
 export const IMPORT_WEIGHT = 0.5
 /** Symbol ↔ symbol, once per pair that calls (either way), times the best call's confidence: code that calls belongs together. */
 export const CALL_WEIGHT = 1
-/** Calls below this confidence (ambiguous ones: 0.25 or less) say nothing about structure. */
+/** Calls below this confidence (the guesses by name: 0.4 or less) say nothing about structure. */
 export const CALL_MIN_CONFIDENCE = 0.5
 /** A co-change pair at degree 100 with at least COCHANGE_FULL_SHARED shared revisions. */
 export const COCHANGE_WEIGHT = 2

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
 import { stderrProgress } from '../progress.js'
-import { printable } from '../render.js'
+import { analyzeLines, printable } from '../render.js'
 import { analyze, type AnalyzeSummary } from '../services/analyze.js'
 
 export default class Analyze extends BaseCommand {
@@ -14,7 +14,7 @@ export default class Analyze extends BaseCommand {
     'max-file-bytes': Flags.integer({ description: 'skip files larger than this many bytes', default: 1_000_000 }),
     'identity-merge': Flags.boolean({ description: 'group one person\'s emails into one author beyond .mailmap (same name, GitHub login, .gitwhy/config.json identities); --no-identity-merge keeps one author per email', default: true, allowNo: true }),
     'ignore-revs': Flags.boolean({ description: 'blame looks through the commits in blame.ignoreRevsFile and .git-blame-ignore-revs, as git blame does; --no-ignore-revs turns it off', default: true, allowNo: true }),
-    embeddings: Flags.boolean({ description: 'embed the search documents with the bundled model (or GITWHY_EMBED_MODEL) for `gitwhy search`; --no-embeddings skips it (search is then full-text only)', default: true, allowNo: true }),
+    embeddings: Flags.boolean({ description: 'embed the search documents with the bundled model (or GITWHY_EMBED_MODEL) so `gitwhy search` matches by meaning too; off by default (it roughly triples analyze time), search is then full-text only', default: false, allowNo: true }),
     quiet: Flags.boolean({ char: 'q', description: 'no progress on stderr' }),
   }
 
@@ -27,18 +27,7 @@ export default class Analyze extends BaseCommand {
     } finally {
       progress.end()
     }
-    if (!this.jsonEnabled()) {
-      if (summary.mode === 'noop') this.log(`index is up to date at ${summary.head.slice(0, 7)} (nothing to do)`)
-      else {
-        const c = summary.counts
-        this.log(`indexed ${summary.repo} at ${summary.head.slice(0, 7)} (${summary.mode}${summary.mode === 'incremental' ? `, ${summary.new_commits} new commits` : ''})`)
-        this.log(`  ${c.commits} commits · ${c.files} files · ${c.symbols} symbols · ${c.authors} authors · ${c.pull_requests} PRs · ${c.issues} issues`)
-        const skipped = Object.entries(summary.skipped).filter(([, n]) => n > 0)
-        if (skipped.length) this.log(`  skipped: ${skipped.map(([k, n]) => `${n} ${k}`).join(', ')}`)
-        this.log(`  search: ${c.docs ?? 0} documents · ${summary.embeddings.model ? `${summary.embeddings.embedded} texts embedded by ${summary.embeddings.model} (the rest reused)` : 'not embedded (--no-embeddings): full-text only'}`)
-        this.log(`  time: ${Object.entries(summary.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${v} ms`).join(' · ')}`)
-      }
-    }
+    if (!this.jsonEnabled()) for (const line of analyzeLines(summary)) this.log(line)
     return summary
   }
 }

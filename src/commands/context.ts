@@ -11,7 +11,7 @@ export default class Context extends BaseCommand {
   static args = { target: Args.string({ description: 'symbol (Class.method, path:Name) or file', required: true }) }
   static flags = {
     limit: Flags.integer({ description: 'maximum items per list (0 = no cap)', default: 30 }),
-    'min-confidence': Flags.string({ description: `lowest call confidence kept, 0..1 (default ${DEFAULT_MIN_CONFIDENCE}; ambiguous calls have 0.25 or less)` }),
+    'min-confidence': Flags.string({ description: `lowest call confidence kept, 0..1 (default ${DEFAULT_MIN_CONFIDENCE}; guesses by name have 0.4 or less)` }),
   }
 
   async run(): Promise<ContextResult> {

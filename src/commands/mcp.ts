@@ -9,7 +9,7 @@ import { MCP_FLAGS, runMcp } from '../mcp/main.js'
 export default class Mcp extends BaseCommand {
   static summary = 'Serve the index to AI agents over MCP (stdio by default, or Streamable HTTP on 127.0.0.1).'
   static description =
-    'Tools, in groups (--tools; default history,graph): history = evidence_for, area_history, catchup, cypher, context_for_pr, pickaxe; graph = context, impact; analytics = risk, related, hotspots, ownership; ping and list_repos always. Resources: gitwhy://commit/{sha}, gitwhy://pr/{number}, gitwhy://issue/{number}, gitwhy://repo/overview, gitwhy://schema, gitwhy://communities, gitwhy://community/{name}. Prompts: pre_edit_brief, why_was_this_written, triage_commit. The server reads the index read-only and switches to a new index as soon as `gitwhy analyze` swaps it in.'
+    'Tools, in groups (--tools; default history,graph): history = evidence_for, area_history, catchup, cypher, pickaxe; graph = context, impact, detect_changes; code = query, rename; analytics = risk, related, hotspots, ownership; ping and list_repos always. Resources: gitwhy://commit/{sha}, gitwhy://pr/{number}, gitwhy://issue/{number}, gitwhy://repo/overview, gitwhy://schema, gitwhy://communities, gitwhy://community/{name}. Prompts: pre_edit_brief, why_was_this_written, triage_commit. The server reads the index read-only and switches to a new index as soon as `gitwhy analyze` swaps it in.'
   static examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --tools all', '<%= config.bin %> mcp --http --port 7410', 'GITWHY_MCP_TOKEN=s3cret <%= config.bin %> mcp --http --host 0.0.0.0', '<%= config.bin %> mcp --http --host 0.0.0.0 --token-file ~/.config/gitwhy/token']
   static enableJsonFlag = false
   static flags = {

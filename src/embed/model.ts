@@ -135,6 +135,18 @@ export function embeddingModelFingerprint(): Pick<EmbeddingModelInfo, 'id' | 'di
   return known
 }
 
+/** The model an index was embedded with (meta.json options.embeddings; null: built without embeddings). */
+export interface EmbeddingRecord {
+  id: string
+  hash: string
+}
+
+/** The model analyze would embed with now, as meta.json records it (hashes the model folder; does not load it). */
+export function currentEmbeddingModel(): EmbeddingRecord {
+  const { id, hash } = embeddingModelFingerprint()
+  return { id, hash }
+}
+
 /** Which model embeds, for the index to record (loads it). */
 export async function embeddingModelInfo(): Promise<EmbeddingModelInfo> {
   return (await loaded()).info

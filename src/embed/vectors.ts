@@ -10,17 +10,11 @@ import { Worker } from 'node:worker_threads'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
 import { embeddingInput, type DocRow } from './docs.js'
-import { embed, embeddingModelFingerprint } from './model.js'
+import { embed, embeddingModelFingerprint, type EmbeddingRecord } from './model.js'
 import type { EmbedReply, EmbedRequest } from './worker.js'
 
 export const EMBEDDINGS_FILE = 'embeddings.json'
 export const VECTORS_FILE = 'embeddings.f32'
-
-/** The model an index was embedded with (meta.json options.embeddings; null: --no-embeddings). */
-export interface EmbeddingRecord {
-  id: string
-  hash: string
-}
 
 interface CacheHeader {
   model: EmbeddingRecord | null
@@ -89,12 +83,6 @@ export class VectorCache {
     docs.forEach((d, i) => data.set(this.vectors.get(d.hash)!, i * this.dimensions))
     return data
   }
-}
-
-/** The model analyze would embed with now, as meta.json records it (hashes the model folder; does not load it). */
-export function currentEmbeddingModel(): EmbeddingRecord {
-  const { id, hash } = embeddingModelFingerprint()
-  return { id, hash }
 }
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'embed', 'worker.js')

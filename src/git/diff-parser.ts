@@ -87,6 +87,13 @@ export function unquotePath(raw: string): string {
   return internPath(decodeBytes(Buffer.from(bytes)))
 }
 
+/** A path of a raw line, the bytes [start, end) of `buf`, decoded as unquotePath decodes it (not interned). */
+function pathOfBytes(buf: Buffer, start: number, end: number): string {
+  if (buf[start] === 34 /* " */) return unquotePath(buf.toString('latin1', start, end))
+  for (let i = start; i < end; i++) if (buf[i] > 0x7f) return decodeBytes(buf.subarray(start, end))
+  return buf.toString('latin1', start, end)
+}
+
 function stripPrefix(p: string, prefix: string): string {
   if (p.startsWith('"')) {
     const unq = unquotePath(p)
@@ -134,8 +141,8 @@ class FileBuilder {
   // Rolling hashes of the removed and added text with all whitespace dropped.
   removedHash = 0
   addedHash = 0
-  /** The hunk lines, when kept. */
-  lines: string[] | null = null
+  /** The hunk lines, when kept: runs of consecutive lines, each joined by `\n`. */
+  parts: Buffer[] | null = null
 
   finish(): FileDiff {
     let whitespaceOnly = false
@@ -152,19 +159,29 @@ class FileBuilder {
       deletions: this.deletions,
       whitespaceOnly,
     }
-    if (this.lines && this.lines.length > 0 && !this.binary) diff.text = decodeLatin1(this.lines.join('\n'))
+    if (this.parts && this.parts.length > 0 && !this.binary) diff.text = decodeBytes(joinLines(this.parts))
     return diff
   }
 }
 
-/** Hash of a line's non-whitespace characters, chained onto `h`. */
-function hashNonSpace(h: number, line: string): number {
-  for (let i = 1; i < line.length; i++) {
-    const c = line.charCodeAt(i)
+/** Hash of a line's non-whitespace bytes (after its `+`/`-`), the bytes [start, end) of `buf`, chained onto `h`. */
+function hashNonSpace(h: number, buf: Buffer, start: number, end: number): number {
+  for (let i = start + 1; i < end; i++) {
+    const c = buf[i]
     if (c === 32 || c === 9 || c === 13 || c === 10 || c === 11 || c === 12) continue
     h = (Math.imul(h, 31) + c) | 0
   }
   return h
+}
+
+const NEWLINE = Buffer.from('\n')
+
+/** Runs of lines joined by `\n`. */
+function joinLines(parts: Buffer[]): Buffer {
+  if (parts.length === 1) return parts[0]
+  const all: Buffer[] = []
+  parts.forEach((p, i) => (i === 0 ? all.push(p) : all.push(NEWLINE, p)))
+  return Buffer.concat(all)
 }
 
 /**
@@ -172,7 +189,11 @@ function hashNonSpace(h: number, line: string): number {
  * last chunk.
  */
 export class DiffStreamParser {
-  private rest = ''
+  /** The bytes of the unfinished last line. */
+  private rest: Buffer | null = null
+  /** The current file's run of kept hunk lines in the chunk being read (-1: none). */
+  private runStart = -1
+  private runEnd = -1
   private record: DiffRecord | null = null
   private file: FileBuilder | null = null
   private headerLines: string[] | null = null
@@ -201,22 +222,74 @@ export class DiffStreamParser {
     private readonly rawFilter?: (record: number, path: string) => boolean,
   ) {}
 
+  /**
+   * The output is read as bytes, and only the lines that are not hunk content become strings: a
+   * history's patch is mostly `+`/`-` lines, counted, hashed and (with `keepText`) copied in runs
+   * of consecutive lines; a merge's raw diff against a distant parent can be a gigabyte of lines
+   * the filter drops, of which only the path becomes a string before the filter has seen it.
+   */
   push(chunk: Buffer): void {
-    const text = this.rest + chunk.toString('latin1')
     let start = 0
-    let nl = text.indexOf('\n', start)
-    while (nl !== -1) {
-      this.line(text.slice(start, nl))
+    if (this.rest) {
+      // the line left unfinished by the last chunk, finished by this one's first bytes
+      const nl = chunk.indexOf(10)
+      if (nl === -1) {
+        this.rest = Buffer.concat([this.rest, chunk])
+        return
+      }
+      const line = Buffer.concat([this.rest, chunk.subarray(0, nl)])
+      this.rest = null
+      this.bytesLine(line, 0, line.length)
+      this.endRun(line)
       start = nl + 1
-      nl = text.indexOf('\n', start)
     }
-    this.rest = text.slice(start)
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.bytesLine(chunk, start, nl)
+      start = nl + 1
+    }
+    // the caller may reuse the chunk's memory: copy the text kept from it and the unfinished line
+    this.endRun(chunk)
+    if (start < chunk.length) this.rest = Buffer.from(chunk.subarray(start))
   }
 
   end(): void {
-    if (this.rest.length > 0) this.line(this.rest)
-    this.rest = ''
+    if (this.rest) {
+      this.bytesLine(this.rest, 0, this.rest.length)
+      this.endRun(this.rest)
+    }
+    this.rest = null
     this.flushRecord()
+  }
+
+  private bytesLine(buf: Buffer, start: number, end: number): void {
+    const c = buf[start]
+    const f = this.file
+    if (c === 58 /* : */ && !f && this.record && !this.headerLines) return this.rawLine(buf, start, end)
+    // raw-only output has no other lines than its headers (and blank ones)
+    if (this.rawOnly && c !== 1 && !this.headerLines) return
+    if (this.inHunk && f && (c === 43 /* + */ || c === 45) /* - */) {
+      if (c === 43) {
+        f.additions++
+        f.addedHash = hashNonSpace(f.addedHash, buf, start, end)
+      } else {
+        f.deletions++
+        f.removedHash = hashNonSpace(f.removedHash, buf, start, end)
+      }
+      if (f.parts) {
+        if (this.runStart === -1) this.runStart = start
+        this.runEnd = end
+      }
+      return
+    }
+    this.endRun(buf)
+    this.line(buf.toString('latin1', start, end))
+  }
+
+  /** The kept hunk lines [runStart, runEnd) of `buf` go to the file as one piece. */
+  private endRun(buf: Buffer): void {
+    if (this.runStart === -1) return
+    this.file?.parts?.push(Buffer.from(buf.subarray(this.runStart, this.runEnd)))
+    this.runStart = -1
   }
 
   private flushFile(): void {
@@ -244,28 +317,29 @@ export class DiffStreamParser {
     this.record = null
   }
 
-  /** `:100644 100644 <old> <new> R100\tsrc\tdst` (paths C-quoted when unusual). */
-  private rawLine(line: string): void {
-    const tab = line.indexOf('\t')
-    if (tab === -1) return
-    const meta = line.slice(1, tab).split(' ')
-    const paths = line.slice(tab + 1).split('\t')
-    const key = unquotePath(paths[paths.length - 1])
-    if (this.rawOnly && this.rawFilter && !this.rawFilter(this.started - 1, key)) return
-    const oids: BlobIds = [flat(meta[2]), flat(meta[3])]
+  /** `:100644 100644 <old> <new> R100\tsrc\tdst` (paths C-quoted when unusual), the bytes [start, end) of `buf`. */
+  private rawLine(buf: Buffer, start: number, end: number): void {
+    const tab = buf.indexOf(9, start)
+    if (tab === -1 || tab >= end) return
+    const last = buf.lastIndexOf(9, end - 1)
+    const path = pathOfBytes(buf, last + 1, end)
+    if (this.rawOnly && this.rawFilter && !this.rawFilter(this.started - 1, path)) return
+    const key = internPath(path)
+    const meta = buf.toString('latin1', start + 1, tab).split(' ')
+    const oids: BlobIds = [meta[2], meta[3]]
     if (!this.rawOnly) {
       this.raw.set(key, oids)
       return
     }
     const letter = meta[4]?.[0]
     const file = (status: FileStatus, oldPath: string): FileDiff => ({ path: key, oldPath, status, binary: false, hunks: [], additions: 0, deletions: 0, whitespaceOnly: false })
-    const modes: [string, string] = [flat(meta[0]), flat(meta[1])]
+    const modes: [string, string] = [meta[0], meta[1]]
     const add = (f: FileDiff) => {
       this.rawFiles.push(f)
       this.rawOids.push(oids)
       this.rawModes.push(modes)
     }
-    if (letter === 'R') add(file('R', unquotePath(paths[0])))
+    if (letter === 'R') add(file('R', internPath(pathOfBytes(buf, tab + 1, last))))
     else if (letter === 'A' || letter === 'D') add(file(letter, key))
     else if (letter === 'T') {
       add(file('D', key))
@@ -300,25 +374,8 @@ export class DiffStreamParser {
     }
     if (!this.record) return
     const f = this.file
-    if (c === 58 /* : */ && !f) {
-      this.rawLine(line)
-      return
-    }
-    if (this.inHunk && f) {
-      if (c === 43 /* + */) {
-        f.additions++
-        f.addedHash = hashNonSpace(f.addedHash, line)
-        f.lines?.push(line)
-        return
-      }
-      if (c === 45 /* - */) {
-        f.deletions++
-        f.removedHash = hashNonSpace(f.removedHash, line)
-        f.lines?.push(line)
-        return
-      }
-      if (c === 92 /* \ */ || c === 32 /* space */) return
-    }
+    // hunk content (`+`/`-` lines) was taken by bytesLine
+    if (this.inHunk && f && (c === 92 /* \ */ || c === 32) /* space */) return
     if (line.startsWith('@@') && f) {
       const m = HUNK_RE.exec(line)
       if (!m) return
@@ -335,7 +392,7 @@ export class DiffStreamParser {
     if (line.startsWith('diff --git ')) {
       this.flushFile()
       const fb = new FileBuilder()
-      if (this.keepText) fb.lines = []
+      if (this.keepText) fb.parts = []
       fb.path = pathFromDiffGit(line)
       fb.oldPath = fb.path
       this.file = fb

@@ -191,21 +191,25 @@ export class MergeDiffReader {
     const marks = path.join(synth, 'marks')
     const stream = fastImportStream(jobs.map(({ kept }) => kept))
     try {
-      await gitBuffer(this.repo, ['fast-import', '--quiet', `--export-marks=${marks}`], { input: stream, env: { GIT_DIR: synth, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate } })
+      // fast-import frees and reallocates a large block for every commit, and glibc hands it back
+      // to the kernel each time (a brk shrink and a TLB flush): 1 s of system time per run on
+      // git/git's merges, 0.1 s when the heap is not trimmed
+      const env = { GIT_DIR: synth, GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate, MALLOC_TRIM_THRESHOLD_: String(1 << 30) }
+      await gitBuffer(this.repo, ['fast-import', '--quiet', `--export-marks=${marks}`], { input: stream, env })
       const oid = new Map<number, string>()
       for (const line of readFileSync(marks, 'latin1').split('\n')) {
         const m = /^:(\d+) ([0-9a-f]+)$/.exec(line)
         if (m) oid.set(Number(m[1]), m[2])
       }
       const lines = jobs.map((_, n) => `${oid.get(2 * n + 2)} ${oid.get(2 * n + 1)}`)
-      const env = { GIT_OBJECT_DIRECTORY: path.join(synth, 'objects'), GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate }
+      const objects = { GIT_OBJECT_DIRECTORY: path.join(synth, 'objects'), GIT_ALTERNATE_OBJECT_DIRECTORIES: alternate }
       await this.spooled(['diff-tree', '--stdin', '--always', ...PATCH_OPTIONS], lines, false, (n, rec) => {
         const { slot, kept } = jobs[n]
         for (const { f } of kept) {
           const found = rec.files.find((p) => p.path === f.path && (f.status === 'R' ? p.status === 'M' : p.status === f.status))
           slot.diffs.push(found && f.status === 'R' ? { ...found, status: 'R', oldPath: f.oldPath, whitespaceOnly: false } : (found ?? f))
         }
-      }, { env })
+      }, { env: objects })
     } finally {
       rmSync(synth, { recursive: true, force: true })
     }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises'
+import { closeSync, openSync, readSync } from 'node:fs'
 
 /**
  * Read `file` while `writer` (a git process spooling its stdout there) is still writing it:
@@ -18,13 +18,15 @@ export async function readSpool(file: string, writer: Promise<unknown>, onChunk:
       failure = error
     },
   )
-  const fh = await open(file, 'r')
+  const fd = openSync(file, 'r')
   try {
     const buf = Buffer.alloc(chunkSize)
     let position = 0
     for (;;) {
       const finished = done
-      const { bytesRead } = await fh.read(buf, 0, chunkSize, position)
+      // git has just written what is there (the page cache holds it): a synchronous read is a
+      // copy, and costs less than a round trip through the thread pool for each chunk
+      const bytesRead = readSync(fd, buf, 0, chunkSize, position)
       if (bytesRead > 0) {
         position += bytesRead
         onChunk(buf.subarray(0, bytesRead))
@@ -32,7 +34,7 @@ export async function readSpool(file: string, writer: Promise<unknown>, onChunk:
       else await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 20))])
     }
   } finally {
-    await fh.close()
+    closeSync(fd)
   }
   if (failure) throw failure
 }

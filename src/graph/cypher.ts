@@ -239,6 +239,9 @@ export async function runCypher(store: GraphStore, statement: string, options: C
     if (/interrupted/i.test(message)) {
       throw new UserError(`Cypher query stopped after ${timeoutSeconds} s`, 'narrow it (a WHERE on an indexed key, a LIMIT, fewer MATCH cross products) or allow more time with --timeout / timeout_seconds', 'cypher_timeout')
     }
+    if (/buffer pool is full/i.test(message)) {
+      throw new UserError(`Cypher query needs more memory than a reader holds: ${message}`, 'return fewer or shorter columns (e.g. c.subject, not c.body), add a WHERE or a LIMIT', 'cypher_error')
+    }
     throw new UserError(`Cypher query failed: ${message}`, 'check the query against `gitwhy schema`; pass values with --param name=value', 'cypher_error')
   }
 }

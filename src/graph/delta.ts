@@ -1,6 +1,6 @@
 import kuzu from 'kuzu'
-import type { Connection } from 'kuzu'
-import { ACTIVITY_COLUMNS, createFtsStatement, FTS_INDEXES, TABLES, tableDef, type ColumnDef, type TableDef } from './schema.js'
+import type { Connection, PreparedStatement } from 'kuzu'
+import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, FileRow, GraphData } from './types.js'
 
 /**
@@ -64,10 +64,10 @@ function value(row: Record<string, unknown>, col: ColumnDef): unknown {
 }
 
 /** A parameter as the column's type: numbers arrive as INT64 or DOUBLE depending on their value. */
-function cast(c: ColumnDef): string {
-  if (c.type === 'TIMESTAMP') return `timestamp(r.${c.name})`
-  if (c.type === 'DOUBLE') return `cast(r.${c.name}, 'DOUBLE')`
-  return `r.${c.name}`
+function cast(c: ColumnDef, row = 'r.'): string {
+  if (c.type === 'TIMESTAMP') return `timestamp(${row}${c.name})`
+  if (c.type === 'DOUBLE') return `cast(${row}${c.name}, 'DOUBLE')`
+  return `${row}${c.name}`
 }
 
 function propertyList(columns: ColumnDef[]): string {
@@ -76,12 +76,32 @@ function propertyList(columns: ColumnDef[]): string {
 
 const ACTIVITY_SET = (v: string) => ACTIVITY_COLUMNS.map((c) => `${v}.${c.name} = ${cast(c)}`).join(', ')
 
+/**
+ * How a delta's rows go in. Relationships by COPY from the rows: Kuzu finds the endpoints through
+ * the primary-key indexes, where `UNWIND $rows MATCH (a {key: r.from}), (b {key: r.to})` plans a
+ * cross product of both node tables (3.8 s for one PARENT edge on git/git's 82k commits). Nodes of
+ * an indexed table (Symbol, Doc: full-text; DocVector: vector) one CREATE each: Kuzu 0.11.3 keeps
+ * those indexes current on single CREATEs (and deletes), but gives rows of one
+ * `UNWIND $rows CREATE` wrong full-text postings. Other nodes in one UNWIND CREATE.
+ */
 function insertStatement(def: TableDef): string {
-  if (def.kind === 'node') return `UNWIND $rows AS r CREATE (:${def.name} {${propertyList(def.columns)}})`
-  const fromKey = tableDef(def.from.table).columns[0].name
-  const toKey = tableDef(def.to.table).columns[0].name
-  const props = def.columns.length > 0 ? ` {${propertyList(def.columns)}}` : ''
-  return `UNWIND $rows AS r MATCH (a:${def.from.table} {${fromKey}: r.__from}), (b:${def.to.table} {${toKey}: r.__to}) CREATE (a)-[:${def.name}${props}]->(b)`
+  if (def.kind === 'node') {
+    if (indexed(def)) return `CREATE (:${def.name} {${def.columns.map((c) => `${c.name}: ${cast(c, '$')}`).join(', ')}})`
+    return `UNWIND $rows AS r CREATE (:${def.name} {${propertyList(def.columns)}})`
+  }
+  const columns = ['r.__from AS __from', 'r.__to AS __to', ...def.columns.map((c) => `${cast(c)} AS ${c.name}`)]
+  const pair = tableDefs(def.name).length > 1 ? ` (from='${def.from.table}', to='${def.to.table}')` : ''
+  return `COPY ${def.name} FROM (UNWIND $rows AS r RETURN ${columns.join(', ')})${pair}`
+}
+
+function indexed(def: TableDef): boolean {
+  return def.name === VECTOR_INDEX.table || FTS_INDEXES.some((ix) => ix.table === def.name)
+}
+
+async function insert(conn: Connection, def: TableDef, rows: Array<Record<string, unknown>>): Promise<void> {
+  if (def.kind === 'rel' || !indexed(def)) return runBatched(conn, insertStatement(def), rows)
+  const prepared = await prepare(conn, insertStatement(def))
+  for (const row of rows) await execute(conn, prepared, row)
 }
 
 function insertRows(def: TableDef, rows: ReadonlyArray<Record<string, unknown>>): Array<Record<string, unknown>> {
@@ -103,11 +123,19 @@ function activityParams(row: ActivityRow): Record<string, unknown> {
   return out
 }
 
-async function run(conn: Connection, statement: string, params: Record<string, unknown>): Promise<void> {
+async function prepare(conn: Connection, statement: string): Promise<PreparedStatement> {
   const prepared = await conn.prepare(statement)
   if (!prepared.isSuccess()) throw new Error(`${prepared.getErrorMessage()} in: ${statement}`)
+  return prepared
+}
+
+async function execute(conn: Connection, prepared: PreparedStatement, params: Record<string, unknown>): Promise<void> {
   const result = await conn.execute(prepared, params as never)
   for (const r of Array.isArray(result) ? result : [result]) r.close()
+}
+
+async function run(conn: Connection, statement: string, params: Record<string, unknown>): Promise<void> {
+  await execute(conn, await prepare(conn, statement), params)
 }
 
 async function runBatched(conn: Connection, statement: string, rows: Array<Record<string, unknown>>): Promise<void> {
@@ -172,27 +200,7 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
     }
     for (const def of TABLES) {
       const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
-      if (!rows || rows.length === 0) continue
-      if (def.name === 'DocVector') {
-        // one CREATE per vector: the vector index takes them as they come
-        for (const r of rows) await run(conn, 'CREATE (:DocVector {row: $row, embedding: $embedding})', { row: r.row, embedding: r.embedding })
-      } else await runBatched(conn, insertStatement(def), insertRows(def, rows))
-    }
-    // Kuzu 0.11.3 keeps an FTS index current on single CREATEs and deletes, but rows inserted by
-    // one `UNWIND $rows CREATE` get wrong postings (every row found by any row's words): rebuild
-    // it (1.4–3.9 s on vuejs/core's 5,224 symbols, mostly a fixed cost)
-    const changed: Record<string, boolean> = {
-      Symbol: delta.replaceSymbolsOf.length > 0 || (delta.insert.symbols?.length ?? 0) > 0,
-      Doc: (delta.removeSymbolDocsOf?.length ?? 0) > 0 || (delta.insert.docs?.length ?? 0) > 0,
-    }
-    for (const ix of FTS_INDEXES) {
-      if (changed[ix.table]) {
-        // these expand into several statements: they cannot be prepared
-        for (const statement of [`CALL DROP_FTS_INDEX('${ix.table}', '${ix.name}')`, createFtsStatement(ix)]) {
-          const result = await conn.query(statement)
-          for (const r of Array.isArray(result) ? result : [result]) r.close()
-        }
-      }
+      if (rows && rows.length > 0) await insert(conn, def, insertRows(def, rows))
     }
     await run(conn, 'CHECKPOINT', {})
     const counts: Record<string, number> = {}

@@ -35,7 +35,7 @@ export interface WriteGraphOptions {
   /**
    * DocVector's rows: `data` holds one `dimensions`-wide vector per Doc, in row order (row i =
    * data[i*dimensions…]). Loaded from a NumPy file (a CSV of floats is ~10× slower to write and
-   * parse), then the vector index is built. Absent: no vectors (analyze --no-embeddings).
+   * parse), then the vector index is built. Absent: no vectors (the default; analyze --embeddings adds them).
    */
   vectors?: { dimensions: number; data: Float32Array }
 }

@@ -93,23 +93,13 @@ export const ANALYTICS_QUERIES = {
   fileOwners: `
     MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path = $path OR f.path STARTS WITH $prefix
     RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(o.lines) AS lines ORDER BY lines DESC, email`,
+  /** fileOwners of one file, anchored on its key. */
+  fileOwnersOf: `
+    MATCH (f:File {path: $path})-[o:OWNED_BY]->(a:Author)
+    RETURN a.email AS email, a.name AS name, sum(o.lines) AS lines ORDER BY lines DESC, email`,
   symbolOwners: `
     MATCH (s:Symbol {id: $id})-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE c.category <> 'bot'
     RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(b.lines) AS lines ORDER BY lines DESC, email`,
-  symbolOwnersActive: `
-    MATCH (s:Symbol {id: $id})-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE c.category <> 'bot'
-    WITH a, sum(b.lines) AS lines
-    MATCH (k:Commit)-[:AUTHORED_BY]->(a)
-    RETURN a.email AS email, a.name AS name, lines, max(k.committer_date) AS last_active,
-           max(CASE WHEN k.category <> 'bot' THEN k.committer_date ELSE NULL END) AS last_work
-    ORDER BY lines DESC, email`,
-  fileOwnersActive: `
-    MATCH (f:File {path: $path})-[o:OWNED_BY]->(a:Author)
-    WITH a, sum(o.lines) AS lines
-    MATCH (k:Commit)-[:AUTHORED_BY]->(a)
-    RETURN a.email AS email, a.name AS name, lines, max(k.committer_date) AS last_active,
-           max(CASE WHEN k.category <> 'bot' THEN k.committer_date ELSE NULL END) AS last_work
-    ORDER BY lines DESC, email`,
   authorsLastActive: `
     MATCH (c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE a.email IN $emails
     RETURN a.email AS email, max(c.committer_date) AS last_active,
@@ -228,6 +218,12 @@ export const CODE_QUERIES = {
   importersOf: `
     MATCH (f:File)-[:IMPORTS]->(g:File) WHERE g.path IN $paths
     RETURN f.path AS path, g.path AS via ORDER BY path`,
+  allImports: `
+    MATCH (f:File)-[:IMPORTS]->(g:File)
+    RETURN f.path AS from, g.path AS to`,
+  testPaths: `
+    MATCH (f:File) WHERE f.is_test
+    RETURN f.path AS path`,
   testFiles: `
     MATCH (f:File) WHERE f.path IN $paths AND f.is_test
     RETURN f.path AS path`,
@@ -255,34 +251,6 @@ export const CODE_QUERIES = {
   communitiesOf: `
     MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
     RETURN c.id AS id, c.label AS label, count(s) AS symbols ORDER BY symbols DESC, id`,
-  /**
-   * Everything `context` shows of the code graph, in one statement: one row per symbol of the file
-   * at $path ($id = '': all of them; else the one symbol), with its callers, callees, heritage both
-   * ways, community and flows, and on every row the file's imports and importers and the symbol's
-   * definition. Anchored on the symbol nodes (matching `s.id IN` a collected list instead scans
-   * every edge: 3-5× slower on hono). An OPTIONAL MATCH that matched nothing leaves one item of
-   * nulls in its list.
-   */
-  neighbourhood: `
-    OPTIONAL MATCH (:File {path: $path})-[:IMPORTS]->(g:File)
-    WITH collect(g.path) AS imports
-    OPTIONAL MATCH (g:File)-[:IMPORTS]->(:File {path: $path})
-    WITH imports, collect(g.path) AS importers
-    OPTIONAL MATCH (u:Symbol {id: $id})
-    WITH imports, importers, u.signature AS signature, u.exported AS exported, u.end_line AS end_line
-    OPTIONAL MATCH (:File {path: $path})-[:DEFINES]->(s:Symbol) WHERE $id = '' OR s.id = $id
-    OPTIONAL MATCH (a:Symbol)-[c:CALLS]->(s) WHERE c.confidence >= $min
-    WITH imports, importers, signature, exported, end_line, s, collect({id: a.id, via: s.id, qualified_name: a.qualified_name, kind: a.kind, path: a.path, start_line: a.start_line, line: c.line, confidence: c.confidence, reason: c.reason}) AS callers
-    OPTIONAL MATCH (s)-[c:CALLS]->(b:Symbol) WHERE c.confidence >= $min
-    WITH imports, importers, signature, exported, end_line, s, callers, collect({id: b.id, via: s.id, qualified_name: b.qualified_name, kind: b.kind, path: b.path, start_line: b.start_line, line: c.line, confidence: c.confidence, reason: c.reason}) AS callees
-    OPTIONAL MATCH (s)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol)
-    WITH imports, importers, signature, exported, end_line, s, callers, callees, collect({id: b.id, via: s.id, qualified_name: b.qualified_name, kind: b.kind, path: b.path, start_line: b.start_line, relation: label(r)}) AS supers
-    OPTIONAL MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(s)
-    WITH imports, importers, signature, exported, end_line, s, callers, callees, supers, collect({id: a.id, via: s.id, qualified_name: a.qualified_name, kind: a.kind, path: a.path, start_line: a.start_line, relation: label(r)}) AS subs
-    OPTIONAL MATCH (s)-[:MEMBER_OF]->(m:Community)
-    OPTIONAL MATCH (s)-[r:STEP_IN]->(p:Process)
-    RETURN imports, importers, signature, exported, end_line, s.id AS id, callers, callees, supers, subs, m.id AS community, m.label AS community_label,
-           collect({id: p.id, label: p.label, kind: p.kind, entry: p.entry, steps: p.steps, step: r.step}) AS flows`,
   flowsOf: `
     MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) WHERE s.id IN $ids
     RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, min(r.step) AS step, count(s) AS symbols

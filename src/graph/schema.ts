@@ -218,7 +218,7 @@ export const TABLES: readonly TableDef[] = [
   {
     kind: 'node',
     name: 'DocVector',
-    description: 'The embedding of the Doc with the same row (vector index doc_vector, cosine). Empty when analyze ran with --no-embeddings.',
+    description: 'The embedding of the Doc with the same row (vector index doc_vector, cosine). Empty unless analyze ran with --embeddings (opt-in).',
     rows: 'docVectors',
     columns: [
       int('row', 'Row number of its Doc (primary key).'),

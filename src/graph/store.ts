@@ -23,6 +23,8 @@ const READ_BUFFER_POOL_BYTES = 64 * 1024 * 1024
 
 export interface OpenOptions {
   readOnly: boolean
+  /** A reader's buffer pool (default 64 MB, quick to open): a one-off scan of a whole text column needs more. */
+  bufferPoolBytes?: number
 }
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
@@ -61,7 +63,7 @@ export class GraphStore {
     // its address space is sized to the file, not Kuzu's default 8 TB reservation, so that many
     // open indexes (or a constrained ulimit -v) do not exhaust it
     const db = options.readOnly
-      ? new kuzu.Database(dbPath, READ_BUFFER_POOL_BYTES, true, true, readerAddressSpace(stat.size))
+      ? new kuzu.Database(dbPath, options.bufferPoolBytes ?? READ_BUFFER_POOL_BYTES, true, true, Math.max(readerAddressSpace(stat.size), 2 * (options.bufferPoolBytes ?? 0)))
       : new kuzu.Database(dbPath, BUFFER_POOL_BYTES, true, false)
     try {
       await db.init()

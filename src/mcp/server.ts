@@ -34,7 +34,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
     { name: 'gitwhy', version: options.version },
     {
       instructions:
-        'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, what changed recently, and what is risky, owned by whom and coupled to what. Call evidence_for before editing or when code looks odd, context to see a symbol\'s callers, callees and history, and impact or context_for_pr before a non-trivial change; answers cite SHAs and PR numbers.',
+        'gitwhy answers why code is the way it is from an index of the git history: which commits, PRs and issues wrote or changed given lines, a file\'s full history through renames, what changed recently, and what is risky, owned by whom and coupled to what. Call evidence_for before editing or when code looks odd, context to see a symbol\'s callers, callees and history, impact before a non-trivial change, and detect_changes before committing or opening a PR; answers cite SHAs and PR numbers.',
     },
   )
   const pool = options.pool ?? new IndexPool()

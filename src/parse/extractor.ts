@@ -39,8 +39,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { Language, Parser, Query } from 'web-tree-sitter'
-import type { Node, QueryCapture } from 'web-tree-sitter'
-import { loadLanguageRegistry } from './registry.js'
+import type { Node, QueryCapture, Tree } from 'web-tree-sitter'
+import { installedLanguageRegistry } from './registry.js'
 import type { ExportRule, LanguageRegistry, LanguageSpec } from './registry.js'
 import type { ExtractedBinding, ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
 
@@ -134,7 +134,7 @@ export interface SymbolExtractorOptions {
 export async function createSymbolExtractor(
   options: SymbolExtractorOptions = {},
 ): Promise<SymbolExtractor> {
-  const registry = options.registry ?? loadLanguageRegistry()
+  const registry = options.registry ?? installedLanguageRegistry()
   await Parser.init()
   const ids = options.languages ?? [...registry.languages.keys()]
   const loaded = new Map<string, LoadedLanguage>()
@@ -203,7 +203,7 @@ function extractWith(lang: LoadedLanguage, source: string): FileExtraction {
     lang.parser = new Parser()
     lang.parser.setLanguage(lang.language)
   }
-  const tree = lang.parser.parse(source)
+  const tree = parseRecovering(lang, source)
   if (!tree) return EMPTY
   try {
     const { entries, references } = collectEntries(lang, tree.rootNode, source)
@@ -222,6 +222,37 @@ function extractWith(lang: LoadedLanguage, source: string): FileExtraction {
   } finally {
     tree.delete()
   }
+}
+
+/**
+ * The file's tree; where the grammar fails the file, the language's recovery rewrites are tried
+ * (registry.ts, Recovery) and the tree with fewer bytes in error is kept. A file that still has
+ * errors keeps what parses: the definitions outside its error nodes.
+ */
+function parseRecovering(lang: LoadedLanguage, source: string): Tree | null {
+  const parser = lang.parser!
+  const tree = parser.parse(source)
+  if (!tree || !tree.rootNode.hasError || lang.spec.recover.length === 0) return tree
+  let rewritten = source
+  for (const r of lang.spec.recover) rewritten = rewritten.replace(r.pattern, r.replace)
+  if (rewritten === source || rewritten.length !== source.length) return tree
+  const retry = parser.parse(rewritten)
+  if (!retry) return tree
+  if (errorBytes(retry.rootNode) < errorBytes(tree.rootNode)) {
+    tree.delete()
+    return retry
+  }
+  retry.delete()
+  return tree
+}
+
+/** How much of the source sits in error nodes (a missing token counts one byte). */
+function errorBytes(node: Node): number {
+  if (node.type === 'ERROR') return Math.max(1, node.endIndex - node.startIndex)
+  if (node.isMissing) return 1
+  let sum = 0
+  for (const child of node.children) if (child && (child.hasError || child.isMissing)) sum += errorBytes(child)
+  return sum
 }
 
 function collectEntries(lang: LoadedLanguage, root: Node, source: string): { entries: Entry[]; references: RawReference[] } {

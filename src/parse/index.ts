@@ -1,6 +1,6 @@
 export type { ExtractedSymbol, SkipReason, SymbolExtractor, SymbolKind } from './types.js'
 export { createSymbolExtractor, MAX_PARSE_CHARS } from './extractor.js'
 export type { SymbolExtractorOptions } from './extractor.js'
-export { loadLanguageRegistry, LanguageRegistry, PROJECT_ROOT } from './registry.js'
+export { installedLanguageRegistry, loadLanguageRegistry, LanguageRegistry, PROJECT_ROOT } from './registry.js'
 export type { ExportRule, LanguageSpec } from './registry.js'
 export { classifyFile, DEFAULT_MAX_FILE_BYTES, isTestPath, NO_CONTENT_DIFF_PATTERNS } from './classify.js'

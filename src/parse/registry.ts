@@ -46,6 +46,20 @@ export interface LanguageSpec {
   imports: ImportRule | null
   /** Absolute path of the entry-points query (queries/<lang>/entries.scm: routes, commands, mains), when the language has one. */
   entriesPath: string | null
+  /** Source rewrites tried when the grammar fails a file (see Recovery). */
+  recover: Recovery[]
+}
+
+/**
+ * A rewrite of the source that works around a construct the grammar misparses (tree-sitter-wasms'
+ * TypeScript grammar reads a call signature `<T>(…)` on the line after a member as a type
+ * argument list and fails the whole file). Applied only to a file whose parse has errors, and kept
+ * only when the rewritten source parses with fewer bytes in error. The replacement must keep every
+ * character's offset (same length, no line break changed), so positions stay those of the file.
+ */
+export interface Recovery {
+  pattern: RegExp
+  replace: string
 }
 
 export interface ImportRule {
@@ -75,6 +89,7 @@ interface RawLanguage {
   exported?: RawExportRule
   imports?: { query: string; resolver: ImportResolver }
   entries?: string
+  recover?: Array<{ pattern: string; replace: string }>
 }
 
 interface RawRegistry {
@@ -126,6 +141,17 @@ export class LanguageRegistry {
   }
 }
 
+let installed: LanguageRegistry | undefined
+
+/**
+ * The registry gitwhy ships with (grammars/registry.json and the built extraction code), read once
+ * per process: its fingerprint hashes every query and built parser file, and an analyze asks for it
+ * at several steps.
+ */
+export function installedLanguageRegistry(): LanguageRegistry {
+  return (installed ??= loadLanguageRegistry())
+}
+
 export function loadLanguageRegistry(
   registryPath: string = join(PROJECT_ROOT, 'grammars', 'registry.json'),
   codeRoot: string = join(PROJECT_ROOT, 'dist'),
@@ -153,6 +179,7 @@ export function loadLanguageRegistry(
       },
       imports: entry.imports ? { queryPath: join(PROJECT_ROOT, entry.imports.query), resolver: entry.imports.resolver } : null,
       entriesPath: entry.entries ? join(PROJECT_ROOT, entry.entries) : null,
+      recover: (entry.recover ?? []).map((r) => ({ pattern: new RegExp(r.pattern, 'gmu'), replace: r.replace })),
     })
   }
   for (const spec of languages.values()) {

@@ -1,6 +1,5 @@
 import { copyFileSync, existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { UserError } from '../errors.js'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { decodeSource } from '../git/decode.js'
 import { countLines, listLinks, listTree, readBlobs } from '../git/tree.js'
@@ -8,7 +7,7 @@ import { writeGraph } from '../graph/load.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
 import { NO_ACTIVITY, type CoChangeRow, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
-import { activityRows, analyticsRows, computeAnalytics, loadStoredAnalytics, readAnalyticsConfig, saveStoredAnalytics, type StoredAnalytics } from '../analytics/build.js'
+import { activityRows, analyticsRows, computeAnalytics, loadStoredAnalytics, saveStoredAnalytics, type StoredAnalytics } from '../analytics/build.js'
 import { analyticsInput, changesFromRows, loadAnalyticsCache, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, type AnalyticsCache } from '../analytics/cache.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
@@ -17,44 +16,37 @@ import { buildGraph } from '../history/graph.js'
 import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
 import { blameOwners, mapHistory, type IgnoredRevs, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
-import { readIdentityConfig, resolveIdentities, summariseSignatures, type AuthorSignature, type IdentityConfig, type IdentityMap } from '../history/identity.js'
-import { readIgnoredContent, readIgnoreRevs } from '../git/ignore-revs.js'
+import { resolveIdentities, summariseSignatures, type AuthorSignature, type IdentityConfig } from '../history/identity.js'
+import { readIgnoredContent } from '../git/ignore-revs.js'
 import { computeIgnoreGuesses, ignoredRevsFor, type IgnoreGuesses } from '../history/ignore-revs.js'
 import type { HistoryGraph } from '../history/graph.js'
-import { classifyFile, createSymbolExtractor, DEFAULT_MAX_FILE_BYTES, isTestPath, loadLanguageRegistry, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
+import { classifyFile, createSymbolExtractor, installedLanguageRegistry, isTestPath, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import { isModuleConfigFile } from '../codegraph/modules.js'
 import { buildFlows, type Flows } from '../codegraph/flows.js'
 import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
-import { recordIndex } from './registry.js'
+import { analyzeSettings, finishNoop, register } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
 import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
-import { currentEmbeddingModel, DocEmbedder, VectorCache, type EmbeddingRecord } from '../embed/vectors.js'
+import { DocEmbedder, VectorCache } from '../embed/vectors.js'
 import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
   acquireLock,
   activateIndex,
-  currentHead,
-  ensureGitwhyDir,
   excludeFromGit,
   gitwhyDir,
   isAncestor,
-  lockFile,
   missingIndexFiles,
   newIndexDir,
   originRemote,
-  readMeta,
-  removeStaleIndexDirs,
   resolveRepo,
   shallowCommits,
-  tryLock,
-  updateMetaRemote,
   writeFailure,
   type IndexMeta,
 } from './workspace.js'
@@ -73,7 +65,7 @@ export interface AnalyzeOptions {
   identityMerge?: boolean
   /** Blame looks through the commits listed in blame.ignoreRevsFile / .git-blame-ignore-revs (default true). */
   ignoreRevs?: boolean
-  /** Embed the search documents (default true; false: `search` is full-text only). */
+  /** Embed the search documents for `search` (default false: opt-in, it costs +228 % analyze time on vuejs/core; search is then full-text only). */
   embeddings?: boolean
   onProgress?: ProgressFn
   /** Something went wrong that does not affect the index (e.g. the user-level registry). */
@@ -88,7 +80,9 @@ export interface AnalyzeSummary {
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>
-  /** The search documents' embeddings: the model (null: --no-embeddings), and the texts this run sent to it (the others came from the previous index's vectors). */
+  /** The process's peak resident memory (MB) when each timed phase ended: the phase that raised it is the one to look at. */
+  peak_mb?: Record<string, number>
+  /** The search documents' embeddings: the model (null: not embedded, the default), and the texts this run sent to it (the others came from the previous index's vectors). */
   embeddings: { model: string | null; embedded: number }
 }
 
@@ -124,57 +118,16 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
 }
 
 async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
-  const head = await currentHead(repo)
-  if (!head) {
-    throw new UserError(`the repository ${repo} has no commits yet`, 'commit something first, then run `gitwhy analyze`', 'empty_repo')
-  }
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
-  const maxCommits = options.maxCommits ?? null
-  if (maxCommits !== null && (!Number.isInteger(maxCommits) || maxCommits < 1)) {
-    throw new UserError(`--max-commits must be a positive whole number, got ${maxCommits}`, 'pass e.g. --max-commits 5000, or leave it out to index the whole history', 'bad_option')
-  }
-  const analyticsConfig = readAnalyticsConfig(gitwhyDir(repo))
-  const identityMerge = options.identityMerge !== false
-  const identities = readIdentityConfig(gitwhyDir(repo))
-  const ignoreList = options.ignoreRevs === false ? null : await readIgnoreRevs(repo)
-  if (ignoreList && ignoreList.invalid.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${ignoreList.invalid.slice(0, 5).join(', ')}`)
-  const ignoreRevs = ignoreList ? ignoreList.shas : null
-  const extraction = loadLanguageRegistry().fingerprint
-  const embeddingModel: EmbeddingRecord | null = options.embeddings === false ? null : currentEmbeddingModel()
-  const previous = readMeta(repo)
-  const sameOptions =
-    previous !== null &&
-    previous.options.maxCommits === maxCommits &&
-    previous.options.maxFileBytes === maxFileBytes &&
-    JSON.stringify(previous.options.analytics) === JSON.stringify(analyticsConfig) &&
-    previous.options.identityMerge === identityMerge &&
-    JSON.stringify(previous.options.identities) === JSON.stringify(identities) &&
-    JSON.stringify(previous.options.ignoreRevs) === JSON.stringify(ignoreRevs) &&
-    // another model (or none): every vector is embedded again
-    JSON.stringify(previous.options.embeddings ?? null) === JSON.stringify(embeddingModel) &&
-    // New languages or changed queries: every file's symbols are extracted again.
-    previous.options.extraction === extraction
-  const usable = !options.force && previous !== null && sameOptions && (await usablePrevious(repo, previous, options.onWarning))
-  if (usable && previous.head === head) {
-    ensureGitwhyDir(repo)
-    // what failed or killed builds left behind goes, unless another analyze is building now
-    const release = tryLock(lockFile(repo))
-    if (release) {
-      try {
-        removeStaleIndexDirs(repo)
-        // the one thing a no-op analyze refreshes: links follow a changed remote
-        updateMetaRemote(repo, await originRemote(repo))
-      } finally {
-        release()
-      }
-    }
-    register(repo, head, options.onWarning)
-    return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 }, embeddings: { model: embeddingModel?.id ?? null, embedded: 0 } }
-  }
+  const settings = await analyzeSettings(repo, options)
+  const { head, maxFileBytes, maxCommits, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, embeddings: embeddingModel, previous } = settings
+  if (settings.invalidIgnoreRevs.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${settings.invalidIgnoreRevs.slice(0, 5).join(', ')}`)
+  const usable = !options.force && previous !== null && settings.sameOptions && (await usablePrevious(repo, previous, options.onWarning))
+  if (usable && previous.head === head) return finishNoop(repo, head, previous, options.onWarning)
 
   const release = acquireLock(repo)
   const started = performance.now()
   const timings: Record<string, number> = {}
+  const peakMb: Record<string, number> = {}
   const progress = options.onProgress ?? (() => {})
   // Every timed phase shows in the progress, but those that report their own counts (and `update`,
   // which holds the update_* phases).
@@ -187,6 +140,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       return await fn()
     } finally {
       timings[`${name}_ms`] = Math.round(performance.now() - t0)
+      peakMb[name] = Math.round(process.resourceUsage().maxRSS / 1024)
       if (shown) progress(label, 1, 1)
     }
   }
@@ -292,7 +246,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
-    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
+    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error
@@ -340,15 +294,6 @@ function refreshTrust(repo: string, dir: string, manifest: string): void {
     trustIndex(repo, dir, manifest)
   } catch {
     // the next run hashes the index instead
-  }
-}
-
-/** Record the index in the user-level registry; a failure there (read-only HOME) only warns. */
-function register(repo: string, head: string, onWarning: ((message: string) => void) | undefined): void {
-  try {
-    recordIndex(repo, head)
-  } catch (error) {
-    onWarning?.(`could not record ${repo} in the repository registry (${(error as Error).message}); MCP tools can still reach it by path`)
   }
 }
 
@@ -435,7 +380,7 @@ async function mapAndSave(
     return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbols, docs, docVectors: [], fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
   })
   const code = await time('code_graph', () => {
-    const graph = buildCodeGraph(files, loadLanguageRegistry())
+    const graph = buildCodeGraph(files, installedLanguageRegistry())
     const modules = moduleRows(graph.modules)
     data.symbols.push(...modules.symbols)
     data.defines.push(...modules.defines)
@@ -497,7 +442,7 @@ async function indexFiles(
     }
   }
   // Load only the grammars the files to parse need (all of them cost ~0.3 s).
-  const registry = loadLanguageRegistry()
+  const registry = installedLanguageRegistry()
   const languages = new Set<string>()
   for (const paths of byBlob.values()) for (const p of paths) {
     const spec = registry.languageOf(p)
@@ -784,7 +729,7 @@ async function updateIndex(u: {
   const updateFiles = [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p)))
   const insertFiles = [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p)))
 
-  const registry = loadLanguageRegistry()
+  const registry = installedLanguageRegistry()
   const graphs = await time('code_graph', () => ({ before: buildCodeGraph([...previousFiles.values()], registry), after: buildCodeGraph(files, registry) }))
 
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { readCommitHeaders } from '../git/history-reader.js'
 import { listTree } from '../git/tree.js'
@@ -11,6 +12,8 @@ import { GRAPH_DB, indexedFiles } from './index-layout.js'
 import type { IndexMeta } from './workspace.js'
 
 const CATEGORIES = new Set<CommitCategory>(['merge', 'initial', 'bot', 'revert', 'formatting', 'micro', 'normal', 'mega'])
+const VERIFY_BUFFER_POOL_BYTES = 1024 * 1024 * 1024
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 /** Mismatches past this many are not listed (one is enough to rebuild). */
 const MAX_PROBLEMS = 5
 
@@ -64,10 +67,13 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
 
   // the graph (what cypher and the MCP tools answer)
   const { GraphStore } = await import('../graph/store.js')
-  const store = await GraphStore.open(path.join(dir, GRAPH_DB), { readOnly: true })
+  // Every message is read once: a pool bigger than a reader's, and the bodies compared by their
+  // hash, so that the answer stays small however long the messages are (a reader's 64 MB pool
+  // cannot hold git/git's 82k commits with their bodies)
+  const store = await GraphStore.open(path.join(dir, GRAPH_DB), { readOnly: true, bufferPoolBytes: VERIFY_BUFFER_POOL_BYTES })
   try {
     const commits = await store.query<Record<string, string | number>>(
-      'MATCH (c:Commit) RETURN c.sha AS sha, c.author_name AS author_name, c.author_email AS author_email, c.author_date AS author_date, c.committer_date AS committer_date, c.subject AS subject, c.body AS body, c.category AS category, c.parent_count AS parent_count',
+      'MATCH (c:Commit) RETURN c.sha AS sha, c.author_name AS author_name, c.author_email AS author_email, c.author_date AS author_date, c.committer_date AS committer_date, c.subject AS subject, sha256(c.body) AS body, c.category AS category, c.parent_count AS parent_count',
     )
     if (commits.length !== expected.size) report(`the graph holds ${commits.length} commits, git has ${expected.size}`)
     const time = (v: unknown) => Date.parse(String(v))
@@ -80,7 +86,7 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
         time(c.author_date) === time(w.author_date) &&
         time(c.committer_date) === time(w.committer_date) &&
         c.subject === w.subject &&
-        c.body === w.body &&
+        c.body === sha256(w.body) &&
         c.parent_count === w.parent_count &&
         CATEGORIES.has(c.category as CommitCategory)
       if (!ok) report(`commit ${String(c.sha).slice(0, 7)} differs from git's in the graph`)

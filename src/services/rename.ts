@@ -5,7 +5,7 @@ import { UserError } from '../errors.js'
 import { git, gitBuffer } from '../git/run.js'
 import { readBlobs } from '../git/tree.js'
 import { CODE_QUERIES as Q } from '../graph/queries.js'
-import { loadLanguageRegistry } from '../parse/registry.js'
+import { installedLanguageRegistry } from '../parse/registry.js'
 import { DEFAULT_MIN_CONFIDENCE } from './codegraph.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { resolveTarget, type Target } from './resolve.js'
@@ -185,7 +185,6 @@ export function nearestFirst(line: number, from: number, to: number): number[] {
   return out
 }
 
-let languages: ReturnType<typeof loadLanguageRegistry> | undefined
 /** One module resolver per open index (an MCP server answers many renames from one). */
 const resolvers = new WeakMap<IndexReader, ModuleResolver>()
 
@@ -198,7 +197,7 @@ function importSites(reader: IndexReader, defPath: string, name: string): Array<
   const files = reader.files()
   const candidates = files.filter((f) => f.imports?.some((r) => r.bindings.length === 0 || r.bindings.some((b) => b.imported === name)))
   if (candidates.length === 0) return []
-  const registry = (languages ??= loadLanguageRegistry())
+  const registry = installedLanguageRegistry()
   let modules = resolvers.get(reader)
   if (!modules) resolvers.set(reader, (modules = new ModuleResolver(files)))
   const exporters = new Set([defPath])

@@ -43,18 +43,30 @@ export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, 
 }
 
 /**
- * The risk and the activity row it is read from (revisions, last change), in two queries run side
- * by side: the activity row, and the owners with when each was last active.
+ * The risk and the activity row it is read from (revisions, last change): the activity row and
+ * the owners side by side, then when the largest owners were last active (remembered per reader:
+ * a long-lived server meets the same people again and again).
  */
 export async function riskWithActivity(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ risk: AssessedRisk; revisions: number; last_change: string | null }> {
   const g = await reader.graph()
   const key = target.kind === 'file' ? target.path : target.id
   const [[row], owners] = await Promise.all([
     g.query<RiskRow & { last_change: string | null }>(target.kind === 'file' ? Q.fileRiskFeatures : Q.symbolRiskFeatures, { key }),
-    target.kind === 'file' ? g.query<OwnerRow & { last_active: string; last_work: string | null }>(Q.fileOwnersActive, { path: target.path }) : g.query<OwnerRow & { last_active: string; last_work: string | null }>(Q.symbolOwnersActive, { id: target.id }),
+    target.kind === 'file' ? g.query<OwnerRow>(Q.fileOwnersOf, { path: target.path }) : g.query<OwnerRow>(Q.symbolOwners, { id: target.id }),
   ])
-  const active = new Map(owners.map((o) => [o.email, { last: o.last_active, work: o.last_work }]))
-  return { risk: assess(reader, row, owners, active, await asOf(reader)), revisions: Number(row?.revisions ?? 0), last_change: row?.last_change ?? null }
+  const top = ownershipOf(owners.map((o) => [o.email, o.lines])).owners.slice(0, 3).map((o) => o.email)
+  return { risk: assess(reader, row, owners, await lastActiveOf(reader, top), await asOf(reader)), revisions: Number(row?.revisions ?? 0), last_change: row?.last_change ?? null }
+}
+
+/** lastActive, remembered per reader (the index never changes under it). */
+async function lastActiveOf(reader: IndexReader, emails: string[]): Promise<Awaited<ReturnType<typeof lastActive>>> {
+  const known = reader.memo('risk\0lastActive', () => new Map<string, { last: string; work: string | null } | null>())
+  const missing = emails.filter((e) => !known.has(e))
+  if (missing.length) {
+    const found = await lastActive(reader, missing)
+    for (const e of missing) known.set(e, found.get(e) ?? null)
+  }
+  return new Map(emails.flatMap((e) => (known.get(e) ? [[e, known.get(e)!] as const] : [])))
 }
 
 export type AssessedRisk = Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }

@@ -48,7 +48,7 @@ export interface SearchResult {
   /** The mode asked for, and the one answered (hybrid falls back to bm25 when the index has no vectors). */
   mode: SearchMode
   answered: SearchMode
-  /** The model that embedded the index (null: built with --no-embeddings). */
+  /** The model that embedded the index (null: built without --embeddings). */
   model: string | null
   /** Why the answer is full-text only, when it is. */
   note: string | null
@@ -105,9 +105,9 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
     const recorded = reader.meta.options.embeddings ?? null
     let note: string | null = null
     if (mode !== 'bm25') {
-      if (!recorded) note = 'the index has no embeddings (built with --no-embeddings): full-text only; run `gitwhy analyze --force` for meaning search'
-      else if (embeddingModelFingerprint().hash !== recorded.hash) note = `the embedding model now configured is not the one that built the index (${recorded.id}): full-text only; run \`gitwhy analyze\` to re-embed`
-      if (note && mode === 'vector') throw new UserError(note.replace(': full-text only', ''), 'run `gitwhy analyze` (without --no-embeddings), or search with --mode bm25', 'no_embeddings')
+      if (!recorded) note = 'the index has no embeddings (they are opt-in): full-text only; run `gitwhy analyze --embeddings` for meaning search'
+      else if (embeddingModelFingerprint().hash !== recorded.hash) note = `the embedding model now configured is not the one that built the index (${recorded.id}): full-text only; run \`gitwhy analyze --embeddings\` to re-embed`
+      if (note && mode === 'vector') throw new UserError(note.replace(': full-text only', ''), 'run `gitwhy analyze --embeddings`, or search with --mode bm25', 'no_embeddings')
     }
     const answered: SearchMode = note ? 'bm25' : mode
     const g = await reader.graph()

@@ -239,6 +239,7 @@ export const ANALYZE_FULL = t.obj({
   counts: COUNTS,
   skipped: SKIPPED,
   timings: FULL_TIMINGS,
+  peak_mb: fixedKeys(FULL_TIMING_KEYS.filter((k) => k !== 'total_ms').map((k) => k.replace(/_ms$/, '')), t.int()),
   embeddings: t.obj({ model: t.or(t.str(), t.nul()), embedded: t.int() }),
 })
 

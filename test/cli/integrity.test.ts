@@ -7,7 +7,8 @@
  * failure is exit 1 naming the path; an index that arrived with a clone is served only after
  * `analyze` checked it against git (and rebuilt what does not match).
  */
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
@@ -396,4 +397,43 @@ describe('an index that came with the repository', () => {
     expect(readFileSync(join(clone.dir, '.gitwhy', '.gitignore'), 'utf8')).toMatch(/^\*$/m)
     expect(clone.git('status', '--porcelain', '--untracked-files=all')).toBe('')
   }, 120_000)
+})
+
+describe('an index copied with a repository whose messages outgrow a reader', () => {
+  test('is verified and adopted: the bodies are compared by hash, not read into one answer', async () => {
+    const origin = createRepo()
+    const tmp = mkdtempSync(join(tmpdir(), 'gitwhy-bodies-'))
+    try {
+      // 80 commits with a 1 MB body each: more than a reader's 64 MB buffer pool holds at once
+      let seed = 7
+      const letters = Array.from({ length: 1 << 20 }, () => {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff
+        return 'abcdefghij klmnopqrstuvwxyz'[seed % 27]
+      }).join('')
+      for (let i = 0; i < 80; i++) {
+        origin.write('notes.txt', `note ${i}\n`)
+        writeFileSync(join(tmp, 'message'), `Note ${i}\n\n${letters}\n`)
+        origin.git('add', 'notes.txt')
+        origin.git('commit', '-q', '--no-verify', '-F', join(tmp, 'message'))
+      }
+      await runJson(['analyze'], opts(origin))
+      const clone = origin.clone()
+      try {
+        cpSync(join(origin.dir, '.gitwhy'), join(clone.dir, '.gitwhy'), { recursive: true })
+        const r = await runCli(['analyze', '--json'], opts(clone))
+        expect(r.code, r.stderr).toBe(0)
+        expect(JSON.parse(r.stdout).mode).toBe('noop')
+        expect(r.stderr).toMatch(/verified the index .* in \d+ ms/)
+        expect((await runJson(['cypher', 'MATCH (c:Commit) RETURN count(*) AS n'], opts(clone))).json.rows).toEqual([{ n: 80 }])
+        // a reader asked for every body at once: the user's to narrow, not a bug
+        const e = await expectUserError(['cypher', 'MATCH (c:Commit) RETURN c.body AS b'], 'cypher_error', opts(clone))
+        expect(e.remedy).toContain('LIMIT')
+      } finally {
+        clone.cleanup()
+      }
+    } finally {
+      origin.cleanup()
+      rmSync(tmp, { recursive: true, force: true })
+    }
+  }, 240_000)
 })

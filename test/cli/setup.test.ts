@@ -440,7 +440,7 @@ describe('gitwhy setup: agent skills', () => {
         expect(text).toBe(readFileSync(join(ROOT, 'skills', name, 'SKILL.md'), 'utf8'))
         // frontmatter: the name is the folder's (clients require it), a description says when to use it
         expect(text).toMatch(new RegExp(`^---\\nname: ${name}\\ndescription: .{40,1024}\\n---\\n`))
-        expect(text).toMatch(/`(evidence_for|context|impact|context_for_pr)`/)
+        expect(text).toMatch(/`(evidence_for|context|impact|detect_changes)`/)
       }
     }
     const again = (await runJson(['setup'], opts)).json

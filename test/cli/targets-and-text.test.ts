@@ -136,7 +136,7 @@ describe('hostile text, targets, ranges, skipped files', () => {
         { name: 'area_history', arguments: { path: '.' } },
         { name: 'catchup', arguments: { since: '2023-12-01' } },
         { name: 'ownership', arguments: { target: 'src' } },
-        { name: 'context_for_pr', arguments: { files: [EVIL_PATH] } },
+        { name: 'detect_changes', arguments: { files: [EVIL_PATH] } },
         { name: 'evidence_for', arguments: { path: 'src/evilname.py' } },
       ]
       const results = await Promise.all(calls.map((c) => client.callTool(c)))

@@ -310,5 +310,23 @@ export async function codeGraphEdges(repo: string): Promise<Record<string, strin
     modules: await q("MATCH (f:File)-[:DEFINES]->(s:Symbol) WHERE s.name = '<module>' RETURN f.path AS path, s.id AS id"),
     processes: await q('MATCH (p:Process) RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, p.depth AS depth'),
     steps: await q('MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) RETURN s.id AS symbol, p.id AS process, r.step AS step'),
+    search: await fullTextAnswers(repo),
   }
+}
+
+/**
+ * What the full-text index answers for every word of every symbol's search text: the hits and
+ * their BM25 scores, which depend on every indexed row (document count, lengths), so an index an
+ * update kept current must answer exactly as one built from scratch.
+ */
+async function fullTextAnswers(repo: string): Promise<string[]> {
+  const { cypher } = await import('../../src/services/cypher.js')
+  const texts = (await cypher({ repo, statement: "MATCH (s:Symbol) WHERE s.name <> '<module>' RETURN s.search AS search" })).rows
+  const words = new Set(texts.flatMap((r) => String(r.search).toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2)))
+  const out: string[] = []
+  for (const word of [...words].sort()) {
+    const { rows } = await cypher({ repo, statement: 'CALL QUERY_FTS_INDEX(\'Symbol\', \'symbol_search\', $q) RETURN node.id AS id, score', params: { q: word } })
+    out.push(`${word}: ${rows.map((r) => `${r.id}=${Number(r.score).toFixed(6)}`).sort().join(' ')}`)
+  }
+  return out
 }

@@ -184,7 +184,7 @@ describe('history analytics', () => {
       expect(await same('related', { target: 'src/a.ts' }, ['related', 'src/a.ts'])).toMatch(/src\/b\.ts: 6 shared commits/)
       expect(await same('hotspots', { limit: 3 }, ['hotspots', '--limit', '3'])).toMatch(/src\/c\.ts: 8 recent/)
       expect(await same('ownership', { target: 'src/shared.ts' }, ['ownership', 'src/shared.ts', '--limit', '10'])).toMatch(/bus factor 1/)
-      expect(await same('context_for_pr', { files: ['src/a.ts'] }, ['context-for-pr', '--files', 'src/a.ts'])).toMatch(/src\/b\.ts \(with src\/a\.ts/)
+      expect(await same('detect_changes', { files: ['src/a.ts'], limit: 10 }, ['context-for-pr', '--files', 'src/a.ts'])).toMatch(/src\/b\.ts \(with src\/a\.ts/)
       const list = JSON.parse((await client.readResource({ uri: 'gitwhy://communities' })).contents[0].text as string)
       // the resource is the CLI's document, compacted (src/mcp/compact.ts)
       expect(list).toEqual(compactDocument(await cli('communities', '--limit', '0')))

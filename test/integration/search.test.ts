@@ -2,8 +2,8 @@
  * `gitwhy search` (issue 12) on a repository built to show it: a paraphrase that shares no word
  * with the commit that answers it is found by meaning (vector, hybrid) but not by words (bm25);
  * secrets in messages never reach the index; an update embeds only the texts it has not seen and
- * ends with the vectors a fresh build has; another model rebuilds every vector; --no-embeddings
- * leaves a full-text search that says so.
+ * ends with the vectors a fresh build has; another model rebuilds every vector; without
+ * --embeddings (the default: they are opt-in) search is full-text only and says how to turn them on.
  */
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -55,7 +55,7 @@ describe('search', () => {
     repo.commit(`Add the deploy script\n\nUse GITHUB_TOKEN=${TOKEN} and https://deployer:hunter2secret@example.test/hook`, { date: T0 + 4 * DAY })
     repo.write('CONTRIBUTING.md', 'Be kind.\n')
     repo.commit('Fix a typo in the contributing guide', { date: T0 + 5 * DAY })
-    await analyze({ repo: repo.dir })
+    await analyze({ repo: repo.dir, embeddings: true })
   }, 120_000)
 
   afterAll(() => {
@@ -99,7 +99,7 @@ describe('search', () => {
     const before = new Set([...(await docTexts(repo.dir)).values()].map((t) => t.split(' ')[0]))
     repo.write('src/client.ts', 'export async function fetchWithRetry(url: string): Promise<Response> {\n  return fetch(url, { keepalive: true })\n}\n\nexport function timeoutFor(attempt: number): number {\n  return 2 ** attempt * 100\n}\n')
     repo.commit('Keep connections alive between attempts', { date: T0 + 6 * DAY })
-    const update = await analyze({ repo: repo.dir })
+    const update = await analyze({ repo: repo.dir, embeddings: true })
     expect(update.mode).toBe('incremental')
     const after = await docVectors(repo.dir)
     const hashes = new Map([...(await docTexts(repo.dir)).entries()].map(([id, t]) => [id, t.split(' ')[0]]))
@@ -108,7 +108,7 @@ describe('search', () => {
     expect(fresh.size).toBe(3)
     expect(update.embeddings).toEqual({ model: 'use-lite', embedded: fresh.size })
 
-    const rebuilt = await analyze({ repo: repo.dir, force: true })
+    const rebuilt = await analyze({ repo: repo.dir, force: true, embeddings: true })
     expect(rebuilt.embeddings.embedded).toBe(new Set(hashes.values()).size)
     const full = await docVectors(repo.dir)
     expect([...after.keys()].sort()).toEqual([...full.keys()].sort())
@@ -127,7 +127,7 @@ describe('search', () => {
     resetEmbeddingModel()
     try {
       const docs = (await docTexts(repo.dir)).size
-      const r = await analyze({ repo: repo.dir })
+      const r = await analyze({ repo: repo.dir, embeddings: true })
       expect(r.mode).toBe('full')
       expect(r.embeddings.model).toBe('other-model')
       expect(r.embeddings.embedded).toBeGreaterThan(docs * 0.9)
@@ -142,12 +142,16 @@ describe('search', () => {
     expect(mixed.note).toContain('not the one that built the index')
   }, 120_000)
 
-  test('--no-embeddings: search is full-text only and says so', async () => {
-    const r = await analyze({ repo: repo.dir, embeddings: false })
-    expect(r.embeddings).toEqual({ model: null, embedded: 0 })
+  test('without --embeddings (the default): search is full-text only and says how to add vectors', async () => {
+    const r = await analyze({ repo: repo.dir })
+    expect(r).toMatchObject({ mode: 'full', embeddings: { model: null, embedded: 0 } })
+    expect(readMeta(repo.dir)!.options.embeddings).toBeNull()
+    expect((await docVectors(repo.dir)).size).toBe(0)
+    // --no-embeddings asks for the same: nothing to do
+    expect(await analyze({ repo: repo.dir, embeddings: false })).toMatchObject({ mode: 'noop', embeddings: { model: null, embedded: 0 } })
     const hybrid = await search({ repo: repo.dir, text: 'memoize route patterns' })
     expect(hybrid).toMatchObject({ mode: 'hybrid', answered: 'bm25', model: null })
-    expect(hybrid.note).toContain('--no-embeddings')
+    expect(hybrid.note).toContain('gitwhy analyze --embeddings')
     expect(hybrid.hits[0].title).toBe('Memoize compiled route patterns')
     await expect(search({ repo: repo.dir, text: PARAPHRASE, mode: 'vector' })).rejects.toMatchObject({ code: 'no_embeddings' })
   }, 120_000)

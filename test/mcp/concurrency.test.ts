@@ -26,7 +26,6 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   related: { target: 'src/mod0.ts' },
   hotspots: {},
   ownership: { target: 'src' },
-  context_for_pr: { files: ['src/mod2.ts'] },
   list_repos: {},
   ping: {},
   pickaxe: { pattern: 'return 1' },

@@ -33,7 +33,7 @@ const RETRY_V2 = RETRY_V1.replace('sleep(100)', 'sleep(250)')
 const RETRY_V3 = RETRY_V2.replace('    return url\n', '    if (!url) throw new Error("empty url")\n    return url\n')
 const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class Client  {')
 
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'context_for_pr', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search']
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -59,7 +59,8 @@ describe('gitwhy mcp over stdio', () => {
     repo.write('src/retry.ts', RETRY_FORMATTED)
     sha.format = repo.commit('style: run the formatter', { date: T0 + 14 * 24 * HOUR })
     opts = { cwd: repo.dir, env: { ...repo.env(), GITWHY_HOME: home } }
-    await runJson(['analyze', '--repo', repo.dir], opts)
+    // vectors are opt-in: the search test below asks for the hybrid answer
+    await runJson(['analyze', '--repo', repo.dir, '--embeddings'], opts)
     ;({ client } = await connectStdio({ cwd: repo.dir, env: opts.env }))
   })
   afterAll(async () => {
@@ -86,7 +87,7 @@ describe('gitwhy mcp over stdio', () => {
     const { client: plain } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: null })
     try {
       const { tools } = await plain.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['area_history', 'catchup', 'context', 'context_for_pr', 'cypher', 'evidence_for', 'impact', 'list_repos', 'pickaxe', 'ping'])
+      expect(tools.map((t) => t.name).sort()).toEqual(['area_history', 'catchup', 'context', 'cypher', 'detect_changes', 'evidence_for', 'impact', 'list_repos', 'pickaxe', 'ping'])
       expect(JSON.stringify({ tools }).length).toBeLessThan(20_000)
     } finally {
       await plain.close()

@@ -89,6 +89,53 @@ describe('extractor', () => {
     expect(symbols.map((s) => s.qualifiedName)).toContain('ok')
   })
 
+  it('recovers a TypeScript file whose generic call signatures the grammar misreads (hono src/context.ts)', () => {
+    // `Response & TypedResponse<…>` then `<T extends …>(` on the next line: tree-sitter-wasms'
+    // grammar takes the `<` for type arguments and fails the whole file
+    const source = [
+      'interface BodyRespond {',
+      '  <T extends Data, U extends ContentfulStatusCode>(',
+      '    data: T,',
+      '    status?: U,',
+      "  ): Response & TypedResponse<T, U, 'body'>",
+      '  <T extends Data, U extends ContentfulStatusCode>(',
+      '    data: T,',
+      '    init?: ResponseOrInit<U>',
+      "  ): Response & TypedResponse<T, U, 'body'>",
+      '  <T extends null, U extends StatusCode>(',
+      '    data: T,',
+      '    init?: ResponseOrInit<U>',
+      "  ): Response & TypedResponse<null, U, 'body'>",
+      '}',
+      'interface CreateHandlers {',
+      '  <I extends Input = {}>(handler1: H<I>): [H<I>]',
+      '  <',
+      '    I extends Input = {},',
+      '    I2 extends Input = I',
+      '  >(handler1: H<I>, handler2: H<I2>): [H<I>, H<I2>]',
+      '}',
+      'interface Get<E extends Env> {',
+      "  <Key extends keyof E['Variables']>(key: Key): E['Variables'][Key]",
+      '  <Key extends keyof ContextVariableMap>(key: Key): ContextVariableMap[Key]',
+      '}',
+      'export class Context<E extends Env = any> {',
+      '  header(name: string): string { return this.#headers.get(name) }',
+      '  json = (object: unknown) => this.newResponse(JSON.stringify(object))',
+      '  newResponse(body: string): Response { return new Response(body) }',
+      '}',
+      '',
+    ].join('\n')
+    for (const path of ['context.ts', 'context.tsx']) {
+      const symbols = extractor.extract(path, source)
+      expect(symbols.map((s) => `${s.kind} ${s.qualifiedName} L${s.startLine}`)).toEqual(expect.arrayContaining(['class Context L26', 'method Context.header L27', 'method Context.newResponse L29']))
+      // positions and signatures come from the file as written, not the rewrite
+      expect(symbols.find((s) => s.name === 'BodyRespond')?.signature).toBe('interface BodyRespond')
+    }
+    // a TSX file whose `<` lines are JSX is left as the grammar reads it
+    const jsx = 'export function App() {\n  return (\n    <Layout>\n      <Item />\n    </Layout>\n  )\n}\n'
+    expect(extractor.extract('app.tsx', jsx).map((s) => s.name)).toEqual(['App'])
+  })
+
   it('counts lines and slices signatures correctly after non-ASCII text', () => {
     const source = "const s = 'größe 😀'\n\nexport function späť(a: string): void {\n  return\n}\n"
     expect(extractor.extract('u.ts', source)).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeLatin1 } from '../../src/git/decode.js'
+import { decodeBytes, decodeLatin1 } from '../../src/git/decode.js'
 import { DiffStreamParser, unquotePath, type DiffRecord, type FileDiff } from '../../src/git/diff-parser.js'
 import { logArgs, parseLogHeader } from '../../src/git/history-reader.js'
 
@@ -770,5 +770,113 @@ describe('DiffStreamParser: raw-only output with a filter', () => {
       ['bbb', [], 0, 0],
       ['ccc', ['D keep.c'], 1, 1],
     ])
+  })
+})
+
+describe('DiffStreamParser: raw-only output in pieces', () => {
+  const oid = (d: string) => d.repeat(40)
+  const lines = [
+    '\x01m1\x02',
+    `:100644 100644 ${oid('1')} ${oid('2')} M\tsrc/a.c`,
+    `:100644 100755 ${oid('3')} ${oid('3')} M\tbin/run`,
+    `:100644 120000 ${oid('4')} ${oid('5')} T\tlink`,
+    `:000000 100644 ${oid('0')} ${oid('6')} A\t"sp\\303\\274ecial.c"`,
+    '\x01m2\x02',
+    `:100644 100644 ${oid('7')} ${oid('8')} R087\told/name.c\tnew/name.c`,
+    `:100644 000000 ${oid('9')} ${oid('0')} D\tgone.c`,
+  ]
+  // a Latin-1 byte in an unquoted path (git quotes it by default; core.quotePath=false does not)
+  const bytes = Buffer.concat([Buffer.from(lines.join('\n') + '\n', 'latin1'), Buffer.from(`:100644 100644 ${oid('a')} ${oid('b')} M\tcaf`, 'latin1'), Buffer.from([0xe9]), Buffer.from('.c\n')])
+  const parse = (pieces: Buffer[]) => {
+    const records: DiffRecord[] = []
+    const seen: string[] = []
+    const parser = new DiffStreamParser((r) => records.push(r), false, true, (n, p) => {
+      seen.push(`${n}:${p}`)
+      return p !== 'src/a.c'
+    })
+    for (const piece of pieces) parser.push(piece)
+    parser.end()
+    return { seen, records: records.map((r) => ({ header: r.header, files: r.files.map((f) => `${f.status} ${f.oldPath} -> ${f.path}`), oids: r.oids, modes: r.modes })) }
+  }
+
+  it('reads the same records whatever the chunks, a reused chunk buffer included', () => {
+    const whole = parse([bytes])
+    expect(whole.seen).toEqual(['0:src/a.c', '0:bin/run', '0:link', '0:spüecial.c', '1:new/name.c', '1:gone.c', '1:café.c'])
+    expect(whole.records).toEqual([
+      {
+        header: 'm1',
+        files: ['M bin/run -> bin/run', 'D link -> link', 'A link -> link', 'A spüecial.c -> spüecial.c'],
+        oids: [[oid('3'), oid('3')], [oid('4'), oid('5')], [oid('4'), oid('5')], [oid('0'), oid('6')]],
+        modes: [['100644', '100755'], ['100644', '120000'], ['100644', '120000'], ['000000', '100644']],
+      },
+      {
+        header: 'm2',
+        files: ['R old/name.c -> new/name.c', 'D gone.c -> gone.c', 'M café.c -> café.c'],
+        oids: [[oid('7'), oid('8')], [oid('9'), oid('0')], [oid('a'), oid('b')]],
+        modes: [['100644', '100644'], ['100644', '000000'], ['100644', '100644']],
+      },
+    ])
+    for (const size of [1, 2, 7, 33, 100]) {
+      // one buffer, overwritten between pushes as readSpool does
+      const shared = Buffer.alloc(size)
+      const pieces: Buffer[] = []
+      for (let at = 0; at < bytes.length; at += size) pieces.push(bytes.subarray(at, at + size))
+      const records: DiffRecord[] = []
+      const p = new DiffStreamParser((r) => records.push(r), false, true, (_n, path) => path !== 'src/a.c')
+      for (const piece of pieces) {
+        piece.copy(shared)
+        p.push(shared.subarray(0, piece.length))
+      }
+      p.end()
+      expect(records.map((r) => ({ header: r.header, files: r.files.map((f) => `${f.status} ${f.oldPath} -> ${f.path}`), oids: r.oids, modes: r.modes })), `chunks of ${size}`).toEqual(whole.records)
+      expect(parse(pieces).seen).toEqual(whole.seen)
+    }
+  })
+})
+
+describe('DiffStreamParser: kept hunk text', () => {
+  const bytes = Buffer.from(ALL, 'latin1')
+  const parseKept = (chunks: Buffer[], shared?: Buffer) => {
+    const out: DiffRecord[] = []
+    const p = new DiffStreamParser((r) => out.push(r), true)
+    for (const c of chunks) {
+      // readSpool reads every chunk into one buffer: what the parser keeps must be its own copy
+      if (shared) c.copy(shared)
+      p.push(shared ? shared.subarray(0, c.length) : c)
+    }
+    p.end()
+    return out
+  }
+  /** The reference: each file's `+`/`-` lines after its first `@@`, read from the text line by line. */
+  const expected = () => {
+    const texts: string[] = []
+    let cur: string[] | null = null
+    let inHunk = false
+    const close = () => {
+      if (cur && cur.length > 0) texts.push(cur.join('\n'))
+      cur = null
+    }
+    for (const line of ALL.split('\n')) {
+      if (line.startsWith('diff --git ') || line.startsWith('\x01')) {
+        close()
+        cur = line.startsWith('diff') ? [] : null
+        inHunk = false
+      } else if (line.startsWith('@@')) inHunk = true
+      else if (cur && inHunk && (line.startsWith('+') || line.startsWith('-'))) cur.push(line)
+    }
+    close()
+    return texts.map((t) => decodeBytes(Buffer.from(t, 'latin1')))
+  }
+
+  it('is every file\'s removed and added lines, whatever the chunks', () => {
+    const whole = parseKept([bytes])
+    const texts = whole.flatMap((r) => r.files.filter((f) => f.text !== undefined).map((f) => f.text))
+    expect(texts).toEqual(expected())
+    expect(whole[0].files[0].text).toBe('-    return 1;\n+    return 2;')
+    for (const size of [1, 2, 5, 64, 1000]) {
+      const chunks: Buffer[] = []
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size))
+      expect(parseKept(chunks, Buffer.alloc(size)), `chunks of ${size}`).toEqual(whole)
+    }
   })
 })

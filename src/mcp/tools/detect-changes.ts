@@ -10,12 +10,14 @@ export function registerDetectChangesTool(server: McpServer, ctx: ServerContext)
   server.registerTool(
     'detect_changes',
     {
-      title: 'What an uncommitted change touches',
+      title: 'What a change touches',
       description:
-        'Maps a diff to the code graph: changed symbols (by line ranges at the indexed HEAD), their callers outside the change (may break), tests among them, communities, risk, and co-changed files missing from the change. Default: all uncommitted changes. Call it before committing.',
+        'Maps a change to the code graph and history: per file risk, owners, changed symbols, last PRs; callers outside the change (may break), tests, communities, missing co-changed files, owners to ask. Uncommitted changes by default; scope base for a branch or PR; or files.',
       inputSchema: {
-        scope: z.enum(['worktree', 'staged', 'base']).default('worktree').describe('worktree: all uncommitted; staged; base: HEAD since base'),
-        base: z.string().optional().describe('ref for scope base (default origin/HEAD, main or master)'),
+        scope: z.enum(['worktree', 'staged', 'base']).default('worktree').describe('worktree (all uncommitted), staged, or base (base...head)'),
+        base: z.string().optional().describe('target branch (default origin/HEAD, main or master)'),
+        head: z.string().optional().describe('the change (default HEAD)'),
+        files: z.array(z.string().max(4096)).max(10_000).optional().describe('changed files instead of a diff'),
         limit: limitArg(20).describe('max callers and missing files, 0 = all'),
         offset: offsetArg,
         repo: repoArg,
@@ -40,7 +42,9 @@ export function registerDetectChangesTool(server: McpServer, ctx: ServerContext)
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
-        const r = await contextForPr({ reader, staged: args.scope === 'staged', worktree: args.scope === 'worktree', base: args.scope === 'base' ? args.base : undefined, limit: args.limit })
+        const files = args.files?.length ? args.files : undefined
+        const range = !files && args.scope === 'base'
+        const r = await contextForPr({ reader, files, staged: !files && args.scope === 'staged', worktree: !files && args.scope === 'worktree', base: range ? args.base : undefined, head: range ? args.head : undefined, limit: args.limit })
         return listAnswer({ repo: reader.repo, ...r }, ['files', 'callers', 'missing_co_changes'], (d) => [...detectChangesLines(d), indexLine(r.index)])
       }, args.offset),
   )

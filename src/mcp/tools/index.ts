@@ -8,7 +8,6 @@ import { registerEvidenceForTool } from './evidence-for.js'
 import { registerListReposTool } from './list-repos.js'
 import { registerPickaxeTool } from './pickaxe.js'
 import { registerPingTool } from './ping.js'
-import { registerContextForPrTool } from './context-for-pr.js'
 import { registerContextTool } from './context.js'
 import { registerImpactTool } from './impact.js'
 import { registerDetectChangesTool } from './detect-changes.js'
@@ -28,10 +27,11 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
  * list_repos are always served.
  */
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
-  history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerContextForPrTool, registerPickaxeTool],
-  graph: [registerContextTool, registerImpactTool],
-  // 7,200 characters more than the default's budget has room for: opt-in (see README, MCP)
-  code: [registerQueryTool, registerSearchTool, registerDetectChangesTool, registerRenameTool],
+  history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerPickaxeTool],
+  // detect_changes answers a branch or PR too (scope base, or files): what context_for_pr answered
+  graph: [registerContextTool, registerImpactTool, registerDetectChangesTool],
+  // more characters than the default's budget has room for: opt-in (see README, MCP)
+  code: [registerQueryTool, registerSearchTool, registerRenameTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 

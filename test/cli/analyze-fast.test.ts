@@ -1,0 +1,100 @@
+/**
+ * A no-op `gitwhy analyze` is answered before oclif loads (bin/run.js → src/fast/analyze.ts). It
+ * must print exactly what the oclif command prints, and hand everything else to oclif: a new
+ * commit, an index whose files changed on disk since they were hashed, other flags.
+ */
+import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createRepo, type TestRepo } from '../helpers/repo.js'
+import { readMeta } from '../../src/services/workspace.js'
+import { runCli, type CliOptions, type CliResult } from './cli.js'
+
+const PROBE = path.join(path.dirname(new URL(import.meta.url).pathname), 'fixtures', 'oclif-probe.mjs')
+
+describe('no-op analyze without oclif', () => {
+  let repo: TestRepo
+  let probeDir: string
+  let opts: CliOptions
+
+  beforeAll(async () => {
+    repo = createRepo()
+    repo.write('src/a.ts', 'export function a(): number {\n  return 1\n}\n').write('README.md', '# demo\n')
+    repo.commit('Initial commit')
+    probeDir = mkdtempSync(path.join(tmpdir(), 'gitwhy-probe-'))
+    opts = { cwd: repo.dir, env: repo.env() }
+    expect((await runCli(['analyze', '--json'], opts)).code).toBe(0)
+  })
+  afterAll(() => {
+    repo?.cleanup()
+    rmSync(probeDir, { recursive: true, force: true })
+  })
+
+  /** Run the CLI and tell which path answered it. */
+  let runs = 0
+  async function run(args: string[], cwd = repo.dir): Promise<CliResult & { path: string }> {
+    const probe = path.join(probeDir, `${++runs}`)
+    const result = await runCli(args, { cwd, env: { ...repo.env(), NODE_OPTIONS: `--import ${PROBE}`, GITWHY_TEST_PROBE: probe } })
+    return { ...result, path: readFileSync(probe, 'utf8') }
+  }
+
+  test('--json, text and --quiet: the same output and exit code as the oclif command', async () => {
+    // --max-file-bytes with its default value asks the same, but only oclif takes that flag
+    for (const args of [['analyze', '--json'], ['analyze'], ['analyze', '-q'], ['analyze', '--quiet', '--json']]) {
+      const fast = await run(args)
+      const oclif = await run([...args, '--max-file-bytes', '1000000'])
+      expect([fast.path, oclif.path], args.join(' ')).toEqual(['fast', 'oclif'])
+      expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }, args.join(' ')).toEqual({ code: oclif.code, stdout: oclif.stdout, stderr: oclif.stderr })
+      expect(fast.code).toBe(0)
+    }
+    expect(JSON.parse((await run(['analyze', '--json'])).stdout).mode).toBe('noop')
+  })
+
+  test('the repository by --repo or by path, from elsewhere', async () => {
+    for (const args of [['analyze', '--repo', repo.dir, '--json'], ['analyze', repo.dir, '--json']]) {
+      const fast = await run(args, tmpdir())
+      expect(fast.path).toBe('fast')
+      expect(JSON.parse(fast.stdout)).toMatchObject({ repo: repo.dir, mode: 'noop' })
+    }
+  })
+
+  test('--embeddings (opt-in) is an option like the others: the no-op of an embedded index is answered fast, the same as oclif', async () => {
+    const built = await run(['analyze', '--embeddings', '--json'])
+    expect([built.path, JSON.parse(built.stdout).mode, JSON.parse(built.stdout).embeddings.model]).toEqual(['oclif', 'full', 'use-lite'])
+    for (const args of [['analyze', '--embeddings', '--json'], ['analyze', '--embeddings']]) {
+      const fast = await run(args)
+      const oclif = await run([...args, '--max-file-bytes', '1000000'])
+      expect([fast.path, oclif.path], args.join(' ')).toEqual(['fast', 'oclif'])
+      expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }, args.join(' ')).toEqual({ code: oclif.code, stdout: oclif.stdout, stderr: oclif.stderr })
+    }
+    expect(JSON.parse((await run(['analyze', '--embeddings', '--json'])).stdout)).toMatchObject({ mode: 'noop', embeddings: { model: 'use-lite', embedded: 0 } })
+    // both spellings at once: oclif decides (the last one wins)
+    expect((await run(['analyze', '--embeddings', '--no-embeddings', '--json'])).path).toBe('oclif')
+    // without the flag the index is asked for without vectors: not a no-op
+    const off = await run(['analyze', '--json'])
+    expect([off.path, JSON.parse(off.stdout).mode, JSON.parse(off.stdout).embeddings]).toEqual(['oclif', 'full', { model: null, embedded: 0 }])
+    const noop = await run(['analyze', '--no-embeddings', '--json'])
+    expect([noop.path, JSON.parse(noop.stdout).mode]).toEqual(['fast', 'noop'])
+  })
+
+  test('anything else goes to oclif: a new commit, a touched index file, --force, --help, a bad flag', async () => {
+    repo.write('src/a.ts', 'export function a(): number {\n  return 2\n}\n')
+    repo.commit('Change a')
+    const update = await run(['analyze', '--json'])
+    expect([update.path, JSON.parse(update.stdout).mode]).toEqual(['oclif', 'incremental'])
+
+    // a file of the index that is not the one hashed (its change time moved): oclif hashes it again
+    const meta = readMeta(repo.dir)!
+    const graph = path.join(repo.dir, '.gitwhy', meta.indexDir, 'graph.kuzu')
+    utimesSync(graph, new Date(), new Date())
+    const rehashed = await run(['analyze', '--json'])
+    expect([rehashed.path, JSON.parse(rehashed.stdout).mode]).toEqual(['oclif', 'noop'])
+    expect((await run(['analyze', '--json'])).path).toBe('fast')
+
+    expect((await run(['analyze', '--force', '--json'])).path).toBe('oclif')
+    expect((await run(['analyze', '--help'])).path).toBe('oclif')
+    const bad = await run(['analyze', '--nope'])
+    expect([bad.path, bad.code]).toEqual(['oclif', 1])
+  })
+})
