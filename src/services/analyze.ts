@@ -204,7 +204,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
-      if (embedder) await time('embeddings', () => embedder.finish())
+      // timed when off too (0 ms): --json's timings keep one set of keys
+      await time('embeddings', () => embedder?.finish())
       cache.nextRow = data.docs.length
       cache.save(dir, new Set(data.docs.map((d) => d.hash)))
       const vectors = embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(data.docs) } : undefined
@@ -759,7 +760,7 @@ async function updateIndex(u: {
     return codeGraphDelta(before, after, { before: buildFlows([...previousFiles.values()], before), after: buildFlows(files, after) }, deleted, touchedPaths)
   })
 
-  if (embedder) await time('embeddings', () => embedder.finish())
+  await time('embeddings', () => embedder?.finish())
   vectorCache.nextRow += docs.length
   const delta: GraphDelta = {
     replaceSymbolsOf,
