@@ -107,8 +107,15 @@ describe('search', () => {
     // the new commit, and the two symbols of the file it changed (their summaries name it now)
     expect(fresh.size).toBe(3)
     expect(update.embeddings).toEqual({ model: 'use-lite', embedded: fresh.size })
+    // the documents the delta inserted are in the full-text index, with their own words only
+    const words = async (text: string) => (await search({ repo: repo.dir, text, mode: 'bm25', limit: 0 })).hits.map((h) => `${h.kind} ${h.ref} ${h.score}`)
+    const questions = ['keep connections alive', 'timeout attempt', 'memoize route patterns', 'exponential backoff']
+    const updated = await Promise.all(questions.map(words))
+    expect(updated[0][0]).toMatch(/^commit /)
+    expect(updated[0].length).toBeLessThan(hashes.size / 2)
 
     const rebuilt = await analyze({ repo: repo.dir, force: true, embeddings: true })
+    expect(await Promise.all(questions.map(words))).toEqual(updated)
     expect(rebuilt.embeddings.embedded).toBe(new Set(hashes.values()).size)
     const full = await docVectors(repo.dir)
     expect([...after.keys()].sort()).toEqual([...full.keys()].sort())
