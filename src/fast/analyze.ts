@@ -23,7 +23,7 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
   // both spellings of the embeddings flag at once: oclif's rule (the last one wins) decides
   if (positionals.length > 1 || (json && process.stdout.isTTY) || (values.embeddings && values['no-embeddings'])) return false
   const progress = stderrProgress(!values.quiet && !json)
-  const summary = await analyzeIfCurrent({ repo: positionals[0] ?? values.repo, embeddings: values.embeddings === true, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
+  const summary = await analyzeIfCurrent({ repo: positionals[0] ?? values.repo, embeddings: values.embeddings === true ? true : values['no-embeddings'] === true ? false : undefined, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
   progress.end()
   if (!summary) return false
   const text = json ? JSON.stringify(summary, null, 2) : analyzeLines(summary).map(printable).join('\n')

@@ -53,9 +53,11 @@ export async function analyzeSettings(repo: string, options: AnalyzeOptions): Pr
   const ignoreList = options.ignoreRevs === false ? null : await readIgnoreRevs(repo)
   const ignoreRevs = ignoreList ? ignoreList.shas : null
   const extraction = installedLanguageRegistry().fingerprint
-  // opt-in: embedding cost +228 % analyze time on vuejs/core (README, Search)
-  const embeddings = options.embeddings === true ? currentEmbeddingModel() : null
   const previous = readMeta(repo)
+  // opt-in: embedding cost +228 % analyze time on vuejs/core (README, Search); once on, an index
+  // stays embedded until `--no-embeddings` (left out, the flag means what the index was built with)
+  const embedded = options.embeddings ?? Boolean(previous?.options.embeddings)
+  const embeddings = embedded ? currentEmbeddingModel() : null
   const sameOptions =
     previous !== null &&
     previous.options.maxCommits === maxCommits &&

@@ -69,11 +69,14 @@ describe('no-op analyze without oclif', () => {
       expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }, args.join(' ')).toEqual({ code: oclif.code, stdout: oclif.stdout, stderr: oclif.stderr })
     }
     expect(JSON.parse((await run(['analyze', '--embeddings', '--json'])).stdout)).toMatchObject({ mode: 'noop', embeddings: { model: 'use-lite', embedded: 0 } })
-    // without the flag the index is asked for without vectors: not a no-op
-    const off = await run(['analyze', '--json'])
+    // left out, the flag means what the index was built with: still a no-op, still embedded
+    const kept = await run(['analyze', '--json'])
+    expect([kept.path, JSON.parse(kept.stdout).mode, JSON.parse(kept.stdout).embeddings]).toEqual(['fast', 'noop', { model: 'use-lite', embedded: 0 }])
+    // --no-embeddings asks for the index without vectors: a rebuild, then plain no-ops without them
+    const off = await run(['analyze', '--no-embeddings', '--json'])
     expect([off.path, JSON.parse(off.stdout).mode, JSON.parse(off.stdout).embeddings]).toEqual(['oclif', 'full', { model: null, embedded: 0 }])
-    const noop = await run(['analyze', '--no-embeddings', '--json'])
-    expect([noop.path, JSON.parse(noop.stdout).mode]).toEqual(['fast', 'noop'])
+    const noop = await run(['analyze', '--json'])
+    expect([noop.path, JSON.parse(noop.stdout).mode, JSON.parse(noop.stdout).embeddings]).toEqual(['fast', 'noop', { model: null, embedded: 0 }])
     // both spellings at once: oclif decides (the last one wins)
     const both = await run(['analyze', '--embeddings', '--no-embeddings', '--json'])
     expect([both.path, JSON.parse(both.stdout).mode]).toEqual(['oclif', 'noop'])
