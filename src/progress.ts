@@ -21,7 +21,7 @@ interface Phase {
   detail?: string
 }
 
-const UNITS: Record<string, string> = { history: 'commits', parse: 'files', 'graph load': 'steps', 'hunk map': 'commits' }
+const UNITS: Record<string, string> = { history: 'commits', parse: 'files', 'graph load': 'steps', 'hunk map': 'commits', embeddings: 'texts' }
 const LOAD = 'load '
 const REDRAW_MS = 100
 const LOG_EVERY_MS = 10_000

@@ -14,6 +14,7 @@ export default class Analyze extends BaseCommand {
     'max-file-bytes': Flags.integer({ description: 'skip files larger than this many bytes', default: 1_000_000 }),
     'identity-merge': Flags.boolean({ description: 'group one person\'s emails into one author beyond .mailmap (same name, GitHub login, .gitwhy/config.json identities); --no-identity-merge keeps one author per email', default: true, allowNo: true }),
     'ignore-revs': Flags.boolean({ description: 'blame looks through the commits in blame.ignoreRevsFile and .git-blame-ignore-revs, as git blame does; --no-ignore-revs turns it off', default: true, allowNo: true }),
+    embeddings: Flags.boolean({ description: 'embed the search documents with the bundled model (or GITWHY_EMBED_MODEL) so `gitwhy search` matches by meaning too; off by default (it roughly triples analyze time), search is then full-text only; left out, an index keeps what it was built with', allowNo: true }),
     quiet: Flags.boolean({ char: 'q', description: 'no progress on stderr' }),
   }
 
@@ -22,7 +23,7 @@ export default class Analyze extends BaseCommand {
     const progress = stderrProgress(!flags.quiet && !this.jsonEnabled())
     let summary: AnalyzeSummary
     try {
-      summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], identityMerge: flags['identity-merge'], ignoreRevs: flags['ignore-revs'], onProgress: progress.report, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
+      summary = await analyze({ repo: args.path ?? flags.repo, force: flags.force, maxCommits: flags['max-commits'], maxFileBytes: flags['max-file-bytes'], identityMerge: flags['identity-merge'], ignoreRevs: flags['ignore-revs'], embeddings: flags.embeddings, onProgress: progress.report, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
     } finally {
       progress.end()
     }

@@ -119,6 +119,34 @@ function loaded(): Promise<LoadedModel> {
   return loading
 }
 
+const fingerprints = new Map<string, Pick<EmbeddingModelInfo, 'id' | 'dir' | 'hash'>>()
+
+/**
+ * Which model would embed (id, folder, hash), without loading it: analyze compares it with the
+ * index's record, search checks that the question is embedded by the model that built the index.
+ */
+export function embeddingModelFingerprint(): Pick<EmbeddingModelInfo, 'id' | 'dir' | 'hash'> {
+  const dir = embeddingModelDir()
+  let known = fingerprints.get(dir)
+  if (!known) {
+    known = { id: modelId(dir), dir, hash: modelHash(dir) }
+    fingerprints.set(dir, known)
+  }
+  return known
+}
+
+/** The model an index was embedded with (meta.json options.embeddings; null: built without embeddings). */
+export interface EmbeddingRecord {
+  id: string
+  hash: string
+}
+
+/** The model analyze would embed with now, as meta.json records it (hashes the model folder; does not load it). */
+export function currentEmbeddingModel(): EmbeddingRecord {
+  const { id, hash } = embeddingModelFingerprint()
+  return { id, hash }
+}
+
 /** Which model embeds, for the index to record (loads it). */
 export async function embeddingModelInfo(): Promise<EmbeddingModelInfo> {
   return (await loaded()).info
@@ -149,6 +177,7 @@ export async function embed(texts: readonly string[]): Promise<Float32Array[]> {
 /** Forgets the loaded model (tests switch GITWHY_EMBED_MODEL). */
 export function resetEmbeddingModel(): void {
   loading = undefined
+  fingerprints.clear()
 }
 
 const PATH_SEPARATOR = /[/\\]|::|->|(?<=\p{L})\.(?=\p{L})|(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu

@@ -20,9 +20,10 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
   }
   const { values, positionals } = parsed
   const json = values.json === true
-  if (positionals.length > 1 || (json && process.stdout.isTTY)) return false
+  // both spellings of the embeddings flag at once: oclif's rule (the last one wins) decides
+  if (positionals.length > 1 || (json && process.stdout.isTTY) || (values.embeddings && values['no-embeddings'])) return false
   const progress = stderrProgress(!values.quiet && !json)
-  const summary = await analyzeIfCurrent({ repo: positionals[0] ?? values.repo, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
+  const summary = await analyzeIfCurrent({ repo: positionals[0] ?? values.repo, embeddings: values.embeddings === true ? true : values['no-embeddings'] === true ? false : undefined, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
   progress.end()
   if (!summary) return false
   const text = json ? JSON.stringify(summary, null, 2) : analyzeLines(summary).map(printable).join('\n')
@@ -31,5 +32,5 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
 }
 
 function parse(argv: string[]) {
-  return parseArgs({ args: argv, strict: true, allowPositionals: true, options: { json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, repo: { type: 'string' } } })
+  return parseArgs({ args: argv, strict: true, allowPositionals: true, options: { json: { type: 'boolean' }, quiet: { type: 'boolean', short: 'q' }, repo: { type: 'string' }, embeddings: { type: 'boolean' }, 'no-embeddings': { type: 'boolean' } } })
 }

@@ -41,6 +41,8 @@ export interface ReadHistoryOptions {
   checkpointDir?: string
   /** Told how many commits came from saved chunks, when any did. */
   onResumed?: (commits: number, total: number) => void
+  /** Handed each chunk of commits as it is complete (analyze starts embedding their messages). */
+  onCommits?: (chunk: readonly RawCommit[]) => void
 }
 
 /** Where a patch sink stood when a chunk was saved: its file's length and its section index. */
@@ -163,6 +165,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
       sink?.add(shas.length - 1 - commits.length, c.diffs[0])
       commits.push(c)
     }
+    options.onCommits?.(chunk)
   }
   try {
     // the previous chunk's merge passes and checkpoint, still running while the next log is read

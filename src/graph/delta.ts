@@ -1,6 +1,6 @@
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
-import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDefs, type ColumnDef, type TableDef } from './schema.js'
+import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, FileRow, GraphData } from './types.js'
 
 /**
@@ -38,6 +38,8 @@ export interface GraphDelta {
     /** Process nodes to delete with their STEP_IN edges (gone or replaced). */
     processes: string[]
   }
+  /** Doc rows (and their vectors) of the symbols of these files go (they come back in `insert`). */
+  removeSymbolDocsOf?: string[]
   /** Rows to insert. */
   insert: Partial<GraphData>
 }
@@ -77,13 +79,14 @@ const ACTIVITY_SET = (v: string) => ACTIVITY_COLUMNS.map((c) => `${v}.${c.name} 
 /**
  * How a delta's rows go in. Relationships by COPY from the rows: Kuzu finds the endpoints through
  * the primary-key indexes, where `UNWIND $rows MATCH (a {key: r.from}), (b {key: r.to})` plans a
- * cross product of both node tables (3.8 s for one PARENT edge on git/git's 82k commits). Symbols
- * one CREATE each: Kuzu 0.11.3 keeps the full-text index current on single CREATEs (and deletes),
- * but gives rows of one `UNWIND $rows CREATE` wrong postings. Other nodes in one UNWIND CREATE.
+ * cross product of both node tables (3.8 s for one PARENT edge on git/git's 82k commits). Nodes of
+ * an indexed table (Symbol, Doc: full-text; DocVector: vector) one CREATE each: Kuzu 0.11.3 keeps
+ * those indexes current on single CREATEs (and deletes), but gives rows of one
+ * `UNWIND $rows CREATE` wrong full-text postings. Other nodes in one UNWIND CREATE.
  */
 function insertStatement(def: TableDef): string {
   if (def.kind === 'node') {
-    if (FTS_INDEXES.some((ix) => ix.table === def.name)) return `CREATE (:${def.name} {${def.columns.map((c) => `${c.name}: ${cast(c, '$')}`).join(', ')}})`
+    if (indexed(def)) return `CREATE (:${def.name} {${def.columns.map((c) => `${c.name}: ${cast(c, '$')}`).join(', ')}})`
     return `UNWIND $rows AS r CREATE (:${def.name} {${propertyList(def.columns)}})`
   }
   const columns = ['r.__from AS __from', 'r.__to AS __to', ...def.columns.map((c) => `${cast(c)} AS ${c.name}`)]
@@ -91,8 +94,12 @@ function insertStatement(def: TableDef): string {
   return `COPY ${def.name} FROM (UNWIND $rows AS r RETURN ${columns.join(', ')})${pair}`
 }
 
+function indexed(def: TableDef): boolean {
+  return def.name === VECTOR_INDEX.table || FTS_INDEXES.some((ix) => ix.table === def.name)
+}
+
 async function insert(conn: Connection, def: TableDef, rows: Array<Record<string, unknown>>): Promise<void> {
-  if (def.kind === 'rel' || !FTS_INDEXES.some((ix) => ix.table === def.name)) return runBatched(conn, insertStatement(def), rows)
+  if (def.kind === 'rel' || !indexed(def)) return runBatched(conn, insertStatement(def), rows)
   const prepared = await prepare(conn, insertStatement(def))
   for (const row of rows) await execute(conn, prepared, row)
 }
@@ -146,6 +153,7 @@ const COUNTS: Record<string, string> = {
   issues: 'MATCH (n:Issue) RETURN count(*) AS n',
   blamed_on: 'MATCH ()-[r:BLAMED_ON]->() RETURN count(*) AS n',
   changed: 'MATCH ()-[r:CHANGED]->() RETURN count(*) AS n',
+  docs: 'MATCH (n:Doc) RETURN count(*) AS n',
 }
 
 export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promise<Record<string, number>> {
@@ -155,6 +163,11 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
   try {
     await conn.init()
     if (delta.replaceSymbolsOf.length > 0) await run(conn, 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s', { paths: delta.replaceSymbolsOf })
+    if (delta.removeSymbolDocsOf && delta.removeSymbolDocsOf.length > 0) {
+      const paths = { paths: delta.removeSymbolDocsOf }
+      await run(conn, "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v", paths)
+      await run(conn, "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d", paths)
+    }
     if (delta.topoShift !== 0) await run(conn, 'MATCH (c:Commit) SET c.topo = c.topo + $k', { k: delta.topoShift })
     if (delta.renameAuthors.length > 0) {
       await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))

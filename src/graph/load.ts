@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import kuzu from 'kuzu'
 import type { Connection, Database } from 'kuzu'
-import { createFtsStatement, FTS_INDEXES, renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
+import { createFtsStatement, createVectorIndexStatement, FTS_INDEXES, VECTOR_INDEX, renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
 import type { GraphData } from './types.js'
 
 /** 256 MB: enough for bulk loads of large histories without reserving most of RAM (Kuzu's default). */
@@ -32,6 +32,12 @@ export interface WriteGraphOptions {
   tmpDir?: string
   /** Called before each phase: "schema", then each table name, then "checkpoint". */
   onPhase?: (name: string) => void
+  /**
+   * DocVector's rows: `data` holds one `dimensions`-wide vector per Doc, in row order (row i =
+   * data[i*dimensions…]). Loaded from a NumPy file (a CSV of floats is ~10× slower to write and
+   * parse), then the vector index is built. Absent: no vectors (the default; analyze --embeddings adds them).
+   */
+  vectors?: { dimensions: number; data: Float32Array }
 }
 
 export interface TableLoadStats {
@@ -67,10 +73,26 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
     await db.init()
     conn = new kuzu.Connection(db)
     phase('schema')
-    for (const ddl of renderDDL()) await run(conn, ddl)
+    const vectors = options.vectors
+    for (const ddl of renderDDL(TABLES, vectors?.dimensions)) await run(conn, ddl)
     for (const def of TABLES) {
       const rows = data[def.rows] as unknown as ReadonlyArray<Record<string, unknown>>
       const t0 = performance.now()
+      if (def.name === VECTOR_INDEX.table) {
+        if (vectors && vectors.data.length > 0) {
+          phase(def.name)
+          const count = vectors.data.length / vectors.dimensions
+          const rowsFile = join(csvDir, 'vector-rows.npy')
+          const dataFile = join(csvDir, 'vector-data.npy')
+          writeNpy(rowsFile, '<i8', [count], BigInt64Array.from({ length: count }, (_, i) => BigInt(i)))
+          writeNpy(dataFile, '<f4', [count, vectors.dimensions], vectors.data)
+          await run(conn, `COPY ${def.name} FROM (${cypherString(rowsFile)}, ${cypherString(dataFile)}) BY COLUMN`)
+          phase('vector index')
+          await run(conn, createVectorIndexStatement())
+        }
+        tables[def.name] = { rows: vectors ? vectors.data.length / vectors.dimensions : 0, ms: Math.round(performance.now() - t0) }
+        continue
+      }
       if (rows.length > 0) {
         phase(tableLabel(def))
         const file = join(csvDir, `${def.kind}-${TABLES.indexOf(def)}.csv`)
@@ -101,6 +123,25 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
 async function run(conn: Connection, statement: string): Promise<void> {
   const result = await conn.query(statement)
   for (const r of Array.isArray(result) ? result : [result]) r.close()
+}
+
+/** A NumPy .npy file (format 1.0, C order) of little-endian numbers: what Kuzu's COPY … BY COLUMN reads. */
+function writeNpy(file: string, descr: '<i8' | '<f4', shape: number[], values: BigInt64Array | Float32Array): void {
+  const prefix = 10
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`
+  header = header.padEnd(Math.ceil((prefix + header.length + 1) / 64) * 64 - prefix - 1, ' ') + '\n'
+  const head = Buffer.alloc(prefix)
+  head.write('\x93NUMPY', 0, 'latin1')
+  head[6] = 1
+  head.writeUInt16LE(header.length, 8)
+  const fd = openSync(file, 'w')
+  try {
+    writeSync(fd, head)
+    writeSync(fd, Buffer.from(header, 'latin1'))
+    writeSync(fd, new Uint8Array(values.buffer, values.byteOffset, values.byteLength))
+  } finally {
+    closeSync(fd)
+  }
 }
 
 function cypherString(value: string): string {
@@ -194,5 +235,7 @@ function encodeCell(value: unknown, type: ColumnType, table: string, column: str
       const ms = value instanceof Date ? value.getTime() : Date.parse(String(value))
       return Number.isNaN(ms) ? '' : new Date(ms).toISOString()
     }
+    case 'FLOAT[]':
+      throw new Error(`${table}.${column}: vectors are loaded from a NumPy file, not CSV`)
   }
 }

@@ -235,6 +235,19 @@ export const CODE_QUERIES = {
     RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line,
            s.signature AS signature, s.exported AS exported, score, c.id AS community, c.label AS community_label
     ORDER BY score DESC, id`,
+  /** BM25 over Doc.search (`search`): `$top` candidates, then the kind filter ('' = every kind). */
+  docSearch: `
+    CALL QUERY_FTS_INDEX('Doc', 'doc_search', $q, conjunctive := false, top := $top)
+    WITH node AS d, score WHERE $kind = '' OR d.kind = $kind
+    RETURN d.row AS row, d.kind AS kind, d.ref AS ref, d.title AS title, d.path AS path, d.line AS line, d.text AS text, score`,
+  /** The `$top` nearest document vectors to $v (cosine distance = 1 - cosine). */
+  docNearest: `
+    CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, $top)
+    RETURN node.row AS row, distance`,
+  /** What a search answer shows of the nearest documents the full-text list did not bring. */
+  docsByRow: `
+    UNWIND $rows AS r MATCH (d:Doc {row: r})
+    RETURN d.row AS row, d.kind AS kind, d.ref AS ref, d.title AS title, d.path AS path, d.line AS line, d.text AS text`,
   communitiesOf: `
     MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
     RETURN c.id AS id, c.label AS label, count(s) AS symbols ORDER BY symbols DESC, id`,

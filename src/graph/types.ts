@@ -1,4 +1,7 @@
 /** Rows handed to the store's bulk loader. One array per node / relationship table. */
+import type { DocRow } from '../embed/docs.js'
+
+export type { DocRow }
 
 /** History activity columns of File and Symbol (see ACTIVITY_COLUMNS); timestamps as ISO strings. */
 export interface ActivityRow {
@@ -90,4 +93,7 @@ export interface GraphData {
   implements: Array<{ from: string; to: string }>
   processes: ProcessRow[]
   stepIn: Array<{ symbol: string; process: string; step: number }>
+  docs: DocRow[]
+  /** Written from a vectors file (writeGraph's `vectors`), not row by row; an update inserts its few here. */
+  docVectors: Array<{ row: number; embedding: number[] }>
 }

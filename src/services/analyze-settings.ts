@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { existsSync } from 'node:fs'
 import { UserError } from '../errors.js'
+import { currentEmbeddingModel, type EmbeddingRecord } from '../embed/model.js'
 import { readAnalyticsConfig } from '../analytics/config.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { readIgnoreRevs } from '../git/ignore-revs.js'
@@ -29,6 +30,8 @@ export interface AnalyzeSettings {
   /** Lines of the blame ignore list that are not full commit ids (warned about, skipped). */
   invalidIgnoreRevs: string[]
   extraction: string
+  /** The model the search documents are embedded with; null (the default): no vectors, search is full-text only. */
+  embeddings: EmbeddingRecord | null
   previous: IndexMeta | null
   /** The previous index was built with exactly these options (and extraction code). */
   sameOptions: boolean
@@ -51,6 +54,10 @@ export async function analyzeSettings(repo: string, options: AnalyzeOptions): Pr
   const ignoreRevs = ignoreList ? ignoreList.shas : null
   const extraction = installedLanguageRegistry().fingerprint
   const previous = readMeta(repo)
+  // opt-in: embedding cost +228 % analyze time on vuejs/core (README, Search); once on, an index
+  // stays embedded until `--no-embeddings` (left out, the flag means what the index was built with)
+  const embedded = options.embeddings ?? Boolean(previous?.options.embeddings)
+  const embeddings = embedded ? currentEmbeddingModel() : null
   const sameOptions =
     previous !== null &&
     previous.options.maxCommits === maxCommits &&
@@ -59,9 +66,11 @@ export async function analyzeSettings(repo: string, options: AnalyzeOptions): Pr
     previous.options.identityMerge === identityMerge &&
     JSON.stringify(previous.options.identities) === JSON.stringify(identities) &&
     JSON.stringify(previous.options.ignoreRevs) === JSON.stringify(ignoreRevs) &&
+    // another model (or none): every vector is embedded again
+    JSON.stringify(previous.options.embeddings ?? null) === JSON.stringify(embeddings) &&
     // New languages or changed queries: every file's symbols are extracted again.
     previous.options.extraction === extraction
-  return { head, maxFileBytes, maxCommits, analytics, identityMerge, identities, ignoreRevs, invalidIgnoreRevs: ignoreList?.invalid ?? [], extraction, previous, sameOptions }
+  return { head, maxFileBytes, maxCommits, analytics, identityMerge, identities, ignoreRevs, invalidIgnoreRevs: ignoreList?.invalid ?? [], extraction, embeddings, previous, sameOptions }
 }
 
 /** The answer of an analyze that finds the index current: it only tidies up and follows a changed remote. */
@@ -79,7 +88,7 @@ export async function finishNoop(repo: string, head: string, previous: IndexMeta
     }
   }
   register(repo, head, onWarning)
-  return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 } }
+  return { repo, head, mode: 'noop', new_commits: 0, counts: previous.counts, skipped: previous.skipped, timings: { total_ms: 0 }, embeddings: { model: previous.options.embeddings?.id ?? null, embedded: 0 } }
 }
 
 /**

@@ -31,6 +31,9 @@ import { packageVersion } from '../setup/launcher.js'
 import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
+import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
+import { DocEmbedder, VectorCache } from '../embed/vectors.js'
+import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
@@ -62,6 +65,8 @@ export interface AnalyzeOptions {
   identityMerge?: boolean
   /** Blame looks through the commits listed in blame.ignoreRevsFile / .git-blame-ignore-revs (default true). */
   ignoreRevs?: boolean
+  /** Embed the search documents for `search` (default false: opt-in, it costs +228 % analyze time on vuejs/core; search is then full-text only). */
+  embeddings?: boolean
   onProgress?: ProgressFn
   /** Something went wrong that does not affect the index (e.g. the user-level registry). */
   onWarning?: (message: string) => void
@@ -77,6 +82,8 @@ export interface AnalyzeSummary {
   timings: Record<string, number>
   /** The process's peak resident memory (MB) when each timed phase ended: the phase that raised it is the one to look at. */
   peak_mb?: Record<string, number>
+  /** The search documents' embeddings: the model (null: not embedded, the default), and the texts this run sent to it (the others came from the previous index's vectors). */
+  embeddings: { model: string | null; embedded: number }
 }
 
 const VERSION = packageVersion()
@@ -112,7 +119,7 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
 
 async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const settings = await analyzeSettings(repo, options)
-  const { head, maxFileBytes, maxCommits, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, previous } = settings
+  const { head, maxFileBytes, maxCommits, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, embeddings: embeddingModel, previous } = settings
   if (settings.invalidIgnoreRevs.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${settings.invalidIgnoreRevs.slice(0, 5).join(', ')}`)
   const usable = !options.force && previous !== null && settings.sameOptions && (await usablePrevious(repo, previous, options.onWarning))
   if (usable && previous.head === head) return finishNoop(repo, head, previous, options.onWarning)
@@ -138,6 +145,10 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
   }
   const { id, dir } = newIndexDir(repo)
+  // vectors of texts the active index embedded with the same model are reused, even by a rebuild (not by --force)
+  const activeDir = previous && !options.force ? path.join(gitwhyDir(repo), previous.indexDir) : null
+  const cache = VectorCache.load(activeDir, embeddingModel)
+  const embedder = embeddingModel ? new DocEmbedder(cache, (done, total) => progress('embeddings', done, total)) : null
   try {
     await excludeFromGit(repo)
     const shallow = await shallowCommits(repo)
@@ -155,6 +166,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         patches,
         checkpointDir: checkpoints,
         onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
+        // the worker embeds the messages while git mines the rest
+        onCommits: embedder ? (chunk) => embedder.add(chunk.map(rawCommitDoc)) : undefined,
       })
     }
     // a full build writes the patch store as it reads the history, and checkpoints what it mined
@@ -182,16 +195,21 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let mode: AnalyzeSummary['mode'] = 'full'
     const newCommits = commits.length
     if (canUpdate) {
-      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history }))
+      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache }))
       if (counts) mode = 'incremental'
       else commits = await time('history_full', readAll)
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
-      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress)
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
-      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
+      // timed when off too (0 ms): --json's timings keep one set of keys
+      await time('embeddings', () => embedder?.finish())
+      cache.nextRow = data.docs.length
+      cache.save(dir, new Set(data.docs.map((d) => d.hash)))
+      const vectors = embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(data.docs) } : undefined
+      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
       counts = {
         commits: data.commits.length,
         files: files.length,
@@ -203,6 +221,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         issues: data.issues.length,
         blamed_on: data.blamedOn.length,
         changed: data.changed.length,
+        docs: data.docs.length,
       }
     }
     const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined))
@@ -212,7 +231,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       indexDir: id,
       head,
       shallow: shallow.size > 0,
-      options: { maxCommits, maxFileBytes, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction },
+      options: { maxCommits, maxFileBytes, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, embeddings: embeddingModel },
       counts,
       skipped,
       timings,
@@ -228,11 +247,12 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
-    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb }
+    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     throw error
   } finally {
+    await embedder?.close()
     release()
   }
 }
@@ -335,7 +355,10 @@ async function mapAndSave(
   history: HistoryOptions,
   time: Timer,
   progress: ProgressFn,
+  embedder: DocEmbedder | null,
 ): Promise<GraphData> {
+  // the commits' texts exist now: the worker embeds them while this thread maps the history
+  const commitDocs = commits.map(rawCommitDoc)
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
@@ -351,7 +374,11 @@ async function mapAndSave(
     const tables = commitTables(commits, mapped.graph, paths, { identities: resolveIdentities(signatures, history.identities, history.identityMerge), reverts })
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
-    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbolRows(files, mapped.result, mapped.graph.shas), fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
+    const subjects = new Map(tables.commits.map((c) => [c.sha, c.subject]))
+    const symbols = symbolRows(files, mapped.result, mapped.graph.shas, (sha) => subjects.get(sha))
+    const docs = numberDocs([...commitDocs, ...entityDocs(tables), ...symbols.docs], 0)
+    embedder?.add(docs)
+    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbols, docs, docVectors: [], fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
   })
   const code = await time('code_graph', () => {
     const graph = buildCodeGraph(files, installedLanguageRegistry())
@@ -588,9 +615,21 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
   }
 }
 
-/** Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history edges. */
-function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> {
-  const rows: Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> = { symbols: [], defines: [], contains: [], changed: [], blamedOn: [] }
+const rawCommitDoc = (c: RawCommit) => commitDoc({ sha: c.sha, ...splitMessage(c.message) })
+
+/** The search documents of pull requests and issues with titles. */
+function entityDocs(tables: Pick<GraphData, 'pullRequests' | 'issues'>): Array<Omit<DocRow, 'row'>> {
+  return [...tables.pullRequests.map(pullRequestDoc), ...tables.issues.map(issueDoc)].filter((d) => d !== null)
+}
+
+type SymbolTables = Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'changed' | 'blamedOn'> & { docs: Array<Omit<DocRow, 'row'>> }
+
+/**
+ * Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history
+ * edges, and their search documents (with the subjects of the commits owning most of their lines).
+ */
+function symbolRows(files: IndexedFile[], result: MapResult, shas: string[], subjectOf: (sha: string) => string | undefined): SymbolTables {
+  const rows: SymbolTables = { symbols: [], defines: [], contains: [], changed: [], blamedOn: [], docs: [] }
   files.forEach((f, fi) => {
     const ids = symbolIds(f)
     const blame = result.blame[fi]
@@ -600,7 +639,10 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
       rows.symbols.push(row)
       rows.defines.push({ path: f.path, symbol: id })
       if (s.parentIndex !== null) rows.contains.push({ parent: ids[s.parentIndex], child: id })
-      for (const [c, lines] of blameOwners(blame, s.startLine - 1, s.endLine, shas.length).owners) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
+      const owners = [...blameOwners(blame, s.startLine - 1, s.endLine, shas.length).owners]
+      for (const [c, lines] of owners) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
+      const ownerSubjects = owners.sort((a, b) => b[1] - a[1]).map(([c]) => subjectOf(shas[c]) ?? '')
+      rows.docs.push(symbolDoc({ id, qualifiedName: s.qualifiedName, kind: s.kind, path: f.path, startLine: s.startLine, signature: s.signature, doc: f.docs?.[si] ?? '', ownerSubjects }))
       for (const ch of result.rangeHistory[fi][si]) rows.changed.push({ sha: shas[ch.commit], symbol: id, added: ch.added, removed: ch.removed })
     })
   })
@@ -609,7 +651,7 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[]): Pi
 
 const MAX_UPDATE_COMMITS = 500
 /** Timed phases whose progress they report themselves (with counts), or that hold other phases. */
-const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 'graph_load', 'update'])
+const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 'graph_load', 'update', 'embeddings'])
 
 /**
  * An update in place of a rebuild, when it is exactly equivalent: the previous HEAD is on the new
@@ -631,8 +673,10 @@ async function updateIndex(u: {
   time: Timer
   config: AnalyticsConfig
   history: HistoryOptions
+  embedder: DocEmbedder | null
+  cache: VectorCache
 }): Promise<Record<string, number> | null> {
-  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history } = u
+  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
   const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
@@ -668,12 +712,17 @@ async function updateIndex(u: {
   // the files the new commits touched, walked over the new commits and their stored lineage
   const current = new Map(files.map((f) => [f.path, f]))
   const affected = files.filter((f) => paths.has(f.path) || previousFiles.get(f.path)?.blob !== f.blob)
+  const commitDocs = tables.commits.map(commitDoc)
+  embedder?.add(commitDocs)
   const { symbols, owners } = await time('update_walk', async () => {
     const graph = old.graphFor(affected.map((f) => f.path), { fresh })
     const targets: MapTarget[] = affected.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
     const result = mapHistory(graph, 0, targets, { ignored: await ignoredRevs(graph, history, dir, readIndexJson<IgnoreGuesses>(prevDir, IGNORED_REVS_FILE) ?? {}) })
-    return { symbols: symbolRows(affected, result, graph.shas), owners: { result, shas: graph.shas } }
+    const subjects = new Map([...older.map((c) => [c.sha, c.subject] as const), ...tables.commits.map((c) => [c.sha, c.subject] as const)])
+    return { symbols: symbolRows(affected, result, graph.shas, (sha) => subjects.get(sha)), owners: { result, shas: graph.shas } }
   })
+  const docs = numberDocs([...commitDocs, ...entityDocs({ pullRequests: tables.pullRequests, issues: tables.issues.filter((i) => !knownIssues.has(i.number)) }), ...symbols.docs], vectorCache.nextRow)
+  embedder?.add(docs)
 
   const touchedPaths = new Set([...paths, ...affected.map((f) => f.path)])
   const isKnown = (p: string) => old.has(p) || previousFiles.has(p)
@@ -711,8 +760,11 @@ async function updateIndex(u: {
     return codeGraphDelta(before, after, { before: buildFlows([...previousFiles.values()], before), after: buildFlows(files, after) }, deleted, touchedPaths)
   })
 
+  await time('embeddings', () => embedder?.finish())
+  vectorCache.nextRow += docs.length
   const delta: GraphDelta = {
     replaceSymbolsOf,
+    removeSymbolDocsOf: replaceSymbolsOf,
     codeGraph: code.remove,
     updateFiles,
     activity,
@@ -725,6 +777,8 @@ async function updateIndex(u: {
       ...analytics,
       ...code.insert,
       symbols: [...symbols.symbols, ...code.insert.symbols],
+      docs,
+      docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
       defines: [...symbols.defines, ...code.insert.defines],
       files: insertFiles,
       authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
@@ -737,6 +791,7 @@ async function updateIndex(u: {
     return applyGraphDelta(db, delta)
   })
   await time('update_save', () => {
+    vectorCache.save(dir)
     saveSignatures(dir, signatures)
     old.appendTo(dir, fresh)
     appendCommitCatalog(prevDir, dir, tables)

@@ -444,7 +444,7 @@ async function analyzeOnce(repo: string, hook: string, log: (m: string) => void)
     }
     log(`${hook}: analyze start`)
     try {
-      const s = await analyze({ repo, maxCommits: meta.options.maxCommits ?? undefined, maxFileBytes: meta.options.maxFileBytes, identityMerge: meta.options.identityMerge, ignoreRevs: meta.options.ignoreRevs !== null })
+      const s = await analyze({ repo, maxCommits: meta.options.maxCommits ?? undefined, maxFileBytes: meta.options.maxFileBytes, identityMerge: meta.options.identityMerge, ignoreRevs: meta.options.ignoreRevs !== null, embeddings: Boolean(meta.options.embeddings) })
       log(`${hook}: analyze done: ${s.mode} at ${s.head}${s.mode === 'incremental' ? ` (${s.new_commits} new commits)` : ''} in ${s.timings.total_ms} ms`)
       return
     } catch (error) {

@@ -41,6 +41,8 @@ export interface IndexMeta {
     ignoreRevs: string[] | null
     /** The extraction rules' fingerprint (LanguageRegistry.fingerprint); absent in indexes built before it was recorded. */
     extraction?: string
+    /** The model that embedded the search documents (id and hash of its files); null: not embedded (the default; --embeddings turns it on); absent before schema 10. */
+    embeddings?: { id: string; hash: string } | null
   }
   counts: Record<string, number>
   skipped: Record<string, number>

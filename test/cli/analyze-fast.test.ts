@@ -59,6 +59,29 @@ describe('no-op analyze without oclif', () => {
     }
   })
 
+  test('--embeddings (opt-in) is an option like the others: the no-op of an embedded index is answered fast, the same as oclif', async () => {
+    const built = await run(['analyze', '--embeddings', '--json'])
+    expect([built.path, JSON.parse(built.stdout).mode, JSON.parse(built.stdout).embeddings.model]).toEqual(['oclif', 'full', 'use-lite'])
+    for (const args of [['analyze', '--embeddings', '--json'], ['analyze', '--embeddings']]) {
+      const fast = await run(args)
+      const oclif = await run([...args, '--max-file-bytes', '1000000'])
+      expect([fast.path, oclif.path], args.join(' ')).toEqual(['fast', 'oclif'])
+      expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }, args.join(' ')).toEqual({ code: oclif.code, stdout: oclif.stdout, stderr: oclif.stderr })
+    }
+    expect(JSON.parse((await run(['analyze', '--embeddings', '--json'])).stdout)).toMatchObject({ mode: 'noop', embeddings: { model: 'use-lite', embedded: 0 } })
+    // left out, the flag means what the index was built with: still a no-op, still embedded
+    const kept = await run(['analyze', '--json'])
+    expect([kept.path, JSON.parse(kept.stdout).mode, JSON.parse(kept.stdout).embeddings]).toEqual(['fast', 'noop', { model: 'use-lite', embedded: 0 }])
+    // --no-embeddings asks for the index without vectors: a rebuild, then plain no-ops without them
+    const off = await run(['analyze', '--no-embeddings', '--json'])
+    expect([off.path, JSON.parse(off.stdout).mode, JSON.parse(off.stdout).embeddings]).toEqual(['oclif', 'full', { model: null, embedded: 0 }])
+    const noop = await run(['analyze', '--json'])
+    expect([noop.path, JSON.parse(noop.stdout).mode, JSON.parse(noop.stdout).embeddings]).toEqual(['fast', 'noop', { model: null, embedded: 0 }])
+    // both spellings at once: oclif decides (the last one wins)
+    const both = await run(['analyze', '--embeddings', '--no-embeddings', '--json'])
+    expect([both.path, JSON.parse(both.stdout).mode]).toEqual(['oclif', 'noop'])
+  })
+
   test('anything else goes to oclif: a new commit, a touched index file, --force, --help, a bad flag', async () => {
     repo.write('src/a.ts', 'export function a(): number {\n  return 2\n}\n')
     repo.commit('Change a')

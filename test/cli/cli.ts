@@ -221,9 +221,9 @@ export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/
 
 export const ERROR_DOC = t.obj({ error: t.obj({ code: t.str(/^[a-z_]+$/), message: t.str(), remedy: t.str() }) })
 
-export const COUNT_KEYS = ['commits', 'files', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed'] as const
+export const COUNT_KEYS = ['commits', 'files', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs'] as const
 export const SKIPPED_KEYS = ['binary', 'generated', 'vendored', 'minified', 'too_large'] as const
-export const FULL_TIMING_KEYS = ['history_ms', 'files_ms', 'reverts_ms', 'hunk_map_ms', 'rows_ms', 'code_graph_ms', 'analytics_ms', 'graph_load_ms', 'save_ms', 'manifest_ms', 'total_ms'] as const
+export const FULL_TIMING_KEYS = ['history_ms', 'files_ms', 'reverts_ms', 'hunk_map_ms', 'rows_ms', 'code_graph_ms', 'analytics_ms', 'graph_load_ms', 'save_ms', 'embeddings_ms', 'manifest_ms', 'total_ms'] as const
 
 const fixedKeys = (keys: readonly string[], spec: Spec): Spec => t.obj(Object.fromEntries(keys.map((k) => [k, spec])))
 
@@ -240,6 +240,7 @@ export const ANALYZE_FULL = t.obj({
   skipped: SKIPPED,
   timings: FULL_TIMINGS,
   peak_mb: fixedKeys(FULL_TIMING_KEYS.filter((k) => k !== 'total_ms').map((k) => k.replace(/_ms$/, '')), t.int()),
+  embeddings: t.obj({ model: t.or(t.str(), t.nul()), embedded: t.int() }),
 })
 
 export const ANALYZE_NOOP = t.obj({
@@ -250,6 +251,7 @@ export const ANALYZE_NOOP = t.obj({
   counts: COUNTS,
   skipped: SKIPPED,
   timings: t.obj({ total_ms: t.int() }),
+  embeddings: t.obj({ model: t.or(t.str(), t.nul()), embedded: t.lit(0) }),
 })
 
 export const INDEX_INFO = t.obj({ head: t.str(SHA), stale: t.bool(), commits_behind: t.or(t.int(), t.nul()) })

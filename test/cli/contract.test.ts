@@ -184,7 +184,7 @@ describe('CLI contract (--json documents and human output)', () => {
   test('schema --json', async () => {
     const { json } = await cli('schema')
     expectShape(json, SCHEMA_DOC, 'schema --json')
-    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process'])
+    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector'])
     expect(json.relationships.map((r: any) => `${r.from}-${r.name}->${r.to}`)).toEqual([
       'File-DEFINES->Symbol',
       'Symbol-CONTAINS->Symbol',

@@ -53,13 +53,13 @@ function tempDir(prefix: string): string {
 }
 
 /** A committed repository; analyzed unless `analyzed: false`. */
-async function setup({ analyzed = true } = {}): Promise<{ repo: TestRepo; opts: CliOptions }> {
+async function setup({ analyzed = true, analyzeArgs = [] as string[] } = {}): Promise<{ repo: TestRepo; opts: CliOptions }> {
   const repo = createRepo()
   repos.push(repo)
   repo.write('src/a.ts', 'export function a(): number {\n  return 1\n}\n').write('README.md', '# demo\n')
   repo.commit('Initial commit')
   const opts = { cwd: repo.dir, env: repo.env() }
-  if (analyzed) await runJson(['analyze', '--repo', repo.dir], opts)
+  if (analyzed) await runJson(['analyze', '--repo', repo.dir, ...analyzeArgs], opts)
   return { repo, opts }
 }
 
@@ -155,6 +155,19 @@ describe('gitwhy hooks', () => {
     const evidence = (await runJson(['evidence', 'src/a.ts:2', '--repo', repo.dir], opts)).json
     expect(evidence.index).toMatchObject({ head: sha, stale: false })
     expect(evidence.evidence[0].commit.sha).toBe(sha)
+  })
+
+  test('the background analyze keeps the options the index was built with: opt-in embeddings stay', async () => {
+    const { repo, opts } = await setup({ analyzeArgs: ['--embeddings'] })
+    const model = JSON.parse(readFileSync(gitwhyFile(repo, 'meta.json'), 'utf8')).options.embeddings
+    expect(model).toMatchObject({ id: 'use-lite' })
+    await runJson(['hooks', 'install', '--repo', repo.dir], opts)
+    const { sha } = timedCommit(repo, 'src/a.ts', 'export function a(): number {\n  return 2\n}\n', 'Return two')
+    await waitForIndexedHead(repo, sha)
+    await settle(repo)
+    // an update, not a rebuild that drops the vectors
+    expect(hooksLog(repo)).toMatch(new RegExp(`post-commit: analyze done: incremental at ${sha}`))
+    expect(JSON.parse(readFileSync(gitwhyFile(repo, 'meta.json'), 'utf8')).options.embeddings).toEqual(model)
   })
 
   test('several commits in quick succession: never two analyzes at once, the index ends at the last commit', async () => {

@@ -28,7 +28,7 @@ export function emptyGraph(): GraphData {
     defines: [], contains: [], touched: [], changed: [], blamedOn: [], authoredBy: [], parents: [],
     partOf: [], references: [], closes: [], renamedFrom: [], reverts: [],
     fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [],
-    imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [],
+    imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [], docs: [], docVectors: [],
   }
 }
 
@@ -87,6 +87,9 @@ export function trickyGraph(): GraphData {
   g.implements.push({ from: 'src/a,b "c".ts#Foo', to: 'src/a,b "c".ts#Foo.bar' })
   g.processes.push({ id: 'flow:src/a,b "c".ts#Foo', label: 'GET /a,"b" → Foo', kind: 'route', entry: 'src/a,b "c".ts#Foo', steps: 2, depth: 2 })
   g.stepIn.push({ symbol: 'src/a,b "c".ts#Foo', process: 'flow:src/a,b "c".ts#Foo', step: 1 }, { symbol: 'src/a,b "c".ts#Foo.bar', process: 'flow:src/a,b "c".ts#Foo', step: 2 })
+  g.docs.push({ row: 0, id: 'symbol:src/a,b "c".ts#Foo', kind: 'symbol', ref: 'src/a,b "c".ts#Foo', path: 'src/a,b "c".ts', line: 1, title: 'Foo', text: 'foo (class)\nsays "hi", \\n\r\nend', search: 'foo class says hi n end', hash: '0123456789abcdef0123456789abcdef' })
+  // loaded from a vectors file by writeGraph, not from these rows (the schema test reads their fields)
+  g.docVectors.push({ row: 0, embedding: [0.6, 0.8] })
   return g
 }
 

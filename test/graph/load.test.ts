@@ -16,7 +16,7 @@ describe('writeGraph', () => {
     const dbPath = join(dir.path, 'graph.kuzu')
     const tmpParent = join(dir.path, 'tmp')
     const phases: string[] = []
-    const result = await writeGraph(dbPath, data, { tmpDir: tmpParent, onPhase: (p) => phases.push(p) })
+    const result = await writeGraph(dbPath, data, { tmpDir: tmpParent, onPhase: (p) => phases.push(p), vectors: { dimensions: 2, data: Float32Array.from(data.docVectors[0].embedding) } })
     expect(result.ms).toBeGreaterThanOrEqual(0)
     expect(result.tables.Commit.rows).toBe(TRICKY_STRINGS.length)
     expect(phases[0]).toBe('schema')
@@ -42,6 +42,15 @@ describe('writeGraph', () => {
 
       const symbols = await store.query(`MATCH (s:Symbol) RETURN s.id AS id, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, s.end_line AS end_line, s.signature AS signature, s.exported AS exported, s.search AS search, ${activity('s')} ORDER BY s.id`)
       expect(symbols).toEqual(data.symbols)
+
+      // search documents: the text as written, the vector from the NumPy file, both indexes built
+      const docs = await store.query('MATCH (d:Doc) RETURN d.row AS row, d.id AS id, d.kind AS kind, d.ref AS ref, d.path AS path, d.line AS line, d.title AS title, d.text AS text, d.search AS search, d.hash AS hash')
+      expect(docs).toEqual(data.docs)
+      const near = await store.query("CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, 1) RETURN node.row AS row, node.embedding AS embedding, distance", { v: [0.6, 0.8] })
+      expect(near).toHaveLength(1)
+      expect(near[0].row).toBe(0)
+      expect((near[0].embedding as number[]).map((x) => Math.round(x * 1e6) / 1e6)).toEqual([0.6, 0.8])
+      expect(near[0].distance as number).toBeLessThan(1e-6)
 
       const authors = await store.query('MATCH (a:Author) RETURN a.email AS email, a.name AS name, a.emails AS emails ORDER BY a.email')
       expect(authors).toEqual([...data.authors].sort((a, b) => (a.email < b.email ? -1 : 1)))

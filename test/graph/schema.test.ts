@@ -32,7 +32,7 @@ describe('schema', () => {
   it('describes itself as JSON for `gitwhy schema --json`', () => {
     const schema = describeSchema()
     expect(schema.version).toBe(SCHEMA_VERSION)
-    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process'])
+    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector'])
     expect(schema.relationships.find((r) => r.name === 'BLAMED_ON')).toMatchObject({ from: 'Symbol', to: 'Commit' })
     expect(schema.nodes.find((n) => n.name === 'Commit')?.primary_key).toBe('sha')
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema)

@@ -34,6 +34,7 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   detect_changes: {},
   rename: { target: 'src/mod0.ts:f0_1', new_name: 'g0_1' },
   query: { text: 'f0 1' },
+  search: { text: 'change one file' },
 }
 
 beforeAll(async () => {

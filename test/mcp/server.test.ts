@@ -33,7 +33,7 @@ const RETRY_V2 = RETRY_V1.replace('sleep(100)', 'sleep(250)')
 const RETRY_V3 = RETRY_V2.replace('    return url\n', '    if (!url) throw new Error("empty url")\n    return url\n')
 const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class Client  {')
 
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search']
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -59,7 +59,8 @@ describe('gitwhy mcp over stdio', () => {
     repo.write('src/retry.ts', RETRY_FORMATTED)
     sha.format = repo.commit('style: run the formatter', { date: T0 + 14 * 24 * HOUR })
     opts = { cwd: repo.dir, env: { ...repo.env(), GITWHY_HOME: home } }
-    await runJson(['analyze', '--repo', repo.dir], opts)
+    // vectors are opt-in: the search test below asks for the hybrid answer
+    await runJson(['analyze', '--repo', repo.dir, '--embeddings'], opts)
     ;({ client } = await connectStdio({ cwd: repo.dir, env: opts.env }))
   })
   afterAll(async () => {
@@ -201,6 +202,19 @@ describe('gitwhy mcp over stdio', () => {
     const write = await client.callTool({ name: 'cypher', arguments: { statement: "CREATE (:Author {email: 'x', name: 'y'})" } })
     expect(write.isError).toBe(true)
     expect(text(write)).toMatch(/read-only/i)
+  })
+
+  test('search: hybrid over the real client, each hit says why it matched', async () => {
+    const result = await client.callTool({ name: 'search', arguments: { text: 'the API rate-limits bursts', kind: 'commit', limit: 3 } })
+    const data = structured(result) as { answered: string; model: string; hits: Array<{ ref: string; why: { vector_rank: number | null; cosine: number | null; bm25_rank: number | null; words: string[] } }> }
+    expect(data).toMatchObject({ answered: 'hybrid', model: 'use-lite' })
+    expect(data.hits[0].ref).toBe(sha.backoff)
+    expect(data.hits[0].why).toMatchObject({ bm25_rank: 1, words: ['api', 'rate', 'limits', 'bursts'] })
+    expect(data.hits[0].why.vector_rank).not.toBeNull()
+    expect(data.hits[0].why.cosine).toBeGreaterThan(0)
+    const text = (result.content as Array<{ text: string }>)[0].text
+    expect(text).toContain(`commit ${sha.backoff.slice(0, 7)}`)
+    expect(text).toMatch(/bm25 #1; vector #\d+ cos 0\.\d\d; words: api, rate, limits, bursts/)
   })
 
   test('ping and list_repos: the index HEAD, freshness, counts, the registered repository', async () => {

@@ -13,6 +13,7 @@ import { registerImpactTool } from './impact.js'
 import { registerDetectChangesTool } from './detect-changes.js'
 import { registerRenameTool } from './rename.js'
 import { registerQueryTool } from './query.js'
+import { registerSearchTool } from './search.js'
 import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
@@ -30,7 +31,7 @@ export const TOOL_GROUPS: Record<string, Registrar[]> = {
   // detect_changes answers a branch or PR too (scope base, or files): what context_for_pr answered
   graph: [registerContextTool, registerImpactTool, registerDetectChangesTool],
   // more characters than the default's budget has room for: opt-in (see README, MCP)
-  code: [registerQueryTool, registerRenameTool],
+  code: [registerQueryTool, registerSearchTool, registerRenameTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 

@@ -1,0 +1,91 @@
+/**
+ * What `gitwhy search` finds (issue 12): one document per symbol, commit, pull request and issue,
+ * each a short text built from what the index already holds, scrubbed of secrets before it is
+ * stored, full-text indexed and embedded.
+ */
+import { createHash } from 'node:crypto'
+import { identifierWords } from '../codegraph/search-text.js'
+import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
+import { scrubSecrets } from '../text/scrub.js'
+import { embeddingText } from './model.js'
+
+export const DOC_KINDS = ['symbol', 'commit', 'pr', 'issue'] as const
+export type DocKind = (typeof DOC_KINDS)[number]
+
+export interface DocRow {
+  /** Position in the index's vector table (DocVector.row): the key both tables share. */
+  row: number
+  /** symbol:<symbol id>, commit:<sha>, pr:<number>, issue:<number>. */
+  id: string
+  kind: DocKind
+  /** The symbol id, commit sha, or PR / issue number. */
+  ref: string
+  /** The symbol's file ('' for the others). */
+  path: string
+  /** The symbol's first line (0 for the others). */
+  line: number
+  /** One line to show: the qualified name, the commit subject, the title. */
+  title: string
+  /** The summary, scrubbed: what the model embeds and answers show. */
+  text: string
+  /** The full-text index's words: the text's identifiers split and lower-cased, whole ones beside their parts. */
+  search: string
+  /** Content hash of what the model embeds (the vector cache's key). */
+  hash: string
+}
+
+/** A commit message past this is mostly detail the model truncates anyway. */
+const MAX_TEXT = 2000
+/** Subjects of the commits owning most of a symbol's lines that its summary carries. */
+const OWNER_SUBJECTS = 3
+
+type DocDraft = Omit<DocRow, 'row' | 'hash' | 'search'>
+
+/** The text as the model reads it (identifiers split into words); hashed for the cache. */
+export function embeddingInput(doc: Pick<DocRow, 'text'>): string {
+  return embeddingText(doc.text)
+}
+
+function finish(draft: DocDraft): Omit<DocRow, 'row'> {
+  const text = scrubSecrets(draft.text).slice(0, MAX_TEXT)
+  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text), hash: createHash('sha256').update(embeddingText(text)).digest('hex').slice(0, 32) }
+}
+
+export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<DocRow, 'row'> {
+  return finish({ id: `commit:${c.sha}`, kind: 'commit', ref: c.sha, path: '', line: 0, title: c.subject, text: c.body.trim() ? `${c.subject}\n${c.body.trim()}` : c.subject })
+}
+
+export function pullRequestDoc(p: Pick<PullRequestRow, 'number' | 'title'>): Omit<DocRow, 'row'> | null {
+  return p.title.trim() ? finish({ id: `pr:${p.number}`, kind: 'pr', ref: String(p.number), path: '', line: 0, title: p.title, text: p.title }) : null
+}
+
+export function issueDoc(i: Pick<IssueRow, 'number' | 'title'>): Omit<DocRow, 'row'> | null {
+  return i.title.trim() ? finish({ id: `issue:${i.number}`, kind: 'issue', ref: String(i.number), path: '', line: 0, title: i.title, text: i.title }) : null
+}
+
+export interface SymbolSummaryInput {
+  id: string
+  qualifiedName: string
+  kind: string
+  path: string
+  startLine: number
+  signature: string
+  doc: string
+  /** Subjects of the commits that own its current lines, most lines first. */
+  ownerSubjects: string[]
+}
+
+/** A symbol's summary: its name in words, kind, signature, doc comment, path and the reasons its lines were written. */
+export function symbolDoc(s: SymbolSummaryInput): Omit<DocRow, 'row'> {
+  const subjects = [...new Set(s.ownerSubjects.filter((x) => x.trim()))].slice(0, OWNER_SUBJECTS)
+  const text = [`${embeddingText(s.qualifiedName)} (${s.kind})`, s.signature, s.doc, s.path, ...subjects]
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .join('\n')
+  return finish({ id: `symbol:${s.id}`, kind: 'symbol', ref: s.id, path: s.path, line: s.startLine, title: s.qualifiedName, text })
+}
+
+/** Rows numbered from `first` (a full build: 0; an update: after the previous index's last). */
+export function numberDocs(docs: Array<Omit<DocRow, 'row'>>, first: number): DocRow[] {
+  return docs.map((d, i) => ({ ...d, row: first + i }))
+}

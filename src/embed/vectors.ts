@@ -1,0 +1,178 @@
+/**
+ * Document vectors at analyze time (issue 12): a content-hash → vector cache carried from one
+ * index to the next (so an update, or a rebuild after an option change, embeds only texts it has
+ * not seen), and the embedder that fills it on a worker thread while the main thread maps the
+ * history.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { UserError } from '../errors.js'
+import { PROJECT_ROOT } from '../parse/registry.js'
+import { embeddingInput, type DocRow } from './docs.js'
+import { embed, embeddingModelFingerprint, type EmbeddingRecord } from './model.js'
+import type { EmbedReply, EmbedRequest } from './worker.js'
+
+export const EMBEDDINGS_FILE = 'embeddings.json'
+export const VECTORS_FILE = 'embeddings.f32'
+
+interface CacheHeader {
+  model: EmbeddingRecord | null
+  dimensions: number
+  /** Content hash of each vector of the vectors file, in order. */
+  hashes: string[]
+  /** The next free Doc row (an update numbers its new documents from here). */
+  nextRow: number
+}
+
+/** Texts per message to the worker: big enough to batch well, small enough to report progress. */
+const CHUNK = 256
+
+export class VectorCache {
+  private constructor(
+    readonly model: EmbeddingRecord | null,
+    public dimensions: number,
+    private readonly vectors: Map<string, Float32Array>,
+    public nextRow: number,
+  ) {}
+
+  /** The cache of the index in `dir` when it was embedded by `model`, else an empty one. */
+  static load(dir: string | null, model: EmbeddingRecord | null): VectorCache {
+    const empty = new VectorCache(model, 0, new Map(), 0)
+    if (!dir || !existsSync(path.join(dir, EMBEDDINGS_FILE)) || !existsSync(path.join(dir, VECTORS_FILE))) return empty
+    try {
+      const header = JSON.parse(readFileSync(path.join(dir, EMBEDDINGS_FILE), 'utf8')) as CacheHeader
+      // the row numbering goes on whatever the model; the vectors only for the same one
+      if (!model || header.model?.hash !== model.hash) return new VectorCache(model, 0, new Map(), header.nextRow)
+      const bytes = readFileSync(path.join(dir, VECTORS_FILE))
+      const all = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+      if (all.length !== header.hashes.length * header.dimensions) return empty
+      const vectors = new Map(header.hashes.map((h, i) => [h, all.subarray(i * header.dimensions, (i + 1) * header.dimensions)]))
+      return new VectorCache(model, header.dimensions, vectors, header.nextRow)
+    } catch {
+      // an unreadable cache costs a re-embedding, never the index
+      return empty
+    }
+  }
+
+  get(hash: string): Float32Array | undefined {
+    return this.vectors.get(hash)
+  }
+
+  has(hash: string): boolean {
+    return this.vectors.has(hash)
+  }
+
+  set(hash: string, vector: Float32Array): void {
+    this.dimensions = vector.length
+    this.vectors.set(hash, vector)
+  }
+
+  /** Write the vectors of `keep` (a full build: its documents' hashes; an update: every one known). */
+  save(dir: string, keep?: ReadonlySet<string>): void {
+    const hashes = [...this.vectors.keys()].filter((h) => !keep || keep.has(h))
+    const data = new Float32Array(hashes.length * this.dimensions)
+    hashes.forEach((h, i) => data.set(this.vectors.get(h)!, i * this.dimensions))
+    writeFileSync(path.join(dir, VECTORS_FILE), new Uint8Array(data.buffer))
+    writeFileSync(path.join(dir, EMBEDDINGS_FILE), JSON.stringify({ model: this.model, dimensions: this.dimensions, hashes, nextRow: this.nextRow } satisfies CacheHeader))
+  }
+
+  /** The vectors of `docs` in order, one flat array (a full build's DocVector rows). */
+  flat(docs: readonly DocRow[]): Float32Array {
+    const data = new Float32Array(docs.length * this.dimensions)
+    docs.forEach((d, i) => data.set(this.vectors.get(d.hash)!, i * this.dimensions))
+    return data
+  }
+}
+
+const WORKER = path.join(PROJECT_ROOT, 'dist', 'embed', 'worker.js')
+
+/**
+ * Embeds the documents the cache lacks, on a worker thread (in this thread when the built worker
+ * is missing). `add` hands documents over as soon as their texts exist; `finish` waits for all.
+ */
+export class DocEmbedder {
+  private worker: Worker | null = null
+  private readonly waiting = new Map<number, { resolve: (r: EmbedReply) => void }>()
+  private readonly jobs: Promise<void>[] = []
+  private readonly queued = new Set<string>()
+  private nextId = 0
+  private failure: Error | null = null
+  /** Texts sent to the model, and of those embedded. */
+  total = 0
+  done = 0
+
+  constructor(
+    readonly cache: VectorCache,
+    private readonly onProgress: (done: number, total: number) => void = () => {},
+  ) {}
+
+  add(docs: ReadonlyArray<Pick<DocRow, 'hash' | 'text'>>): void {
+    const todo: Array<{ hash: string; input: string }> = []
+    for (const d of docs) {
+      if (this.cache.has(d.hash) || this.queued.has(d.hash)) continue
+      this.queued.add(d.hash)
+      todo.push({ hash: d.hash, input: embeddingInput(d) })
+    }
+    this.total += todo.length
+    for (let i = 0; i < todo.length; i += CHUNK) {
+      const chunk = todo.slice(i, i + CHUNK)
+      const job = this.embedChunk(chunk.map((c) => c.input)).then(
+        (vectors) => {
+          chunk.forEach((c, k) => this.cache.set(c.hash, vectors[k]))
+          this.done += chunk.length
+          // the phase ends in finish(): more documents may still come
+          if (this.done < this.total) this.onProgress(this.done, this.total)
+        },
+        (error: unknown) => {
+          this.failure ??= error instanceof Error ? error : new Error(String(error))
+        },
+      )
+      this.jobs.push(job)
+    }
+  }
+
+  /** Waits for every vector; throws the first failure (a model that does not load is a user error). */
+  async finish(): Promise<VectorCache> {
+    try {
+      await Promise.all(this.jobs)
+      if (this.failure) throw this.failure
+      if (this.total > 0) this.onProgress(this.done, this.total)
+      return this.cache
+    } finally {
+      await this.close()
+    }
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker
+    this.worker = null
+    if (worker) await worker.terminate()
+  }
+
+  private async embedChunk(texts: string[]): Promise<Float32Array[]> {
+    if (!existsSync(WORKER)) return embed(texts)
+    if (!this.worker) {
+      embeddingModelFingerprint() // a missing model folder is a user error here, not in the worker
+      this.worker = new Worker(WORKER)
+      this.worker.unref()
+      this.worker.on('message', (reply: EmbedReply) => {
+        this.waiting.get(reply.id)?.resolve(reply)
+        this.waiting.delete(reply.id)
+      })
+      this.worker.on('error', (error) => {
+        for (const w of this.waiting.values()) w.resolve({ id: -1, error: error.message })
+        this.waiting.clear()
+      })
+    }
+    const id = this.nextId++
+    const reply = await new Promise<EmbedReply>((resolve) => {
+      this.waiting.set(id, { resolve })
+      this.worker!.postMessage({ id, texts } satisfies EmbedRequest)
+    })
+    if ('error' in reply) {
+      throw reply.remedy ? new UserError(reply.error, reply.remedy, reply.code) : new Error(`embedding failed: ${reply.error}`)
+    }
+    return Array.from({ length: texts.length }, (_, i) => reply.data.subarray(i * reply.dims, (i + 1) * reply.dims))
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * `gitwhy search` (issue 12) on a repository built to show it: a paraphrase that shares no word
+ * with the commit that answers it is found by meaning (vector, hybrid) but not by words (bm25);
+ * secrets in messages never reach the index; an update embeds only the texts it has not seen and
+ * ends with the vectors a fresh build has; another model rebuilds every vector; without
+ * --embeddings (the default: they are opt-in) search is full-text only and says how to turn them on.
+ */
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BUNDLED_MODEL_DIR, MODEL_ENV, resetEmbeddingModel } from '../../src/embed/model.js'
+import { analyze } from '../../src/services/analyze.js'
+import { cypher } from '../../src/services/cypher.js'
+import { search } from '../../src/services/search.js'
+import { readMeta } from '../../src/services/workspace.js'
+import { createRepo, type TestRepo } from '../helpers/repo.js'
+
+const DAY = 24 * 3600
+const T0 = 1_700_000_000
+const TOKEN = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8'
+const TARGET = 'Show a friendly message when the disk is full'
+/** Shares no word (nor stem) with TARGET. */
+const PARAPHRASE = 'tell users clearly that no storage space remains'
+
+async function docVectors(repo: string): Promise<Map<string, { text: string; vector: number[] }>> {
+  const r = await cypher({ repo, statement: 'MATCH (d:Doc), (v:DocVector) WHERE v.row = d.row RETURN d.id AS id, d.text AS text, v.embedding AS vector', maxRows: 0 })
+  return new Map(r.rows.map((row) => [String(row.id), { text: String(row.text), vector: row.vector as number[] }]))
+}
+
+async function docTexts(repo: string): Promise<Map<string, string>> {
+  const r = await cypher({ repo, statement: 'MATCH (d:Doc) RETURN d.id AS id, d.text AS text, d.hash AS hash', maxRows: 0 })
+  return new Map(r.rows.map((row) => [String(row.id), `${row.hash} ${row.text}`]))
+}
+
+const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0) / Math.sqrt(a.reduce((s, x) => s + x * x, 0) * b.reduce((s, x) => s + x * x, 0))
+
+describe('search', () => {
+  let repo: TestRepo
+  let target: string
+
+  beforeAll(async () => {
+    repo = createRepo()
+    repo.write('src/router.ts', 'export function match(path: string): boolean {\n  return new RegExp(path).test(path)\n}\n')
+    repo.commit('Add the router', { date: T0 })
+    repo.write('LICENSE', 'Copyright 2024\n')
+    repo.commit('Update the copyright year in the license', { date: T0 + DAY })
+    repo.write('src/client.ts', 'export async function fetchWithRetry(url: string): Promise<Response> {\n  return fetch(url)\n}\n')
+    repo.commit('Retry failed HTTP requests with exponential backoff', { date: T0 + 2 * DAY })
+    repo.write('src/router.ts', 'const seen = new Map<string, RegExp>()\n\nexport function match(path: string): boolean {\n  let re = seen.get(path)\n  if (!re) seen.set(path, (re = new RegExp(path)))\n  return re.test(path)\n}\n')
+    repo.commit('Memoize compiled route patterns\n\nThe router compiled every pattern on each request.', { date: T0 + 3 * DAY })
+    repo.write('src/save.ts', 'export function save(data: string): void {\n  try {\n    write(data)\n  } catch {\n    console.error("The disk is full")\n  }\n}\n')
+    target = repo.commit(TARGET, { date: T0 + 3 * DAY + 3600 })
+    repo.write('deploy.sh', 'echo deploy\n')
+    repo.commit(`Add the deploy script\n\nUse GITHUB_TOKEN=${TOKEN} and https://deployer:hunter2secret@example.test/hook`, { date: T0 + 4 * DAY })
+    repo.write('CONTRIBUTING.md', 'Be kind.\n')
+    repo.commit('Fix a typo in the contributing guide', { date: T0 + 5 * DAY })
+    await analyze({ repo: repo.dir, embeddings: true })
+  }, 120_000)
+
+  afterAll(() => {
+    delete process.env[MODEL_ENV]
+    resetEmbeddingModel()
+    repo?.cleanup()
+  })
+
+  test('a paraphrase that shares no word with the commit finds it by vector and hybrid, not by bm25', async () => {
+    const rank = (hits: Array<{ kind: string; ref: string }>) => hits.findIndex((h) => h.kind === 'commit' && h.ref === target)
+    const vector = await search({ repo: repo.dir, text: PARAPHRASE, mode: 'vector', kind: 'commit' })
+    expect(rank(vector.hits)).toBe(0)
+    expect(vector.hits[0].why).toMatchObject({ vector_rank: 1, bm25_rank: null, words: [] })
+    expect(vector.hits[0].why.cosine).toBeGreaterThan(0.3)
+    const bm25 = await search({ repo: repo.dir, text: PARAPHRASE, mode: 'bm25', limit: 0 })
+    expect(rank(bm25.hits)).toBe(-1)
+    const hybrid = await search({ repo: repo.dir, text: PARAPHRASE, limit: 3 })
+    expect(hybrid.answered).toBe('hybrid')
+    expect(rank(hybrid.hits)).toBeGreaterThanOrEqual(0)
+    // words find it too, and then both lists say so
+    const words = await search({ repo: repo.dir, text: 'friendly messages', kind: 'commit' })
+    expect(words.hits[0]).toMatchObject({ ref: target, why: { bm25_rank: 1, words: ['friendly', 'messages'] } })
+    expect(words.hits[0].why.vector_rank).not.toBeNull()
+  })
+
+  test('symbols are summarised with the subjects of the commits that wrote them', async () => {
+    const r = await search({ repo: repo.dir, text: 'memoize', kind: 'symbol', mode: 'bm25' })
+    expect(r.hits.map((h) => h.title)).toContain('match')
+    expect(r.hits.find((h) => h.title === 'match')).toMatchObject({ path: 'src/router.ts', line: 3 })
+  })
+
+  test('secrets in commit messages are redacted before they are stored', async () => {
+    const texts = [...(await docTexts(repo.dir)).values()].join('\n')
+    expect(texts).not.toContain(TOKEN)
+    expect(texts).not.toContain('hunter2secret')
+    expect(texts).toContain('GITHUB_TOKEN=[redacted]')
+    expect(texts).toContain('https://deployer:[redacted]@example.test/hook')
+  })
+
+  test('an update embeds only the texts it has not seen and equals a fresh build', async () => {
+    const before = new Set([...(await docTexts(repo.dir)).values()].map((t) => t.split(' ')[0]))
+    repo.write('src/client.ts', 'export async function fetchWithRetry(url: string): Promise<Response> {\n  return fetch(url, { keepalive: true })\n}\n\nexport function timeoutFor(attempt: number): number {\n  return 2 ** attempt * 100\n}\n')
+    repo.commit('Keep connections alive between attempts', { date: T0 + 6 * DAY })
+    const update = await analyze({ repo: repo.dir, embeddings: true })
+    expect(update.mode).toBe('incremental')
+    const after = await docVectors(repo.dir)
+    const hashes = new Map([...(await docTexts(repo.dir)).entries()].map(([id, t]) => [id, t.split(' ')[0]]))
+    const fresh = new Set([...hashes.values()].filter((h) => !before.has(h)))
+    // the new commit, and the two symbols of the file it changed (their summaries name it now)
+    expect(fresh.size).toBe(3)
+    expect(update.embeddings).toEqual({ model: 'use-lite', embedded: fresh.size })
+    // the documents the delta inserted are in the full-text index, with their own words only
+    const words = async (text: string) => (await search({ repo: repo.dir, text, mode: 'bm25', limit: 0 })).hits.map((h) => `${h.kind} ${h.ref} ${h.score}`)
+    const questions = ['keep connections alive', 'timeout attempt', 'memoize route patterns', 'exponential backoff']
+    const updated = await Promise.all(questions.map(words))
+    expect(updated[0][0]).toMatch(/^commit /)
+    expect(updated[0].length).toBeLessThan(hashes.size / 2)
+
+    const rebuilt = await analyze({ repo: repo.dir, force: true, embeddings: true })
+    expect(await Promise.all(questions.map(words))).toEqual(updated)
+    expect(rebuilt.embeddings.embedded).toBe(new Set(hashes.values()).size)
+    const full = await docVectors(repo.dir)
+    expect([...after.keys()].sort()).toEqual([...full.keys()].sort())
+    for (const [id, doc] of full) {
+      expect(after.get(id)!.text, id).toBe(doc.text)
+      expect(cosine(after.get(id)!.vector, doc.vector), id).toBeGreaterThan(0.99999)
+    }
+  }, 120_000)
+
+  test('another embedding model rebuilds every vector, and search refuses to mix models', async () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'gitwhy-model-')), 'use-lite-copy')
+    cpSync(BUNDLED_MODEL_DIR, copy, { recursive: true })
+    const config = JSON.parse(readFileSync(join(copy, 'config.json'), 'utf8'))
+    writeFileSync(join(copy, 'config.json'), JSON.stringify({ ...config, gitwhy: { ...config.gitwhy, id: 'other-model' } }))
+    process.env[MODEL_ENV] = copy
+    resetEmbeddingModel()
+    try {
+      const docs = (await docTexts(repo.dir)).size
+      const r = await analyze({ repo: repo.dir, embeddings: true })
+      expect(r.mode).toBe('full')
+      expect(r.embeddings.model).toBe('other-model')
+      expect(r.embeddings.embedded).toBeGreaterThan(docs * 0.9)
+      expect(readMeta(repo.dir)!.options.embeddings).toMatchObject({ id: 'other-model' })
+    } finally {
+      delete process.env[MODEL_ENV]
+      resetEmbeddingModel()
+    }
+    // the index was built by other-model, the bundled one is configured now
+    const mixed = await search({ repo: repo.dir, text: PARAPHRASE })
+    expect(mixed).toMatchObject({ answered: 'bm25', model: 'other-model' })
+    expect(mixed.note).toContain('not the one that built the index')
+  }, 120_000)
+
+  test('without --embeddings (the default): search is full-text only and says how to add vectors', async () => {
+    const r = await analyze({ repo: repo.dir })
+    expect(r).toMatchObject({ mode: 'full', embeddings: { model: null, embedded: 0 } })
+    expect(readMeta(repo.dir)!.options.embeddings).toBeNull()
+    expect((await docVectors(repo.dir)).size).toBe(0)
+    // --no-embeddings asks for the same: nothing to do
+    expect(await analyze({ repo: repo.dir, embeddings: false })).toMatchObject({ mode: 'noop', embeddings: { model: null, embedded: 0 } })
+    const hybrid = await search({ repo: repo.dir, text: 'memoize route patterns' })
+    expect(hybrid).toMatchObject({ mode: 'hybrid', answered: 'bm25', model: null })
+    expect(hybrid.note).toContain('gitwhy analyze --embeddings')
+    expect(hybrid.hits[0].title).toBe('Memoize compiled route patterns')
+    await expect(search({ repo: repo.dir, text: PARAPHRASE, mode: 'vector' })).rejects.toMatchObject({ code: 'no_embeddings' })
+  }, 120_000)
+})
