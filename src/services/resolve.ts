@@ -127,10 +127,12 @@ export function findSymbol(reader: IndexReader, query: string): SymbolHit {
     )
   }
   hits.sort((a, b) => a.path.localeCompare(b.path) || a.start_line - b.start_line)
-  const choices = hits.slice(0, 10).map((h) => `${h.path}:${h.qualified_name} (${h.kind}, lines ${h.start_line}-${h.end_line})`)
+  // PATH:NAME picks one unless a file defines the name twice: then only the symbol's id does
+  const twice = new Set(hits.map((h) => `${h.path}:${h.qualified_name}`)).size < hits.length
+  const choices = hits.slice(0, 10).map((h) => `${twice ? h.id : `${h.path}:${h.qualified_name}`} (${h.kind}, lines ${h.start_line}-${h.end_line})`)
   throw new UserError(
     `${query} matches ${hits.length} symbols: ${choices.join('; ')}${hits.length > 10 ? '; …' : ''}`,
-    `pick one with --symbol PATH:NAME, e.g. --symbol ${hits[0].path}:${hits[0].qualified_name}`,
+    twice ? `pick one by its id, e.g. --symbol ${hits[hits.length - 1].id}` : `pick one with --symbol PATH:NAME, e.g. --symbol ${hits[0].path}:${hits[0].qualified_name}`,
     'ambiguous_symbol',
   )
 }

@@ -233,6 +233,26 @@ describe('bad arguments on an indexed repository', () => {
   })
 })
 
+describe('a name a file defines twice', () => {
+  test('ambiguous_symbol lists the ids (PATH:NAME cannot tell them apart) and an id picks one', async () => {
+    const repo = createRepo()
+    try {
+      repo.write('lib/twice.py', 'def helper():\n    return 1\n\n\ndef helper():\n    return 2\n')
+      repo.commit('Define helper twice')
+      const o = cliOpts(repo)
+      await runJson(['analyze', '--repo', repo.dir], o)
+      const e = await expectUserError(['evidence', '--repo', repo.dir, '--symbol', 'lib/twice.py:helper'], 'ambiguous_symbol', o, { plain: true })
+      expect(e.message).toContain('lib/twice.py#helper (function, lines 1-2)')
+      expect(e.message).toContain('lib/twice.py#helper~2 (function, lines 5-6)')
+      expect(e.remedy).toContain('--symbol lib/twice.py#helper~2')
+      const second = (await runJson(['evidence', '--repo', repo.dir, '--symbol', 'lib/twice.py#helper~2'], o)).json
+      expect(second.target).toMatchObject({ path: 'lib/twice.py', line_start: 5, line_end: 6 })
+    } finally {
+      repo.cleanup()
+    }
+  }, 120_000)
+})
+
 describe('an index older than the schema', () => {
   let repo: TestRepo
   afterAll(() => repo?.cleanup())
