@@ -149,13 +149,14 @@ describe('search', () => {
     expect(mixed.note).toContain('not the one that built the index')
   }, 120_000)
 
-  test('without --embeddings (the default): search is full-text only and says how to add vectors', async () => {
-    const r = await analyze({ repo: repo.dir })
+  test('without embeddings (--no-embeddings; the default for a new index): search is full-text only and says how to add vectors', async () => {
+    // the index was built with embeddings above: --no-embeddings rebuilds it without vectors
+    const r = await analyze({ repo: repo.dir, embeddings: false })
     expect(r).toMatchObject({ mode: 'full', embeddings: { model: null, embedded: 0 } })
     expect(readMeta(repo.dir)!.options.embeddings).toBeNull()
     expect((await docVectors(repo.dir)).size).toBe(0)
-    // --no-embeddings asks for the same: nothing to do
-    expect(await analyze({ repo: repo.dir, embeddings: false })).toMatchObject({ mode: 'noop', embeddings: { model: null, embedded: 0 } })
+    // left out, the flag keeps what the index was built with: nothing to do
+    expect(await analyze({ repo: repo.dir })).toMatchObject({ mode: 'noop', embeddings: { model: null, embedded: 0 } })
     const hybrid = await search({ repo: repo.dir, text: 'memoize route patterns' })
     expect(hybrid).toMatchObject({ mode: 'hybrid', answered: 'bm25', model: null })
     expect(hybrid.note).toContain('gitwhy analyze --embeddings')
