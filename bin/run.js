@@ -15,7 +15,7 @@ if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
   } catch {
     process.exit(0)
   }
-} else if (!(command === 'analyze' && (await analyzeFast(rest)))) {
+} else if (!(command === 'analyze' ? await analyzeFast(rest) : await cliFast(command, rest))) {
   const { execute } = await import('@oclif/core')
   await execute({ dir: import.meta.url })
 }
@@ -28,4 +28,10 @@ async function analyzeFast(argv) {
   } catch {
     return false
   }
+}
+
+/** A read command answered without oclif's start-up (see src/fast/cli.ts); false: oclif runs it. */
+async function cliFast(command, argv) {
+  const bundled = new URL('../dist/bundle/cli.mjs', import.meta.url)
+  return (await import(existsSync(bundled) ? bundled.href : new URL('../dist/fast/cli.js', import.meta.url).href)).cliFast(command, argv)
 }

@@ -1,6 +1,8 @@
 import { Command, Flags } from '@oclif/core'
-import { isUserError, type UserError } from './errors.js'
-import { printable, printableLines } from './render.js'
+import { isUserError } from './errors.js'
+import { printable } from './render.js'
+import { reportBug, reportUserError } from './views/report.js'
+import type { View, ViewInput } from './views/view.js'
 
 /**
  * Every command: `--repo` (default: the git root of the working directory, or GITWHY_REPO) and
@@ -22,6 +24,17 @@ export abstract class BaseCommand extends Command {
     super.log(printable(message))
   }
 
+  /** Run a read command's view: its answer, and unless --json its text (src/views/; the fast path runs the same). */
+  protected async show<I extends ViewInput, R>(view: View<I, R>, input: I): Promise<R> {
+    const result = await view.answer(input)
+    if (!this.jsonEnabled()) {
+      const { lines, notes } = view.text(result, input)
+      for (const line of lines) this.log(line)
+      for (const note of notes) this.logStderr(note)
+    }
+    return result
+  }
+
   protected logStderr(message: string): void {
     process.stderr.write(printable(message) + '\n')
   }
@@ -39,14 +52,7 @@ export abstract class BaseCommand extends Command {
       process.stderr.write(`error: ${printable(error.message)}\n  fix: see \`gitwhy ${this.id} --help\`\n`)
       return this.exit(1)
     }
-    if (json) process.stdout.write(JSON.stringify({ error: { code: 'bug', message: error.message } }) + '\n')
-    process.stderr.write(`gitwhy bug: ${printableLines(error.stack ?? error.message)}\nPlease report it with the command you ran.\n`)
+    reportBug(error, json)
     return this.exit(2)
   }
-}
-
-/** A user-fixable error: the JSON error document on stdout with --json, what happened and the fix on stderr. */
-export function reportUserError(error: UserError, json: boolean): void {
-  if (json) process.stdout.write(JSON.stringify({ error: { code: error.code, message: error.message, remedy: error.remedy } }) + '\n')
-  process.stderr.write(`error: ${printable(error.message)}\n  fix: ${printable(error.remedy)}\n`)
 }

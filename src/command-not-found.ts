@@ -1,5 +1,5 @@
 import type { Hook } from '@oclif/core'
-import { reportUserError } from './base-command.js'
+import { reportUserError } from './views/report.js'
 import { UserError, editDistance } from './errors.js'
 
 /**

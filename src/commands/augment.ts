@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
-import { renderIndexNote } from '../render.js'
-import { augment, DEFAULT_AUGMENT_LIMIT, looksLikeGlob, renderAugment, type AugmentResult } from '../services/augment.js'
+import { DEFAULT_AUGMENT_LIMIT, type AugmentResult } from '../services/augment.js'
+import { augmentView } from '../views/augment.js'
 
 export default class Augment extends BaseCommand {
   static summary = 'History context for what a search pattern matches: who changed it last, when, in which PR, why, how often.'
@@ -16,14 +16,6 @@ export default class Augment extends BaseCommand {
 
   async run(): Promise<AugmentResult> {
     const { args, flags } = await this.parse(Augment)
-    const mode = flags.glob || looksLikeGlob(args.pattern) ? 'glob' : 'regex'
-    const result = await augment({ repo: flags.repo, query: { pattern: args.pattern, mode }, limit: flags.limit })
-    if (!this.jsonEnabled()) {
-      if (result.matches.length === 0) this.log(`no indexed symbol or file matches \`${args.pattern}\``)
-      else for (const line of renderAugment(result, result.index)) this.log(line)
-      const note = renderIndexNote(result.index)
-      if (note) this.logStderr(note)
-    }
-    return result
+    return this.show(augmentView, { args, flags })
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 import { damagedIndex, verifyAll } from './index-integrity.js'
+import { unchangedSinceTrusted } from './index-trust.js'
 import { currentHead, metaDamaged, readMeta, resolveRepo } from './workspace.js'
 
 export interface StatusResult {
@@ -27,7 +28,9 @@ function dirSize(dir: string): number {
 
 /**
  * Indexed HEAD vs the working HEAD, counts, size, freshness. Works before the first analyze too.
- * A damaged index (every file is hashed) or one not verified here is an error naming the fix.
+ * A damaged index is an error naming the fix: every file is hashed, unless each is still the very
+ * file this machine hashed (index-trust.ts: same size, inode and change time; a stat each, so a
+ * status call stays quick on a large index). `doctor` always hashes everything.
  */
 export async function status(options: { repo?: string }): Promise<StatusResult> {
   const repo = await resolveRepo(options.repo)
@@ -35,7 +38,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
   if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
   const reader = IndexReader.openRoot(repo)
   try {
-    const problems = verifyAll(reader.dir, reader.meta.manifest)
+    const problems = unchangedSinceTrusted(repo, reader.dir, reader.meta.manifest) ? [] : verifyAll(reader.dir, reader.meta.manifest)
     if (problems.length > 0) throw damagedIndex(reader.dir, problems.slice(0, 3).join('; ') + (problems.length > 3 ? '; …' : ''))
     const info = await reader.indexInfo(head)
     const m = reader.meta

@@ -1,0 +1,22 @@
+import { status, type StatusResult } from '../services/status.js'
+import { viewText, type View } from './view.js'
+
+export interface StatusInput {
+  args: Record<string, unknown>
+  flags: { repo?: string }
+}
+
+export const statusView: View<StatusInput, StatusResult> = {
+  answer: ({ flags }) => status({ repo: flags.repo }),
+  text(s) {
+    if (!s.index) return viewText([`${s.repo}: not indexed yet — run \`gitwhy analyze\``])
+    const i = s.index
+    const fresh = i.stale ? (i.commits_behind === null ? 'stale (history rewritten: run gitwhy analyze)' : `stale: ${i.commits_behind} commits behind HEAD`) : 'fresh'
+    return viewText([
+      `${s.repo}`,
+      `  indexed ${i.head.slice(0, 7)}, HEAD ${s.head?.slice(0, 7) ?? '(none)'} — ${fresh}`,
+      `  ${Object.entries(s.counts).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(' · ')}`,
+      `  built ${i.built_at}, ${(i.size_bytes / 1048576).toFixed(1)} MB${i.shallow ? ', shallow clone' : ''}${i.max_commits ? `, newest ${i.max_commits} commits only` : ''}`,
+    ])
+  },
+}
