@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs'
+import module from 'node:module'
+
+// Node 22.1+ keeps compiled code between runs (a no-op on Node 20, which has no such cache)
+module.enableCompileCache?.()
 
 const [command, ...rest] = process.argv.slice(2)
 if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
