@@ -1,7 +1,10 @@
 /**
- * The embedding worker analyze starts: it embeds batches of texts on its own thread while the
- * main thread maps the history, so the two share the machine's cores instead of taking turns.
+ * An embedding worker analyze starts (one per core, src/embed/vectors.ts): it embeds chunks of
+ * texts on its own thread while the main thread maps the history. Its thread runs at the lowest
+ * priority, so the embedding takes the cycles the rest of the analyze leaves idle rather than
+ * slowing it, and catches up on every core once the rest is done.
  */
+import { getPriority, setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { embed } from './model.js'
 
@@ -12,9 +15,16 @@ export interface EmbedRequest {
 
 export type EmbedReply = { id: number; dims: number; data: Float32Array } | { id: number; error: string; code?: string; remedy?: string }
 
+try {
+  // Linux: the nice value of this thread only (onnxruntime runs a one-thread session on it)
+  setPriority(Math.min(19, getPriority() + 10))
+} catch {
+  // not allowed here: the embedding competes evenly, which is slower, never wrong
+}
+
 let queue: Promise<unknown> = Promise.resolve()
 
-// one request at a time, in order: the model's own threads do the parallel part
+// one request at a time, in order
 parentPort?.on('message', (request: EmbedRequest) => {
   queue = queue.then(() => embed(request.texts)).then(
     (vectors) => {
