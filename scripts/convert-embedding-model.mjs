@@ -152,10 +152,12 @@ async function onnxBuilder(quantise, compute) {
   //   token) quantised on the fly with its own scale, multiplied by MatMulInteger (onnxruntime's
   //   int8 GEMM: ~2x the fp32 one on AVX2/AVX-512 VNNI). Per row, so a text's vector does not
   //   depend on the texts batched with it. `nonNegative` (after a ReLU): uint8 with zero point 0,
-  //   twice the resolution of a symmetric range.
-  const product = (input, hint, rows, cols, data, nonNegative = false) => {
+  //   twice the resolution of a symmetric range. `exact`: computed as with fp32, for the one
+  //   product int8 hurts most (layer 0's q, k, v: 4 % of the work; without it 7 of 582 vuejs/core
+  //   documents fall below cosine 0.999 to the fp32 conversion, with it 1).
+  const product = (input, hint, rows, cols, data, { nonNegative = false, exact = false } = {}) => {
     if (!quantise) return op('MatMul', [input, f32(hint, [rows, cols], data)])
-    if (compute === 'fp32') {
+    if (compute === 'fp32' || exact) {
       const { q, scales } = quantiseBlocks(rows, cols, data, 0)
       const qName = raw(`${hint}_q`, [rows, cols], T.INT8, q)
       const sName = f32(`${hint}_scale`, [rows / BLOCK, cols], scales)
@@ -214,10 +216,10 @@ export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
   const { onnx, T, op, f32, i64, product, embedding } = b
   const w = (suffix) => weightBySuffix(weights, suffix)
   const vec = (hint, suffix) => { const t = w(suffix); return f32(hint, [t.data.length], t.data) }
-  const times = (input, hint, suffix, nonNegative) => {
+  const times = (input, hint, suffix, how) => {
     const t = w(suffix)
     const [rows, cols] = t.shape.slice(-2) // 1x1 Conv2D kernels are [1,1,in,out]
-    return product(input, hint, rows, cols, t.data, nonNegative)
+    return product(input, hint, rows, cols, t.data, how)
   }
 
   const dims = (names) => names.map((n) => (typeof n === 'number' ? { dimValue: n } : { dimParam: n }))
@@ -251,12 +253,12 @@ export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
 
   const layerNorm = (input, scaleSuffix, biasSuffix, width) =>
     op('LayerNormalization', [input, vec('ln_scale', scaleSuffix), vec('ln_bias', biasSuffix)], { axis: -1, epsilon: w('layer_norm/Cast/x').data[0] })
-  const dense = (input, kernelSuffix, biasSuffix, nonNegative = false) => op('Add', [times(input, 'kernel', kernelSuffix, nonNegative), vec('bias', biasSuffix)])
+  const dense = (input, kernelSuffix, biasSuffix, how) => op('Add', [times(input, 'kernel', kernelSuffix, how), vec('bias', biasSuffix)])
 
   const attention = (input, layer, width, headWidth, scale) => {
     const heads = width / headWidth
     const p = `Encode/Layer_${layer}/TransformerLayer/MultiheadAttention`
-    const qkv = dense(input, `module/Encoder_en/KonaTransformer/${p}/qkv_transform_single/kernel/part_0`, `${p}/qkv_transform_single/bias/ConcatPartitions/concat`)
+    const qkv = dense(input, `module/Encoder_en/KonaTransformer/${p}/qkv_transform_single/kernel/part_0`, `${p}/qkv_transform_single/bias/ConcatPartitions/concat`, { exact: layer === 0 })
     const [q, k, v] = op('Split', [qkv, i64('split', [width, width, width])], { axis: -1 }, 3)
     const split = (t) => op('Transpose', [op('Reshape', [t, i64('heads_shape', [0, 0, heads, headWidth])])], { perm: [0, 2, 1, 3] })
     const qh = op('Mul', [split(q), f32('query_scale', [], [scale])])
@@ -270,7 +272,7 @@ export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
     const own = `Encode/Layer_${layer}/TransformerLayer/FFN`
     const h = layerNorm(input, `${own}/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`, `${own}/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`)
     const hidden = op('Relu', [dense(h, `${stack}/conv1/Tensordot/Reshape_1`, `${own}/conv1/bias/ConcatPartitions/concat`)])
-    return op('Add', [input, dense(hidden, `${stack}/conv2/Tensordot/Reshape_1`, `${own}/conv2/bias/ConcatPartitions/concat`, true)])
+    return op('Add', [input, dense(hidden, `${stack}/conv2/Tensordot/Reshape_1`, `${own}/conv2/bias/ConcatPartitions/concat`, { nonNegative: true })])
   }
   const preNorm = (input, layer) => layerNorm(input,
     `Encode/Layer_${layer}/TransformerLayer/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
@@ -347,7 +349,7 @@ function licenceFiles(teacher) {
     'Modifications: the TF.js graph was rebuilt as an ONNX graph with the same operations, the',
     'vocabulary was written as a tokenizer.json, and (onnx/model_quantized.onnx) the weights were',
     'quantised to int8 (the embedding table with one scale per block of 32 values, the other',
-    'matrices with one per column, multiplied in int8), by',
+    'matrices with one per column, all but one multiplied in int8), by',
     'scripts/convert-embedding-model.mjs in the gitwhy repository. The Apache License 2.0 text is',
     'in LICENSE.',
     '',

@@ -458,9 +458,10 @@ export const VECTOR_INDEX = { table: 'DocVector', name: 'doc_vector', column: 'e
 
 /**
  * HNSW build parameters: Kuzu's defaults (mu 30, ml 60, efc 200) took 2.3× as long to build on
- * random vectors as mu 15, ml 30, efc 100, and these half of that again: on vuejs/core's 13,968
- * document vectors 3.1 CPU-s instead of 7.0, recall@10 0.976 vs 0.980 against exact search
- * (queries between two documents: `node bench/embed-speed.mjs --index`).
+ * random vectors as mu 15, ml 30, efc 100, and these take a third of that: on vuejs/core's 13,968
+ * document vectors 3.2–3.7 CPU-s instead of 8.9. Recall@10 against exact search (queries between
+ * two documents, `node bench/embed-speed.mjs REPO --index`): 0.97 before, 0.94 now at Kuzu's query
+ * default efs 200, 0.98 at the efs 500 search asks with (queries.ts docNearest).
  */
 export function createVectorIndexStatement(): string {
   return `CALL CREATE_VECTOR_INDEX('${VECTOR_INDEX.table}', '${VECTOR_INDEX.name}', '${VECTOR_INDEX.column}', metric := 'cosine', mu := 8, ml := 16, efc := 50)`
