@@ -88,8 +88,9 @@ export class VectorCache {
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'embed', 'worker.js')
 /**
- * Embedding workers at most: one model session (one thread) per core, two on the 2-core machines
- * the budget is set for. A second worker starts only when a chunk waits for one.
+ * Embedding workers at most: one one-thread model session per core (1.6x the texts per CPU-second
+ * of one session on two threads), but no more than two, as each holds its own runtime and model
+ * (~170 MB, ~1 s to load). A second worker starts only when a chunk waits for one.
  */
 const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism()))
 
@@ -100,7 +101,7 @@ interface Chunk {
 
 /**
  * Embeds the documents the cache lacks, on worker threads that run below the analyze's own
- * priority (they take the cores the history mapping leaves idle, not its time); in this thread
+ * priority until `finish` (they take the cores the history mapping leaves idle, not its time); in this thread
  * when the built worker is missing. `add` hands documents over as soon as their texts exist;
  * `finish` waits for all.
  */
@@ -149,6 +150,8 @@ export class DocEmbedder {
   /** Waits for every vector; throws the first failure (a model that does not load is a user error). */
   async finish(): Promise<VectorCache> {
     try {
+      // the analyze has nothing else to do now: the workers need not give way to it any more
+      for (const worker of this.workers) worker.postMessage({ urgent: true } satisfies EmbedRequest)
       // chunks added while waiting (none today) are waited for too
       for (let n = 0; n < this.jobs.length; n = this.jobs.length) await Promise.all(this.jobs.slice(n))
       if (this.failure) throw this.failure
@@ -207,7 +210,7 @@ export class DocEmbedder {
     })
     worker.on('error', (error) => {
       settle({ id: -1, error: error.message })
-      this.workers.splice(this.workers.indexOf(worker), 1)
+      if (this.workers.includes(worker)) this.workers.splice(this.workers.indexOf(worker), 1)
       // what waits fails too: the model that broke one worker breaks the next
       for (const chunk of this.queue.splice(0)) chunk.resolve({ id: -1, error: error.message })
     })

@@ -65,7 +65,7 @@ export interface AnalyzeOptions {
   identityMerge?: boolean
   /** Blame looks through the commits listed in blame.ignoreRevsFile / .git-blame-ignore-revs (default true). */
   ignoreRevs?: boolean
-  /** Embed the search documents for `search` (default false: opt-in, it costs +228 % analyze time on vuejs/core; search is then full-text only). */
+  /** Embed the search documents for `search` (default false: opt-in, it about doubles the CPU time of an analyze of vuejs/core; search is then full-text only). */
   embeddings?: boolean
   onProgress?: ProgressFn
   /** Something went wrong that does not affect the index (e.g. the user-level registry). */
