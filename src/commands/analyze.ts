@@ -14,7 +14,7 @@ export default class Analyze extends BaseCommand {
     'max-file-bytes': Flags.integer({ description: 'skip files larger than this many bytes', default: 1_000_000 }),
     'identity-merge': Flags.boolean({ description: 'group one person\'s emails into one author beyond .mailmap (same name, GitHub login, .gitwhy/config.json identities); --no-identity-merge keeps one author per email', default: true, allowNo: true }),
     'ignore-revs': Flags.boolean({ description: 'blame looks through the commits in blame.ignoreRevsFile and .git-blame-ignore-revs, as git blame does; --no-ignore-revs turns it off', default: true, allowNo: true }),
-    embeddings: Flags.boolean({ description: 'embed the search documents with the bundled model (or GITWHY_EMBED_MODEL) so `gitwhy search` matches by meaning too; off by default (it roughly triples analyze time), search is then full-text only; left out, an index keeps what it was built with', allowNo: true }),
+    embeddings: Flags.boolean({ description: 'embed the search documents with the bundled model (or GITWHY_EMBED_MODEL) so `gitwhy search` matches by meaning too; off by default (it about doubles the CPU time of an analyze), search is then full-text only; left out, an index keeps what it was built with', allowNo: true }),
     quiet: Flags.boolean({ char: 'q', description: 'no progress on stderr' }),
   }
 

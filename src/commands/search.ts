@@ -6,7 +6,7 @@ import { search, searchLines, SEARCH_KINDS, SEARCH_MODES, type SearchResult } fr
 export default class Search extends BaseCommand {
   static summary = 'Find symbols, commits, pull requests and issues by meaning and by words (hybrid: BM25 + embeddings, fused by reciprocal rank).'
   static description =
-    'Searches the documents analyze builds: per symbol a summary (name in words, kind, signature, doc comment, path, the subjects of the commits that wrote it), per commit its message, per PR and issue its title, all scrubbed of secrets. The question is embedded by the same local model (the first search in a process loads it, ~2 s). Each hit says why it matched: its BM25 rank, its vector rank and cosine, the words it shares with the question.'
+    'Searches the documents analyze builds: per symbol a summary (name in words, kind, signature, doc comment, path, the subjects of the commits that wrote it), per commit its message, per PR and issue its title, all scrubbed of secrets. Embeddings are opt-in (`gitwhy analyze --embeddings`): without them search is BM25 only and says so; with them the question is embedded by the same local model (the first search in a process loads it, ~1-2 s) and matched by meaning too. Each hit says why it matched: its BM25 rank, its vector rank and cosine, the words it shares with the question.'
   static examples = ['<%= config.bin %> search "why are compiled routes cached"', '<%= config.bin %> search "retry on timeout" --kind commit --limit 5 --json', '<%= config.bin %> search parseUrl --mode bm25']
   static args = { text: Args.string({ description: 'a question or words', required: true }) }
   static flags = {

@@ -6,17 +6,19 @@
  * first call, never at start-up.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join, relative, resolve } from 'node:path'
 import { PART } from '../codegraph/search-text.js'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
+import { gitwhyHome } from '../services/registry.js'
 
 export const MODEL_ENV = 'GITWHY_EMBED_MODEL'
 export const BUNDLED_MODEL_DIR = join(PROJECT_ROOT, 'models', 'use-lite')
 /**
- * Texts per model call, sorted by length first so a batch pads little: on vuejs/core's commit
- * subjects 16 embeds ~400 per CPU-second, 64 ~325 (more padding).
+ * Texts per model call, of about the same token count (sorted first), so a batch pads little. On
+ * vuejs/core's documents (bench/embed-speed.mjs) 8 and 16 embed the most per CPU-second; 64 and
+ * more lose ~10-40 % (activations outgrow the caches).
  */
 const BATCH = 16
 
@@ -31,7 +33,10 @@ export interface EmbeddingModelInfo {
 
 interface LoadedModel {
   info: EmbeddingModelInfo
-  run: (texts: string[]) => Promise<Float32Array[]>
+  /** Token ids per text, truncated to the model's length. */
+  tokenize: (texts: string[]) => number[][]
+  /** One unit vector per tokenised text (one batch, padded to its longest). */
+  run: (ids: number[][]) => Promise<Float32Array[]>
 }
 
 let loading: Promise<LoadedModel> | undefined
@@ -64,12 +69,62 @@ function filesUnder(dir: string): string[] {
     .sort()
 }
 
+/** Model folders hashed on this machine: folder → { stamp, hash } (a cache; losing it costs one hash). */
+const HASHES_FILE = 'model-hashes.json'
+const KEEP_HASHES = 16
+
+interface KnownHash {
+  stamp: string
+  hash: string
+}
+
+/**
+ * The folder's files as they are on disk (name, size, modification and change time, inode): a
+ * copy, an edit or a rewrite changes it, so while it is the same the files hold what was hashed.
+ */
+function folderStamp(dir: string, files: readonly string[]): string {
+  return files
+    .map((file) => {
+      const s = statSync(file)
+      return `${relative(dir, file)}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.ino}`
+    })
+    .join('\n')
+}
+
+function readKnownHashes(file: string): Record<string, KnownHash> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, KnownHash>
+  } catch {
+    return {}
+  }
+}
+
+/**
+ * sha256 of every file of the folder (paths and bytes). Every analyze asks (meta.json records
+ * it), so the hash is kept under $GITWHY_HOME with the folder's stamp and taken again only when
+ * the stamp changes: the bundled model's 7 MB are read once, not on each no-op analyze.
+ */
 function modelHash(dir: string): string {
+  const files = filesUnder(dir)
+  const stamp = folderStamp(dir, files)
+  const store = join(gitwhyHome(), HASHES_FILE)
+  const known = readKnownHashes(store)
+  if (known[dir]?.stamp === stamp) return known[dir].hash
   const hash = createHash('sha256')
-  for (const file of filesUnder(dir)) {
+  for (const file of files) {
     hash.update(relative(dir, file).split('\\').join('/')).update('\0').update(readFileSync(file)).update('\0')
   }
-  return hash.digest('hex')
+  const digest = hash.digest('hex')
+  try {
+    const kept = Object.entries(readKnownHashes(store)).filter(([d]) => d !== dir).slice(-(KEEP_HASHES - 1))
+    mkdirSync(gitwhyHome(), { recursive: true })
+    const temporary = `${store}.${process.pid}.tmp`
+    writeFileSync(temporary, JSON.stringify(Object.fromEntries([...kept, [dir, { stamp, hash: digest }]])))
+    renameSync(temporary, store)
+  } catch {
+    // a read-only home: the next run hashes again
+  }
+  return digest
 }
 
 function modelId(dir: string): string {
@@ -83,14 +138,17 @@ function modelId(dir: string): string {
 }
 
 async function load(dir: string): Promise<LoadedModel> {
-  const { pipeline, env, LogLevel } = await import('@huggingface/transformers')
+  const { AutoModel, AutoTokenizer, env, LogLevel, Tensor, mean_pooling } = await import('@huggingface/transformers')
   env.allowRemoteModels = false
   env.allowLocalModels = true
   // info and debug messages go to stdout, which is protocol in the MCP server
   env.logLevel = LogLevel.ERROR
-  let extract
+  let tokenizer, model
   try {
-    extract = await pipeline('feature-extraction', dir, { local_files_only: true })
+    tokenizer = await AutoTokenizer.from_pretrained(dir, { local_files_only: true })
+    // one thread per session: on vuejs/core's documents 1 thread embeds ~1.6x more per CPU-second
+    // than 2 (small matrices, thread hand-offs); analyze runs one session per core instead
+    model = await AutoModel.from_pretrained(dir, { local_files_only: true, session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 } })
   } catch (error) {
     throw new UserError(
       `cannot load the embedding model in ${dir}: ${error instanceof Error ? error.message : String(error)}`,
@@ -98,14 +156,40 @@ async function load(dir: string): Promise<LoadedModel> {
       'embed_model_invalid',
     )
   }
-  const run = async (texts: string[]): Promise<Float32Array[]> => {
-    const output = await extract(texts, { pooling: 'mean', normalize: true })
-    const [rows, width] = output.dims
-    const data = output.data as Float32Array
-    return Array.from({ length: rows }, (_, i) => data.slice(i * width, (i + 1) * width))
+  const run = async (ids: number[][]): Promise<Float32Array[]> => {
+    const width = Math.max(...ids.map((t) => t.length))
+    const inputIds = new BigInt64Array(ids.length * width)
+    const mask = new BigInt64Array(ids.length * width)
+    ids.forEach((t, r) => {
+      for (let c = 0; c < t.length; c++) {
+        inputIds[r * width + c] = BigInt(t[c])
+        mask[r * width + c] = 1n
+      }
+    })
+    const attentionMask = new Tensor('int64', mask, [ids.length, width])
+    const output = await model({ input_ids: new Tensor('int64', inputIds, [ids.length, width]), attention_mask: attentionMask })
+    // a model that pools itself (the bundled one, sentence-transformers exports) says so with a
+    // sentence_embedding output; the others are mean-pooled over their tokens
+    const pooled = output.sentence_embedding ?? mean_pooling(output.last_hidden_state ?? output.token_embeddings, attentionMask)
+    const dims = pooled.dims[1]
+    const data = pooled.data as Float32Array
+    return ids.map((_, i) => unit(data.slice(i * dims, (i + 1) * dims)))
   }
-  const [probe] = await run(['probe'])
-  return { info: { id: modelId(dir), dir, hash: modelHash(dir), dimensions: probe.length }, run }
+  // truncated to what the model reads, special tokens in: the same ids the model's own pipeline feeds it
+  const tokenize = (texts: string[]): number[][] => {
+    const encoded = tokenizer(texts, { padding: false, truncation: true, return_tensor: false }) as { input_ids: number[][] | number[] }
+    return texts.length === 1 && !Array.isArray(encoded.input_ids[0]) ? [encoded.input_ids as number[]] : (encoded.input_ids as number[][])
+  }
+  const [probe] = await run(tokenize(['probe']))
+  return { info: { id: modelId(dir), dir, hash: modelHash(dir), dimensions: probe.length }, tokenize, run }
+}
+
+function unit(v: Float32Array): Float32Array {
+  let sum = 0
+  for (const x of v) sum += x * x
+  const norm = Math.sqrt(sum)
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm
+  return v
 }
 
 function loaded(): Promise<LoadedModel> {
@@ -160,15 +244,16 @@ export async function embed(texts: readonly string[]): Promise<Float32Array[]> {
   if (texts.length === 0) return []
   const model = await loaded()
   const out: Float32Array[] = texts.map(() => new Float32Array(model.info.dimensions))
-  const order = texts
-    .map((_, i) => i)
-    .filter((i) => texts[i].trim() !== '')
-    .sort((a, b) => texts[a].length - texts[b].length)
+  const todo = texts.map((_, i) => i).filter((i) => texts[i].trim() !== '')
+  if (todo.length === 0) return out
+  // tokenised once; batches of texts of equal token counts pad nothing
+  const ids = model.tokenize(todo.map((i) => texts[i]))
+  const order = todo.map((_, k) => k).sort((a, b) => ids[a].length - ids[b].length)
   for (let start = 0; start < order.length; start += BATCH) {
     const batch = order.slice(start, start + BATCH)
-    const vectors = await model.run(batch.map((i) => texts[i]))
-    batch.forEach((i, k) => {
-      out[i] = vectors[k]
+    const vectors = await model.run(batch.map((k) => ids[k]))
+    batch.forEach((k, j) => {
+      out[todo[k]] = vectors[j]
     })
   }
   return out

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
@@ -86,17 +87,31 @@ export class VectorCache {
 }
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'embed', 'worker.js')
+/**
+ * Embedding workers at most: one one-thread model session per core (1.6x the texts per CPU-second
+ * of one session on two threads), but no more than two, as each holds its own runtime and model
+ * (~170 MB, ~1 s to load). A second worker starts only when a chunk waits for one.
+ */
+const MAX_WORKERS = Math.max(1, Math.min(2, availableParallelism()))
+
+interface Chunk {
+  texts: string[]
+  resolve: (reply: EmbedReply) => void
+}
 
 /**
- * Embeds the documents the cache lacks, on a worker thread (in this thread when the built worker
- * is missing). `add` hands documents over as soon as their texts exist; `finish` waits for all.
+ * Embeds the documents the cache lacks, on worker threads that run below the analyze's own
+ * priority until `finish` (they take the cores the history mapping leaves idle, not its time); in this thread
+ * when the built worker is missing. `add` hands documents over as soon as their texts exist;
+ * `finish` waits for all.
  */
 export class DocEmbedder {
-  private worker: Worker | null = null
-  private readonly waiting = new Map<number, { resolve: (r: EmbedReply) => void }>()
+  private readonly workers: Worker[] = []
+  private readonly idle: Worker[] = []
+  private readonly queue: Chunk[] = []
+  private readonly running = new Map<Worker, Chunk>()
   private readonly jobs: Promise<void>[] = []
   private readonly queued = new Set<string>()
-  private nextId = 0
   private failure: Error | null = null
   /** Texts sent to the model, and of those embedded. */
   total = 0
@@ -135,7 +150,10 @@ export class DocEmbedder {
   /** Waits for every vector; throws the first failure (a model that does not load is a user error). */
   async finish(): Promise<VectorCache> {
     try {
-      await Promise.all(this.jobs)
+      // the analyze has nothing else to do now: the workers need not give way to it any more
+      for (const worker of this.workers) worker.postMessage({ urgent: true } satisfies EmbedRequest)
+      // chunks added while waiting (none today) are waited for too
+      for (let n = 0; n < this.jobs.length; n = this.jobs.length) await Promise.all(this.jobs.slice(n))
       if (this.failure) throw this.failure
       if (this.total > 0) this.onProgress(this.done, this.total)
       return this.cache
@@ -145,34 +163,57 @@ export class DocEmbedder {
   }
 
   async close(): Promise<void> {
-    const worker = this.worker
-    this.worker = null
-    if (worker) await worker.terminate()
+    const workers = this.workers.splice(0)
+    this.idle.length = 0
+    await Promise.all(workers.map((w) => w.terminate()))
   }
 
   private async embedChunk(texts: string[]): Promise<Float32Array[]> {
     if (!existsSync(WORKER)) return embed(texts)
-    if (!this.worker) {
-      embeddingModelFingerprint() // a missing model folder is a user error here, not in the worker
-      this.worker = new Worker(WORKER)
-      this.worker.unref()
-      this.worker.on('message', (reply: EmbedReply) => {
-        this.waiting.get(reply.id)?.resolve(reply)
-        this.waiting.delete(reply.id)
-      })
-      this.worker.on('error', (error) => {
-        for (const w of this.waiting.values()) w.resolve({ id: -1, error: error.message })
-        this.waiting.clear()
-      })
-    }
-    const id = this.nextId++
     const reply = await new Promise<EmbedReply>((resolve) => {
-      this.waiting.set(id, { resolve })
-      this.worker!.postMessage({ id, texts } satisfies EmbedRequest)
+      this.queue.push({ texts, resolve })
+      this.dispatch()
     })
     if ('error' in reply) {
       throw reply.remedy ? new UserError(reply.error, reply.remedy, reply.code) : new Error(`embedding failed: ${reply.error}`)
     }
     return Array.from({ length: texts.length }, (_, i) => reply.data.subarray(i * reply.dims, (i + 1) * reply.dims))
+  }
+
+  /** Hands waiting chunks to idle workers, starting one while there are fewer than MAX_WORKERS. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const worker = this.idle.pop() ?? (this.workers.length < MAX_WORKERS ? this.startWorker() : undefined)
+      if (!worker) return
+      const chunk = this.queue.shift()!
+      this.running.set(worker, chunk)
+      worker.postMessage({ id: 0, texts: chunk.texts } satisfies EmbedRequest)
+    }
+  }
+
+  private startWorker(): Worker {
+    embeddingModelFingerprint() // a missing model folder is a user error here, not in the worker
+    const worker = new Worker(WORKER)
+    worker.unref()
+    this.workers.push(worker)
+    const settle = (reply: EmbedReply) => {
+      const chunk = this.running.get(worker)
+      this.running.delete(worker)
+      chunk?.resolve(reply)
+    }
+    worker.on('message', (reply: EmbedReply) => {
+      settle(reply)
+      if (this.workers.includes(worker)) {
+        this.idle.push(worker)
+        this.dispatch()
+      }
+    })
+    worker.on('error', (error) => {
+      settle({ id: -1, error: error.message })
+      if (this.workers.includes(worker)) this.workers.splice(this.workers.indexOf(worker), 1)
+      // what waits fails too: the model that broke one worker breaks the next
+      for (const chunk of this.queue.splice(0)) chunk.resolve({ id: -1, error: error.message })
+    })
+    return worker
   }
 }

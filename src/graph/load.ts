@@ -36,8 +36,15 @@ export interface WriteGraphOptions {
    * DocVector's rows: `data` holds one `dimensions`-wide vector per Doc, in row order (row i =
    * data[i*dimensions…]). Loaded from a NumPy file (a CSV of floats is ~10× slower to write and
    * parse), then the vector index is built. Absent: no vectors (the default; analyze --embeddings adds them).
+   * A function is called once every other table is loaded and indexed: analyze's embedding
+   * finishes while Kuzu loads the rest.
    */
-  vectors?: { dimensions: number; data: Float32Array }
+  vectors?: GraphVectors | (() => Promise<GraphVectors | undefined>)
+}
+
+export interface GraphVectors {
+  dimensions: number
+  data: Float32Array
 }
 
 export interface TableLoadStats {
@@ -73,26 +80,13 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
     await db.init()
     conn = new kuzu.Connection(db)
     phase('schema')
-    const vectors = options.vectors
-    for (const ddl of renderDDL(TABLES, vectors?.dimensions)) await run(conn, ddl)
-    for (const def of TABLES) {
+    // the vector table's width is the model's: created last, once the vectors are there
+    const vectorTable = TABLES.filter((def) => def.name === VECTOR_INDEX.table)
+    const otherTables = TABLES.filter((def) => def.name !== VECTOR_INDEX.table)
+    for (const ddl of renderDDL(otherTables)) await run(conn, ddl)
+    for (const def of otherTables) {
       const rows = data[def.rows] as unknown as ReadonlyArray<Record<string, unknown>>
       const t0 = performance.now()
-      if (def.name === VECTOR_INDEX.table) {
-        if (vectors && vectors.data.length > 0) {
-          phase(def.name)
-          const count = vectors.data.length / vectors.dimensions
-          const rowsFile = join(csvDir, 'vector-rows.npy')
-          const dataFile = join(csvDir, 'vector-data.npy')
-          writeNpy(rowsFile, '<i8', [count], BigInt64Array.from({ length: count }, (_, i) => BigInt(i)))
-          writeNpy(dataFile, '<f4', [count, vectors.dimensions], vectors.data)
-          await run(conn, `COPY ${def.name} FROM (${cypherString(rowsFile)}, ${cypherString(dataFile)}) BY COLUMN`)
-          phase('vector index')
-          await run(conn, createVectorIndexStatement())
-        }
-        tables[def.name] = { rows: vectors ? vectors.data.length / vectors.dimensions : 0, ms: Math.round(performance.now() - t0) }
-        continue
-      }
       if (rows.length > 0) {
         phase(tableLabel(def))
         const file = join(csvDir, `${def.kind}-${TABLES.indexOf(def)}.csv`)
@@ -105,6 +99,21 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
       tables[tableLabel(def)] = { rows: rows.length, ms: Math.round(performance.now() - t0) }
     }
     for (const ix of FTS_INDEXES) await run(conn, createFtsStatement(ix))
+    const vectors = typeof options.vectors === 'function' ? await options.vectors() : options.vectors
+    for (const ddl of renderDDL(vectorTable, vectors?.dimensions)) await run(conn, ddl)
+    const t0 = performance.now()
+    if (vectors && vectors.data.length > 0) {
+      phase(VECTOR_INDEX.table)
+      const count = vectors.data.length / vectors.dimensions
+      const rowsFile = join(csvDir, 'vector-rows.npy')
+      const dataFile = join(csvDir, 'vector-data.npy')
+      writeNpy(rowsFile, '<i8', [count], BigInt64Array.from({ length: count }, (_, i) => BigInt(i)))
+      writeNpy(dataFile, '<f4', [count, vectors.dimensions], vectors.data)
+      await run(conn, `COPY ${VECTOR_INDEX.table} FROM (${cypherString(rowsFile)}, ${cypherString(dataFile)}) BY COLUMN`)
+      phase('vector index')
+      await run(conn, createVectorIndexStatement())
+    }
+    tables[tableLabel(vectorTable[0])] = { rows: vectors ? vectors.data.length / vectors.dimensions : 0, ms: Math.round(performance.now() - t0) }
     phase('checkpoint')
     await run(conn, 'CHECKPOINT')
     ok = true
@@ -117,7 +126,8 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
       rmSync(`${dbPath}.wal`, { force: true })
     }
   }
-  return { ms: Math.round(performance.now() - started), tables }
+  // in schema order, whatever the load order
+  return { ms: Math.round(performance.now() - started), tables: Object.fromEntries(TABLES.map((def) => [tableLabel(def), tables[tableLabel(def)]])) }
 }
 
 async function run(conn: Connection, statement: string): Promise<void> {

@@ -240,9 +240,13 @@ export const CODE_QUERIES = {
     CALL QUERY_FTS_INDEX('Doc', 'doc_search', $q, conjunctive := false, top := $top)
     WITH node AS d, score WHERE $kind = '' OR d.kind = $kind
     RETURN d.row AS row, d.kind AS kind, d.ref AS ref, d.title AS title, d.path AS path, d.line AS line, d.text AS text, score`,
-  /** The `$top` nearest document vectors to $v (cosine distance = 1 - cosine). */
+  /**
+   * The `$top` nearest document vectors to $v (cosine distance = 1 - cosine). efs 500 (Kuzu's
+   * default 200): the index is built light (schema.ts), and the wider search at query time gives
+   * back its recall (vuejs/core: recall@10 0.94 → 0.98) for ~2 ms (top 50: p50 9.5 → 11.6 ms).
+   */
   docNearest: `
-    CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, $top)
+    CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, $top, efs := 500)
     RETURN node.row AS row, distance`,
   /** What a search answer shows of the nearest documents the full-text list did not bring. */
   docsByRow: `

@@ -54,7 +54,7 @@ export async function analyzeSettings(repo: string, options: AnalyzeOptions): Pr
   const ignoreRevs = ignoreList ? ignoreList.shas : null
   const extraction = installedLanguageRegistry().fingerprint
   const previous = readMeta(repo)
-  // opt-in: embedding cost +228 % analyze time on vuejs/core (README, Search); once on, an index
+  // opt-in: embedding about doubles the CPU time of an analyze of vuejs/core (README, Search); once on, an index
   // stays embedded until `--no-embeddings` (left out, the flag means what the index was built with)
   const embedded = options.embeddings ?? Boolean(previous?.options.embeddings)
   const embeddings = embedded ? currentEmbeddingModel() : null

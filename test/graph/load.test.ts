@@ -100,6 +100,34 @@ describe('writeGraph', () => {
     }
   })
 
+  it('asks for the vectors only once every other table is loaded and indexed (analyze embeds meanwhile)', async () => {
+    const data = trickyGraph()
+    const dbPath = join(dir.path, 'graph.kuzu')
+    const phases: string[] = []
+    let askedAfter: string[] = []
+    const result = await writeGraph(dbPath, data, {
+      onPhase: (p) => phases.push(p),
+      vectors: async () => {
+        askedAfter = [...phases]
+        return { dimensions: 2, data: Float32Array.from(data.docVectors[0].embedding) }
+      },
+    })
+    for (const def of TABLES) {
+      const rows = data[def.rows] as unknown[]
+      if (def.name !== 'DocVector' && rows.length > 0) expect(askedAfter, tableLabel(def)).toContain(tableLabel(def))
+    }
+    expect(askedAfter).not.toContain('DocVector')
+    expect(phases.slice(askedAfter.length)).toEqual(['DocVector', 'vector index', 'checkpoint'])
+    expect(Object.keys(result.tables)).toEqual(TABLES.map(tableLabel))
+    const store = await GraphStore.open(dbPath, { readOnly: true })
+    try {
+      const nearest = await store.query("CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, 1) RETURN node.row AS row", { v: data.docVectors[0].embedding })
+      expect(nearest).toEqual([{ row: data.docVectors[0].row }])
+    } finally {
+      await store.close()
+    }
+  })
+
   it('creates every table even when all row arrays are empty', async () => {
     const dbPath = join(dir.path, 'graph.kuzu')
     const result = await writeGraph(dbPath, emptyGraph())

@@ -1,10 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   BUNDLED_MODEL_DIR,
   MODEL_ENV,
+  currentEmbeddingModel,
   embed,
   embeddingModelInfo,
   embeddingText,
@@ -26,8 +27,10 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
 const norm = (a: ArrayLike<number>): number => Math.sqrt(dot(a, a))
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => dot(a, b) / (norm(a) * norm(b))
 
+const home = process.env.GITWHY_HOME
 afterEach(() => {
   delete process.env[MODEL_ENV]
+  process.env.GITWHY_HOME = home
   resetEmbeddingModel()
 })
 
@@ -112,6 +115,36 @@ describe('GITWHY_EMBED_MODEL', () => {
     const error = await embeddingModelInfo().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UserError)
     expect((error as UserError).message).toContain('tokenizer.json')
+  })
+})
+
+describe('the model hash every analyze records', () => {
+  it('is read from a stamp while the folder’s files are unchanged, and taken again when one changes', () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'gitwhy-model-')), 'stamped')
+    cpSync(BUNDLED_MODEL_DIR, copy, { recursive: true })
+    process.env[MODEL_ENV] = copy
+    process.env.GITWHY_HOME = mkdtempSync(join(tmpdir(), 'gitwhy-home-'))
+    const store = join(process.env.GITWHY_HOME, 'model-hashes.json')
+    const first = currentEmbeddingModel().hash
+    expect(JSON.parse(readFileSync(store, 'utf8'))[copy].hash).toBe(first)
+
+    // a stored hash that is not the files' own: returned as it is, so the files were not read
+    const planted = 'f'.repeat(64)
+    const known = JSON.parse(readFileSync(store, 'utf8'))
+    known[copy].hash = planted
+    writeFileSync(store, JSON.stringify(known))
+    resetEmbeddingModel()
+    expect(currentEmbeddingModel().hash).toBe(planted)
+
+    // an edited file changes the stamp: hashed again, and the same as a machine that never saw it
+    appendFileSync(join(copy, 'NOTICE'), '\nedited\n')
+    resetEmbeddingModel()
+    const edited = currentEmbeddingModel().hash
+    expect(edited).not.toBe(planted)
+    expect(edited).not.toBe(first)
+    process.env.GITWHY_HOME = mkdtempSync(join(tmpdir(), 'gitwhy-home-'))
+    resetEmbeddingModel()
+    expect(currentEmbeddingModel().hash).toBe(edited)
   })
 })
 

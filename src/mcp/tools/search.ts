@@ -11,7 +11,7 @@ export function registerSearchTool(server: McpServer, ctx: ServerContext): void 
     {
       title: 'Find symbols, commits, PRs by meaning',
       description:
-        'Hybrid search (BM25 + local embeddings, reciprocal rank fusion) over symbol summaries, commit messages and PR/issue titles. Works with paraphrases: call it with a question in your own words to find the code or the commit behind a behaviour. Each hit says why it matched.',
+        'Search over symbol summaries, commit messages and PR/issue titles: BM25, fused (reciprocal rank fusion) with local embeddings when the index has them. Embeddings are opt-in (`gitwhy analyze --embeddings`); without them search is BM25 only and the answer\'s note says so. With them, paraphrases work: ask in your own words for the code or the commit behind a behaviour. Each hit says why it matched.',
       inputSchema: {
         text: z.string().max(1000).describe('a question or words, e.g. "why are compiled routes cached"'),
         kind: z.enum(SEARCH_KINDS).optional().describe('symbol, commit, pr, issue or all (default)'),

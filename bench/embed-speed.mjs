@@ -1,0 +1,139 @@
+// How fast analyze embeds (issue 12: ≥ 2,000 summaries per second on 2 cores): the search
+// documents of an indexed repository (its Doc texts: symbol summaries, commit messages, PR and
+// issue titles, as analyze builds them), each distinct text once, embedded
+//   - by embed() in this process (one model session, one thread): texts per CPU-second, and the
+//     share of it the tokenizer takes;
+//   - by analyze's DocEmbedder (src/embed/vectors.ts: one worker per core, up to 2): texts per
+//     second on the machine, the number the budget is about.
+// With --index, also the HNSW build of analyze (src/graph/schema.ts) on these vectors: its time,
+// and recall@10 against exact search for queries between two documents.
+//
+//   npm run build && node bench/embed-speed.mjs REPO [--limit N] [--index] [--json]
+//
+// REPO must be indexed (`gitwhy analyze`); embeddings need not be on. On a shared machine the
+// wall time depends on the neighbours: the load average is printed beside it.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { benchArgs, ROOT } from './lib.mjs'
+
+const { opt, repo, json, args } = benchArgs('node bench/embed-speed.mjs REPO [--limit N] [--index] [--json]')
+const limit = Number(opt('limit', 0))
+
+const { cypher } = await import(join(ROOT, 'dist/services/cypher.js'))
+const model = await import(join(ROOT, 'dist/embed/model.js'))
+const { embeddingInput } = await import(join(ROOT, 'dist/embed/docs.js'))
+const { DocEmbedder, VectorCache } = await import(join(ROOT, 'dist/embed/vectors.js'))
+
+const rows = (await cypher({ repo, statement: 'MATCH (d:Doc) RETURN d.kind AS kind, d.text AS text, d.hash AS hash ORDER BY d.row', maxRows: 0 })).rows
+const seen = new Set()
+const docs = rows.filter((r) => !seen.has(r.hash) && seen.add(r.hash)).slice(0, limit || undefined)
+const inputs = docs.map((d) => embeddingInput(d))
+
+const cpuMs = () => {
+  const c = process.cpuUsage()
+  return (c.user + c.system) / 1000
+}
+const time = async (fn) => {
+  const t0 = performance.now()
+  const c0 = cpuMs()
+  const result = await fn()
+  return { result, ms: performance.now() - t0, cpuMs: cpuMs() - c0 }
+}
+
+await model.embed(['warm up']) // loads the model: not part of the rate
+const { AutoTokenizer } = await import('@huggingface/transformers')
+const tokenizer = await AutoTokenizer.from_pretrained((await model.embeddingModelInfo()).dir, { local_files_only: true })
+const tokenized = await time(() => tokenizer(inputs, { padding: false, truncation: true, return_tensor: false }).input_ids)
+const tokens = tokenized.result.reduce((n, t) => n + t.length, 0)
+const single = await time(() => model.embed(inputs))
+
+// the analyze path: workers (their CPU time is this process's too), model loads included
+const workers = await time(async () => {
+  const embedder = new DocEmbedder(VectorCache.load(null, null))
+  embedder.add(docs.map((d) => ({ hash: d.hash, text: d.text })))
+  return embedder.finish()
+})
+
+const dot = (a, b) => {
+  let s = 0
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
+  return s
+}
+const agreement = Math.min(...docs.map((d, i) => dot(workers.result.get(d.hash), single.result[i])))
+
+let index = null
+if (args.includes('--index')) index = await hnsw(single.result)
+
+const perKind = {}
+docs.forEach((d, i) => {
+  const k = (perKind[d.kind] ??= { texts: 0, tokens: 0 })
+  k.texts++
+  k.tokens += tokenized.result[i].length
+})
+const report = {
+  repo,
+  texts: docs.length,
+  tokens_per_text: Math.round((tokens / docs.length) * 10) / 10,
+  per_kind: Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, { texts: v.texts, tokens_per_text: Math.round((v.tokens / v.texts) * 10) / 10 }])),
+  tokenizer_per_cpu_s: Math.round((docs.length / tokenized.cpuMs) * 1000),
+  embed_per_s: Math.round((docs.length / single.ms) * 1000),
+  embed_per_cpu_s: Math.round((docs.length / single.cpuMs) * 1000),
+  workers_per_s: Math.round((docs.length / workers.ms) * 1000),
+  workers_per_cpu_s: Math.round((docs.length / workers.cpuMs) * 1000),
+  workers_cpu_s: Math.round(workers.cpuMs / 100) / 10,
+  workers_min_cosine_to_embed: Math.round(agreement * 1e6) / 1e6,
+  load_average: Math.round(loadavg()[0] * 10) / 10,
+  index,
+}
+if (json) process.stdout.write(JSON.stringify(report, null, 2) + '\n')
+else {
+  console.log(`${report.texts} distinct document texts of ${repo}, ${report.tokens_per_text} tokens each (${Object.entries(report.per_kind).map(([k, v]) => `${k} ${v.texts} × ${v.tokens_per_text}`).join(', ')})`)
+  console.log(`embed(), one thread: ${report.embed_per_s}/s, ${report.embed_per_cpu_s} per CPU-second (tokenizer alone ${report.tokenizer_per_cpu_s} per CPU-second)`)
+  console.log(`analyze's workers: ${report.workers_per_s}/s, ${report.workers_per_cpu_s} per CPU-second, ${report.workers_cpu_s} CPU-s with the model loads; same vectors as embed() (min cosine ${report.workers_min_cosine_to_embed})`)
+  console.log(`load average ${report.load_average}`)
+  if (index) console.log(`HNSW build (${index.statement}): ${index.ms} ms wall, ${index.cpu_ms} CPU-ms; recall@10 ${index.recall_at_10} over ${index.queries} queries`)
+}
+
+/** The analyze's vector index on these vectors: build time and recall@10 against exact search. */
+async function hnsw(vectors) {
+  const { createVectorIndexStatement, VECTOR_INDEX } = await import(join(ROOT, 'dist/graph/schema.js'))
+  const { CODE_QUERIES } = await import(join(ROOT, 'dist/graph/queries.js'))
+  const kuzu = (await import('kuzu')).default
+  const dims = vectors[0].length
+  const dir = mkdtempSync(join(tmpdir(), 'gitwhy-bench-hnsw-'))
+  const db = new kuzu.Database(join(dir, 'db'))
+  const conn = new kuzu.Connection(db)
+  const run = async (statement, params) => {
+    const result = params ? await conn.execute(await conn.prepare(statement), params) : await conn.query(statement)
+    const out = await result.getAll()
+    result.close()
+    return out
+  }
+  try {
+    await run(`CREATE NODE TABLE ${VECTOR_INDEX.table}(row INT64, ${VECTOR_INDEX.column} FLOAT[${dims}], PRIMARY KEY (row))`)
+    for (let i = 0; i < vectors.length; i += 500) {
+      await run(`UNWIND $rows AS r CREATE (:${VECTOR_INDEX.table} {row: r.row, ${VECTOR_INDEX.column}: r.v})`, { rows: vectors.slice(i, i + 500).map((v, k) => ({ row: i + k, v: Array.from(v) })) })
+    }
+    const statement = createVectorIndexStatement()
+    const built = await time(() => run(statement))
+    // queries between two documents (exact neighbours are not the documents themselves)
+    const queries = Array.from({ length: 50 }, (_, k) => {
+      const [a, b] = [(k * 7919) % vectors.length, (k * 104729 + 17) % vectors.length]
+      const q = vectors[a].map((x, j) => x + 0.7 * vectors[b][j])
+      const n = Math.sqrt(dot(q, q))
+      return q.map((x) => x / n)
+    })
+    let hits = 0
+    for (const q of queries) {
+      const exact = new Set(vectors.map((v, i) => [dot(q, v), i]).sort((x, y) => y[0] - x[0]).slice(0, 10).map(([, i]) => i))
+      const found = await run(CODE_QUERIES.docNearest, { v: Array.from(q), top: 10 }) // search's own query
+      hits += found.filter((r) => exact.has(Number(r.row))).length
+    }
+    return { statement: statement.replace(/^.*metric/, 'metric').replace(/\)$/, ''), ms: Math.round(built.ms), cpu_ms: Math.round(built.cpuMs), recall_at_10: hits / (queries.length * 10), queries: queries.length }
+  } finally {
+    await conn.close()
+    await db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
