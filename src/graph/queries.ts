@@ -244,6 +244,11 @@ export const CODE_QUERIES = {
   docNearest: `
     CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, $top)
     RETURN node.row AS row, distance`,
+  /** The vectors of some documents of one kind, by what they summarise (why ranks commits by their closeness to a question). */
+  docVectorsOf: `
+    MATCH (d:Doc) WHERE d.kind = $kind AND d.ref IN $refs
+    MATCH (v:DocVector {row: d.row})
+    RETURN d.ref AS ref, v.embedding AS embedding`,
   /** What a search answer shows of the nearest documents the full-text list did not bring. */
   docsByRow: `
     UNWIND $rows AS r MATCH (d:Doc {row: r})

@@ -91,7 +91,8 @@ export function questionWords(text: string): string[] {
   return words ? [...new Set(words.split(' '))].filter((w) => !STOPWORDS.has(w)) : []
 }
 
-function matchedWords(question: string[], text: string): string[] {
+/** The question's words `text` holds, up to an English ending. */
+export function matchedWords(question: string[], text: string): string[] {
   const words = new Set(identifierWords(text).split(' '))
   return question.filter((q) => [...words].some((w) => sameStem(w, q)))
 }

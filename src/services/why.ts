@@ -1,11 +1,12 @@
+import { embed, embeddingText } from '../embed/model.js'
 import { UserError, checkLimit } from '../errors.js'
-import { QUERIES } from '../graph/queries.js'
+import { CODE_QUERIES, QUERIES } from '../graph/queries.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { related } from './analytics.js'
 import { evidence } from './evidence.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { resolveTarget, splitRange } from './resolve.js'
-import { questionWords, search, type SearchHit, type SearchMode } from './search.js'
+import { matchedWords, questionWords, search, type SearchHit, type SearchMode } from './search.js'
 import type { CommitRef, EvidenceItem, EvidenceTarget, IndexInfo } from './types.js'
 
 /**
@@ -119,7 +120,7 @@ function asTarget(reader: IndexReader, text: string): { path?: string; symbol?: 
   if (!t) throw new UserError('nothing to explain', 'pass a path, PATH:START-END, a symbol, or a question in words', 'bad_option')
   if (/\s/.test(t) && !reader.file(reader.relativePath(t))) return null
   try {
-    if (splitRange(reader, t).start !== undefined) return { path: t }
+    if (isRange(reader, t)) return { path: t }
     const found = resolveTarget(reader, t)
     if (found.kind === 'symbol') return { symbol: found.id }
     if (found.kind === 'file') return { path: found.path }
@@ -127,6 +128,16 @@ function asTarget(reader: IndexReader, text: string): { path?: string; symbol?: 
   } catch (error) {
     // one word that names nothing is a question (`why caching`); a path that names nothing is a mistake
     if (error instanceof UserError && ['unknown_symbol', 'bad_range'].includes(error.code) && !t.includes('/')) return null
+    throw error
+  }
+}
+
+/** `PATH:START[-END]`; `PATH:Name` is not a range but a symbol, left to the resolver. */
+function isRange(reader: IndexReader, text: string): boolean {
+  try {
+    return splitRange(reader, text).start !== undefined
+  } catch (error) {
+    if (error instanceof UserError && error.code === 'bad_range') return false
     throw error
   }
 }
@@ -196,6 +207,46 @@ export interface WhyOptions {
   answerer?: Answerer
 }
 
+/** How much closeness to the question weighs against ownership of the located lines (at most 0.8 + 0.3). */
+const RELEVANCE_WEIGHT = 1
+
+/** Cosine below this says nothing with the bundled model (unrelated sentences score about that); 1 at COSINE_FULL. */
+const COSINE_FLOOR = 0.3
+const COSINE_FULL = 0.8
+
+/**
+ * Each commit's closeness to the question in [0, 1]: the share of the question's words its
+ * message (subject, body paragraph, PR and issue titles) holds, and, where the index has vectors
+ * and the mode uses them, the cosine of its embedded message to the embedded question.
+ */
+async function questionRelevance(reader: IndexReader, question: string, mode: SearchMode, commits: Candidate[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>()
+  if (commits.length === 0) return out
+  const words = questionWords(question)
+  if (mode !== 'vector' && words.length > 0) {
+    for (const c of commits) {
+      const text = [c.commit.subject, c.commit.why ?? '', ...c.pull_requests.map((p) => p.title), ...c.issues.map((i) => i.title)].join(' ')
+      out.set(c.commit.sha, matchedWords(words, text).length / words.length)
+    }
+  }
+  if (mode !== 'bm25') {
+    const g = await reader.graph()
+    const [[q], rows] = await Promise.all([embed([embeddingText(question)]), g.query<{ ref: string; embedding: number[] }>(CODE_QUERIES.docVectorsOf, { kind: 'commit', refs: commits.map((c) => c.commit.sha) })])
+    for (const row of rows) {
+      let dot = 0
+      let norm = 0
+      for (let i = 0; i < q.length; i++) {
+        dot += q[i] * row.embedding[i]
+        norm += row.embedding[i] * row.embedding[i]
+      }
+      const cosine = dot / Math.sqrt(norm || 1)
+      const closeness = Math.min(1, Math.max(0, (cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)))
+      out.set(row.ref, Math.max(out.get(row.ref) ?? 0, closeness))
+    }
+  }
+  return out
+}
+
 /** Symbols of a question's hits whose evidence is read (the best few: each costs a line-history walk). */
 const SYMBOLS_READ = 3
 const HITS_READ = 10
@@ -243,6 +294,15 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       }
     }
 
+    // a question ranks the commits found by how close their messages are to it (words, meaning)
+    if (searched) {
+      const relevance = await questionRelevance(reader, options.text, searched.answered, [...candidates.values()])
+      for (const c of candidates.values()) {
+        const r = relevance.get(c.commit.sha) ?? 0
+        c.score += RELEVANCE_WEIGHT * r
+        if (r > 0) c.reasons.push(`its message is close to the question (${round(r)})`)
+      }
+    }
     // the message counts for every commit: an explained change outranks a "wip" that owns as much
     for (const c of candidates.values()) {
       const q = messageQuality(c)
