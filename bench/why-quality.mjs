@@ -14,7 +14,8 @@
 // question once per mode (search hybrid, bm25, vector; the index needs `analyze --embeddings`
 // for the last two) and scores the answer's commit citations, in their order: hit@1, hit@5 and
 // MRR (1/rank of the answer among them, 0 when absent). Latency: every call after the first of
-// each mode (the first loads the embedding model), p50 / p95.
+// each mode (the first loads the embedding model), p50 / p95. `target_given` scores the ranking
+// alone: `why` on the code the question is about (the set's `about`), no question, no search.
 //
 // The plain-git baseline, what someone without gitwhy would run:
 //   1. `git log -i -E --grep=W1 --grep=W2 …` with the question's words (ORed, as git does with
@@ -103,6 +104,19 @@ for (const mode of MODES) {
     if (mode === 'bm25' && d.target) located.set(q.id, d.target)
   }
   results[mode] = { ...score(ranks), latency: percentiles(times) }
+}
+// the ranking alone, the location given: `why` on the code the question is about (`about`: PATH or PATH Symbol)
+{
+  const ranks = []
+  for (const [i, q] of questions.entries()) {
+    const [path, symbol] = q.about.split(' ')
+    const r = await client.callTool({ name: 'why', arguments: { target: symbol ? `${path}:${symbol}` : path, limit: 10 } })
+    if (r.isError) throw new Error(`why ${q.about}: ${r.content?.[0]?.text}`)
+    const rank = rankOf(r.structuredContent.citations.filter((c) => c.kind === 'commit').map((c) => c.sha), q.sha)
+    ranks.push(rank)
+    perQuestion[i].ranks.target = rank
+  }
+  results.target_given = score(ranks)
 }
 await client.close()
 

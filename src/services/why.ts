@@ -249,7 +249,8 @@ async function questionRelevance(reader: IndexReader, question: string, mode: Se
 
 /** Symbols of a question's hits whose evidence is read (the best few: each costs a line-history walk). */
 const SYMBOLS_READ = 3
-const HITS_READ = 10
+const OTHERS_READ = 10
+const HITS_READ = 15
 
 export async function why(options: WhyOptions): Promise<WhyResult> {
   return withReader(options, async (reader) => {
@@ -275,6 +276,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       match = r.hits.length === 0 ? 0 : 0.5 + 0.5 * Math.max(...r.hits.slice(0, 3).map((h) => Math.max(words ? h.why.words.length / words : 0, Math.min(1, Math.max(0, ((h.why.cosine ?? 0) - 0.2) / 0.4)))))
       const g = r.hits.some((h) => h.kind === 'pr' || h.kind === 'issue') ? await reader.graph() : null
       let symbols = 0
+      let others = 0
       for (const h of r.hits) {
         const weight = top > 0 ? h.score / top : 0
         if (h.kind === 'symbol') {
@@ -285,6 +287,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
           scoreRange(ev.evidence, ev.target.line_end - ev.target.line_start + 1, weight, candidates, name)
           continue
         }
+        if (others++ >= OTHERS_READ) continue
         const shas =
           h.kind === 'commit'
             ? [h.ref]
