@@ -250,7 +250,7 @@ async function questionRelevance(reader: IndexReader, question: string, mode: Se
 /** Symbols of a question's hits whose evidence is read (the best few: each costs a line-history walk). */
 const SYMBOLS_READ = 3
 const OTHERS_READ = 10
-const HITS_READ = 15
+const HITS_READ = 20
 
 export async function why(options: WhyOptions): Promise<WhyResult> {
   return withReader(options, async (reader) => {
@@ -274,29 +274,29 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       const words = questionWords(options.text).length
       // how well the question matched: the best hit's share of its words, or its cosine
       match = r.hits.length === 0 ? 0 : 0.5 + 0.5 * Math.max(...r.hits.slice(0, 3).map((h) => Math.max(words ? h.why.words.length / words : 0, Math.min(1, Math.max(0, ((h.why.cosine ?? 0) - 0.2) / 0.4)))))
-      const g = r.hits.some((h) => h.kind === 'pr' || h.kind === 'issue') ? await reader.graph() : null
-      let symbols = 0
-      let others = 0
-      for (const h of r.hits) {
-        const weight = top > 0 ? h.score / top : 0
-        if (h.kind === 'symbol') {
-          if (symbols++ >= SYMBOLS_READ) continue
-          const ev = await evidence({ reader, symbol: h.ref, limit: 0 })
-          target ??= ev.target
-          const name = ev.target.symbol?.qualified_name ?? h.ref
-          scoreRange(ev.evidence, ev.target.line_end - ev.target.line_start + 1, weight, candidates, name)
-          continue
-        }
-        if (others++ >= OTHERS_READ) continue
-        const shas =
-          h.kind === 'commit'
-            ? [h.ref]
-            : (await g!.query<{ sha: string }>(h.kind === 'pr' ? QUERIES.pullRequestCommits : QUERIES.issueCommits, { number: Number(h.ref) })).map((c) => c.sha)
-        const what = h.kind === 'commit' ? 'its message matches the question' : `${h.kind === 'pr' ? 'PR' : 'issue'} #${h.ref} matches the question`
-        for (const item of reader.evidenceItems(shas.map((sha) => ({ sha, source: 'history' })))) add(candidates, item, weight * 0.6, [what], 'search')
+      const symbolHits = r.hits.filter((h) => h.kind === 'symbol').slice(0, SYMBOLS_READ)
+      const otherHits = r.hits.filter((h) => h.kind !== 'symbol').slice(0, OTHERS_READ)
+      const weight = (h: SearchHit) => (top > 0 ? h.score / top : 0)
+      // the PRs' and issues' commits are asked for at once, while the symbols' lines are walked
+      const g = otherHits.some((h) => h.kind !== 'commit') ? await reader.graph() : null
+      const found = Promise.all(
+        otherHits.map(async (h) =>
+          h.kind === 'commit' ? [h.ref] : (await g!.query<{ sha: string }>(h.kind === 'pr' ? QUERIES.pullRequestCommits : QUERIES.issueCommits, { number: Number(h.ref) })).map((c) => c.sha),
+        ),
+      )
+      for (const h of symbolHits) {
+        const ev = await evidence({ reader, symbol: h.ref, limit: 0 })
+        target ??= ev.target
+        scoreRange(ev.evidence, ev.target.line_end - ev.target.line_start + 1, weight(h), candidates, ev.target.symbol?.qualified_name ?? h.ref)
       }
+      const shasOf = await found
+      otherHits.forEach((h, i) => {
+        const what = h.kind === 'commit' ? 'its message matches the question' : `${h.kind === 'pr' ? 'PR' : 'issue'} #${h.ref} matches the question`
+        for (const item of reader.evidenceItems(shasOf[i].map((sha) => ({ sha, source: 'history' })))) add(candidates, item, weight(h) * 0.6, [what], 'search')
+      })
     }
 
+    const partners = target ? coChanges(reader, target) : Promise.resolve([])
     // a question ranks the commits found by how close their messages are to it (words, meaning)
     if (searched) {
       const relevance = await questionRelevance(reader, options.text, searched.answered, [...candidates.values()])
@@ -320,7 +320,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     const enough = confidence >= MIN_CONFIDENCE
 
     const evidenceOut = ranked.map(scrubbed)
-    const changesWith = target ? await coChanges(reader, target) : []
+    const changesWith = await partners
     const label = !target ? 'this' : target.symbol ? `${target.symbol.kind} ${target.symbol.qualified_name} (${target.path}:${target.line_start}-${target.line_end})` : `${target.path}:${target.line_start}-${target.line_end}`
     const answerer = options.answerer ?? extractiveAnswerer
     const text = await answerer.answer({ label, evidence: evidenceOut, changesWith, confidence, enough })
