@@ -107,6 +107,9 @@ function messageQuality(e: Pick<WhyEvidence, 'commit' | 'pull_requests' | 'issue
   return (informativeBody(e.commit.why) ? 0.5 : 0) + (informativeSubject(e.commit.subject) || titled ? 0.3 : 0) + (e.pull_requests.length + e.issues.length > 0 ? 0.2 : 0)
 }
 
+/** How much a self-explaining message lifts a commit (against up to 1.2 for owning every line, 0.3 for introducing them). */
+const MESSAGE_WEIGHT = 0.3
+
 /** Commits whose lines say little about intent: they rank low whatever they own. */
 const NOISE = new Set<CommitRef['category']>(['formatting', 'bot', 'mega'])
 
@@ -152,12 +155,13 @@ function scoreRange(items: EvidenceItem[], lines: number, weight: number, into: 
   for (const item of items) {
     const reasons: string[] = []
     let score = 0
+    // what the code is now comes from its owners: a commit whose lines are all gone explains less
     if (item.source === 'blame') {
       const share = (item.lines ?? 0) / Math.max(1, lines)
-      score += 0.5 * share
+      score += 0.2 + share
       reasons.push(`owns ${item.lines} of ${lines} lines of ${why}`)
     } else {
-      score += 0.1
+      score += 0.05
       reasons.push(`changed ${why} earlier`)
     }
     if (item.commit.sha === oldest) {
@@ -309,7 +313,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     // the message counts for every commit: an explained change outranks a "wip" that owns as much
     for (const c of candidates.values()) {
       const q = messageQuality(c)
-      c.score = (c.score + 0.4 * q) * (NOISE.has(c.commit.category) || c.ignored ? 0.3 : 1)
+      c.score = (c.score + MESSAGE_WEIGHT * q) * (NOISE.has(c.commit.category) || c.ignored ? 0.3 : 1)
     }
     const ranked = [...candidates.values()].sort((a, b) => b.score - a.score || b.committed - a.committed || (a.commit.sha < b.commit.sha ? -1 : 1))
     const best = ranked[0]
