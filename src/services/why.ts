@@ -346,14 +346,17 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
   })
 }
 
-/** Co-change partners of the symbol (of its file when the file defines the name twice), or of the file. */
+/**
+ * Co-change partners of the symbol, or of the file: when `PATH:Name` does not name one symbol
+ * (the file defines the name twice, or the name looks like a path: `../..`, `index.ts`).
+ */
 async function coChanges(reader: IndexReader, target: EvidenceTarget): Promise<WhyResult['changes_with']> {
   const ask = (key: string) => related({ reader, target: key, limit: 3, examples: 1 })
   let r
   try {
     r = await ask(target.symbol ? `${target.path}:${target.symbol.qualified_name}` : target.path)
   } catch (error) {
-    if (!(error instanceof UserError && error.code === 'ambiguous_symbol')) throw error
+    if (!(error instanceof UserError && target.symbol)) throw error
     r = await ask(target.path)
   }
   return r.related.map((p) => ({ path: p.path, qualified_name: p.qualified_name ?? null, shared: p.shared, example: p.examples[0]?.sha ?? null }))
