@@ -64,8 +64,9 @@ describe('why', () => {
     const byRange = await why({ repo: repo.dir, text: 'src/router.ts:3-7' })
     expect(byRange.target).toMatchObject({ line_start: 3, line_end: 7 })
     expect(cited(byRange)[0]).toBe(sha.memo)
-    // and by PATH:Name, the resolver's symbol form
+    // and by PATH:Name, the resolver's symbol form, and by the symbol's id (an ambiguous name's remedy)
     expect((await why({ repo: repo.dir, text: 'src/router.ts:match' })).target).toEqual(r.target)
+    expect((await why({ repo: repo.dir, text: 'src/router.ts#match' })).target).toEqual(r.target)
   })
 
   test('code made of "wip" and "fix": not enough evidence, below 0.4, with the evidence listed instead of a guess', async () => {
