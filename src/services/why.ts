@@ -217,6 +217,8 @@ const RELEVANCE_WEIGHT = 1
 /** Cosine below this says nothing with the bundled model (unrelated sentences score about that); 1 at COSINE_FULL. */
 const COSINE_FLOOR = 0.3
 const COSINE_FULL = 0.8
+/** Nearest documents asked of the vector index for a question's cosines. */
+const NEAREST_READ = 500
 
 /**
  * Each commit's closeness to the question in [0, 1]: the share of the question's words its
@@ -235,17 +237,17 @@ async function questionRelevance(reader: IndexReader, question: string, mode: Se
   }
   if (mode !== 'bm25') {
     const g = await reader.graph()
-    const [[q], rows] = await Promise.all([embed([embeddingText(question)]), g.query<{ ref: string; embedding: number[] }>(CODE_QUERIES.docVectorsOf, { kind: 'commit', refs: commits.map((c) => c.commit.sha) })])
-    for (const row of rows) {
-      let dot = 0
-      let norm = 0
-      for (let i = 0; i < q.length; i++) {
-        dot += q[i] * row.embedding[i]
-        norm += row.embedding[i] * row.embedding[i]
+    // the cosines come from the vector index (reading stored vectors back costs seconds on a large
+    // index): a candidate beyond its nearest NEAREST_READ documents is too far to count anyway
+    const [[q], docs] = await Promise.all([embed([embeddingText(question)]), g.query<{ ref: string; row: number }>(CODE_QUERIES.docRowsOf, { kind: 'commit', refs: commits.map((c) => c.commit.sha) })])
+    if (docs.length > 0) {
+      const cosine = new Map((await g.query<{ row: number; distance: number }>(CODE_QUERIES.docNearest, { v: Array.from(q), top: NEAREST_READ })).map((n) => [Number(n.row), 1 - Number(n.distance)]))
+      for (const d of docs) {
+        const c = cosine.get(Number(d.row))
+        if (c === undefined) continue
+        const closeness = Math.min(1, Math.max(0, (c - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)))
+        out.set(d.ref, Math.max(out.get(d.ref) ?? 0, closeness))
       }
-      const cosine = dot / Math.sqrt(norm || 1)
-      const closeness = Math.min(1, Math.max(0, (cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)))
-      out.set(row.ref, Math.max(out.get(row.ref) ?? 0, closeness))
     }
   }
   return out
