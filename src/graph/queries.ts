@@ -248,6 +248,10 @@ export const CODE_QUERIES = {
   docNearest: `
     CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, $top, efs := 500)
     RETURN node.row AS row, distance`,
+  /** The rows of some documents of one kind, by what they summarise (why ranks commits by their closeness to a question). */
+  docRowsOf: `
+    MATCH (d:Doc) WHERE d.kind = $kind AND d.ref IN $refs
+    RETURN d.ref AS ref, d.row AS row`,
   /** What a search answer shows of the nearest documents the full-text list did not bring. */
   docsByRow: `
     UNWIND $rows AS r MATCH (d:Doc {row: r})

@@ -60,7 +60,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   registerTools(server, context, options.tools)
   compactToolList(server)
   registerResources(server, context)
-  registerPrompts(server)
+  registerPrompts(server, context)
   return { server, pool }
 }
 

@@ -52,7 +52,8 @@ export function resolveTarget(reader: IndexReader, input: string): Target {
   if (found) return found
   // `src/x.ts` is a path; `x.ts` may be a path or `Class.method` (ReactiveEffect.run,
   // Command.ExecuteC): a symbol of that name wins, else it is reported as the missing file
-  const pathLike = !/:[^/]+$/.test(input) && (input.includes('/') || /\.[a-z0-9]+$/i.test(input))
+  // a symbol's id (`src/a.ts#Name`, what an ambiguous name's remedy offers) is a symbol too
+  const pathLike = !/[:#][^/]+$/.test(input) && (input.includes('/') || /\.[a-z0-9]+$/i.test(input))
   if (pathLike && input.includes('/')) reader.requireFile(reader.relativePath(input))
   let s: SymbolHit
   try {

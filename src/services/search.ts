@@ -85,7 +85,14 @@ function sameStem(a: string, b: string): boolean {
 /** Words too common to explain a match (Kuzu's full-text index leaves them out too). */
 const STOPWORDS = new Set('a an and are as at be but by for from has have how if in into is it its not of on or so such that the their then there these they this to was were what when where which who why will with'.split(' '))
 
-function matchedWords(question: string[], text: string): string[] {
+/** A question's distinct words, split as documents are (`parseUrl` → parse, url), without stop words. */
+export function questionWords(text: string): string[] {
+  const words = identifierWords(text)
+  return words ? [...new Set(words.split(' '))].filter((w) => !STOPWORDS.has(w)) : []
+}
+
+/** The question's words `text` holds, up to an English ending. */
+export function matchedWords(question: string[], text: string): string[] {
   const words = new Set(identifierWords(text).split(' '))
   return question.filter((q) => [...words].some((w) => sameStem(w, q)))
 }
@@ -100,7 +107,7 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
     if (!SEARCH_MODES.includes(mode)) throw new UserError(`unknown mode ${mode}`, `pass --mode ${SEARCH_MODES.join('|')}`, 'bad_option')
     const words = identifierWords(options.text)
     if (!words) throw new UserError('nothing to search for', 'pass words, e.g. `gitwhy search "why are routes cached"`', 'bad_option')
-    const question = [...new Set(words.split(' '))].filter((w) => !STOPWORDS.has(w))
+    const question = questionWords(options.text)
 
     const recorded = reader.meta.options.embeddings ?? null
     let note: string | null = null

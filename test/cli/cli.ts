@@ -322,6 +322,34 @@ export const EVIDENCE_DOC = t.obj({
   clamped: t.or(t.nul(), t.obj({ requested_line_end: t.int(), note: t.str() })),
 })
 
+const WHY_COMMIT = t.obj({ ...(COMMIT as { keys: Record<string, Spec> }).keys, reverts: t.str(SHA) }, ['why', 'reverts'])
+
+export const WHY_ITEM = t.obj(
+  { commit: WHY_COMMIT, source: t.lit('blame', 'history', 'search'), lines: t.int(), ignored: t.lit(true), pull_requests: t.arr(PR), issues: t.arr(ISSUE), score: t.num(), reasons: t.arr(t.str()) },
+  ['lines', 'ignored'],
+)
+
+export const WHY_DOC = t.obj({
+  target: t.or(t.nul(), t.obj({ path: t.str(), line_start: t.int(), line_end: t.int(), symbol: t.or(t.nul(), t.obj({ qualified_name: t.str(), kind: t.str() })) })),
+  question: t.or(t.nul(), t.str()),
+  search: t.or(t.nul(), t.obj({ mode: t.lit('hybrid', 'bm25', 'vector'), answered: t.lit('hybrid', 'bm25', 'vector'), note: t.or(t.nul(), t.str()) })),
+  located: t.arr(t.obj({ kind: t.lit('symbol', 'commit', 'pr', 'issue'), id: t.str(), path: t.str(), score: t.num() })),
+  answer: t.obj({ text: t.str(), sentences: t.arr(t.obj({ text: t.str(), citations: t.arr(t.str()) })), answerer: t.str() }),
+  confidence: t.num(),
+  enough_evidence: t.bool(),
+  confidence_factors: t.obj({ message: t.num(), agreement: t.num(), match: t.num() }),
+  citations: t.arr(
+    t.or(
+      t.obj({ ref: t.str(SHORT), kind: t.lit('commit'), sha: t.str(SHA), subject: t.str() }),
+      t.obj({ ref: t.str(/^(PR )?#\d+$/), kind: t.lit('pr', 'issue'), number: t.int(), subject: t.str() }),
+    ),
+  ),
+  evidence: t.arr(WHY_ITEM),
+  changes_with: t.arr(t.obj({ path: t.str(), qualified_name: t.or(t.nul(), t.str()), shared: t.int(), example: t.or(t.nul(), t.str(SHA)) })),
+  total: t.int(),
+  index: INDEX_INFO,
+})
+
 export const HISTORY_DOC = t.obj({
   target: t.obj({ path: t.str(), kind: t.lit('file', 'directory'), follow_renames: t.bool() }),
   index: INDEX_INFO,

@@ -12,6 +12,7 @@ import {
   EVIDENCE_DOC,
   HISTORY_DOC,
   SCHEMA_DOC,
+  WHY_DOC,
   STATUS_INDEXED,
   expectShape,
   runCli,
@@ -147,6 +148,21 @@ describe('CLI contract (--json documents and human output)', () => {
     expect(method.target).toEqual({ path: 'src/server.ts', line_start: 2, line_end: 4, symbol: { qualified_name: 'Server.start', kind: 'method' } })
   })
 
+  test('why TARGET --json and why QUESTION --json: the documented shape; citations best first, PR #12 right after its commit', async () => {
+    const { json } = await cli('why', 'src/server.ts:1-3')
+    expectShape(json, WHY_DOC, 'why --json')
+    expect(json).toMatchObject({ question: null, search: null, located: [], target: { path: 'src/server.ts', line_start: 1, line_end: 3, symbol: null } })
+    const refs = json.citations.map((c: any) => c.ref)
+    expect(refs.indexOf('PR #12')).toBe(refs.indexOf(sha.squash.slice(0, 7)) + 1)
+    expect(json.citations.filter((c: any) => c.kind === 'commit').map((c: any) => c.sha).sort()).toEqual([sha.initial, sha.squash, sha.fixes].sort())
+    expect(json.total).toBe(3)
+    const question = (await cli('why', 'strip whitespace from parser input', '--limit', '1')).json
+    expectShape(question, WHY_DOC, 'why QUESTION --json')
+    expect(question).toMatchObject({ question: 'strip whitespace from parser input', search: { mode: 'hybrid', answered: 'bm25' } })
+    expect(question.evidence).toHaveLength(1)
+    expect(question.citations[0]).toMatchObject({ kind: 'commit', sha: sha.feature })
+  })
+
   test('history FILE --json: area items with path_at_commit, PR #7 on the commit that arrived through the merge', async () => {
     const { json } = await cli('history', 'src/parser.py')
     expectShape(json, HISTORY_DOC, 'history FILE --json')
@@ -245,14 +261,15 @@ describe('CLI contract (--json documents and human output)', () => {
 
   test('human output: non-empty stdout, progress on stderr only, no JSON documents', async () => {
     const run = (...args: string[]) => runCli([...args, '--repo', repo.dir], opts)
-    const [status, evidence, history, schema, cypher] = await Promise.all([
+    const [status, evidence, history, schema, cypher, why] = await Promise.all([
       run('status'),
       run('evidence', 'src/server.ts:1-3'),
       run('history', 'src/parser.py'),
       run('schema'),
       run('cypher', 'MATCH (c:Commit) RETURN c.short AS s ORDER BY c.topo'),
+      run('why', 'src/server.ts:1-3'),
     ])
-    for (const r of [status, evidence, history, schema, cypher]) {
+    for (const r of [status, evidence, history, schema, cypher, why]) {
       expect(r.code, r.stderr).toBe(0)
       expect(r.stdout.trim().length).toBeGreaterThan(0)
     }
@@ -262,10 +279,13 @@ describe('CLI contract (--json documents and human output)', () => {
     expect(evidence.stdout).toContain('PR #12')
     expect(history.stdout).toMatch(/^src\/parser\.py \(file/)
     expect(schema.stdout).toContain('BLAMED_ON')
+    expect(why.stdout).toMatch(/^src\/server\.ts:1-3 .* \[[0-9a-f]{7}\]\./)
+    expect(why.stdout).toMatch(/\nconfidence 0\.\d\d/)
+    expect(why.stdout).toMatch(/\nevidence:\n {2}[0-9a-f]{7} /)
     // cypher without --json: one JSON object per line
     const lines = cypher.stdout.trim().split('\n')
     expect(lines.map((l) => JSON.parse(l))).toEqual([sha.fixes, sha.merge, sha.feature, sha.squash, sha.initial].map((s) => ({ s: s.slice(0, 7) })))
-    for (const r of [status, evidence, history, schema]) expect(() => JSON.parse(r.stdout)).toThrow()
+    for (const r of [status, evidence, history, schema, why]) expect(() => JSON.parse(r.stdout)).toThrow()
 
     // a real build (forced): the summary on stdout, progress lines on stderr only
     const analyze = await run('analyze', '--force')

@@ -35,6 +35,7 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   rename: { target: 'src/mod0.ts:f0_1', new_name: 'g0_1' },
   query: { text: 'f0 1' },
   search: { text: 'change one file' },
+  why: { target: 'src/mod1.ts:3-9' },
 }
 
 beforeAll(async () => {

@@ -33,7 +33,7 @@ const RETRY_V2 = RETRY_V1.replace('sleep(100)', 'sleep(250)')
 const RETRY_V3 = RETRY_V2.replace('    return url\n', '    if (!url) throw new Error("empty url")\n    return url\n')
 const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class Client  {')
 
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why']
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -83,14 +83,20 @@ describe('gitwhy mcp over stdio', () => {
     }
   })
 
-  test('the default tool set (history, graph; ping and list_repos always) stays under 20,000 characters; an unknown group is refused', async () => {
+  test('the default tool set (history, graph; ping and list_repos always) stays under 20,000 characters; cypher and pickaxe are in explore; an unknown group is refused', async () => {
     const { client: plain } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: null })
     try {
       const { tools } = await plain.listTools()
-      expect(tools.map((t) => t.name).sort()).toEqual(['area_history', 'catchup', 'context', 'cypher', 'detect_changes', 'evidence_for', 'impact', 'list_repos', 'pickaxe', 'ping'])
+      expect(tools.map((t) => t.name).sort()).toEqual(['area_history', 'catchup', 'context', 'detect_changes', 'evidence_for', 'impact', 'list_repos', 'ping', 'why'])
       expect(JSON.stringify({ tools }).length).toBeLessThan(20_000)
     } finally {
       await plain.close()
+    }
+    const { client: explore } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: 'explore' })
+    try {
+      expect((await explore.listTools()).tools.map((t) => t.name).sort()).toEqual(['cypher', 'list_repos', 'pickaxe', 'ping'])
+    } finally {
+      await explore.close()
     }
     const { client: analytics } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: 'analytics' })
     try {
@@ -100,7 +106,7 @@ describe('gitwhy mcp over stdio', () => {
     }
     const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, analytics/)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics/)
   })
 
   test('evidence_for a line range equals `gitwhy evidence --json`, with readable text citing the PR', async () => {
@@ -217,6 +223,23 @@ describe('gitwhy mcp over stdio', () => {
     expect(text).toMatch(/bm25 #1; vector #\d+ cos 0\.\d\d; words: api, rate, limits, bursts/)
   })
 
+  test("why over the real client equals `gitwhy why --json`: the merged PR's commit and its body, cited, confident", async () => {
+    const result = await client.callTool({ name: 'why', arguments: { target: 'src/retry.ts:3' } })
+    expect(result.isError).toBeFalsy()
+    const cli = (await runJson(['why', 'src/retry.ts:3', '--repo', repo.dir], opts)).json
+    expect(structured(result)).toEqual(await asAgentSees(client, 'why', { repo: repo.dir, ...cli }))
+    const data = structured(result)
+    expect(data.citations.slice(0, 2)).toMatchObject([{ kind: 'commit', sha: sha.backoff }, { kind: 'pr', ref: 'PR #12' }])
+    expect(data.enough_evidence).toBe(true)
+    expect(text(result)).toContain(`"Use a 250 ms backoff" [${sha.backoff.slice(0, 7)}]`)
+    expect(text(result)).toContain(`The API rate-limits bursts. [${sha.backoff.slice(0, 7)}]`)
+    expect(text(result)).toMatch(/confidence 0\.\d\d/)
+    // a question in words, located by hybrid search
+    const q = structured(await client.callTool({ name: 'why', arguments: { target: 'why do we wait between attempts when the API limits bursts?' } }))
+    expect(q.search).toMatchObject({ answered: 'hybrid' })
+    expect(q.citations[0]).toMatchObject({ sha: sha.backoff })
+  })
+
   test('ping and list_repos: the index HEAD, freshness, counts, the registered repository', async () => {
     const ping = structured(await client.callTool({ name: 'ping', arguments: {} }))
     expect(ping).toMatchObject({ repo: repo.dir, index: { head: sha.format, stale: false, commits_behind: 0 }, counts: { commits: 6, pull_requests: 2, issues: 1 } })
@@ -299,6 +322,13 @@ describe('gitwhy mcp over stdio', () => {
     expect(body).toContain('src/retry.ts')
     const triage = await client.getPrompt({ name: 'triage_commit', arguments: { sha: sha.fix.slice(0, 7) } })
     expect((triage.messages[0].content as { text: string }).text).toContain(`gitwhy://commit/${sha.fix.slice(0, 7)}`)
+    // why_was_this_written carries the why answer itself, fenced as data
+    const whyPrompt = ((await client.getPrompt({ name: 'why_was_this_written', arguments: { path: 'src/retry.ts', line_start: '3' } })).messages[0].content as { text: string }).text
+    expect(whyPrompt).toContain(`<<<why\n`)
+    expect(whyPrompt).toContain(`"Use a 250 ms backoff" [${sha.backoff.slice(0, 7)}]`)
+    expect(whyPrompt).toMatch(/confidence 0\.\d\d/)
+    const missing = ((await client.getPrompt({ name: 'why_was_this_written', arguments: { path: 'src/nope.ts' } })).messages[0].content as { text: string }).text
+    expect(missing).toMatch(/no answer: src\/nope.ts is not an indexed file/)
   })
 
   test('every answer says when the index is stale; the next analyze is picked up without a restart', async () => {

@@ -18,6 +18,7 @@ import { registerHotspotsTool } from './hotspots.js'
 import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
 import { registerRiskTool } from './risk.js'
+import { registerWhyTool } from './why.js'
 
 type Registrar = (server: McpServer, ctx: ServerContext) => void
 
@@ -27,11 +28,13 @@ type Registrar = (server: McpServer, ctx: ServerContext) => void
  * list_repos are always served.
  */
 export const TOOL_GROUPS: Record<string, Registrar[]> = {
-  history: [registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool, registerCypherTool, registerPickaxeTool],
+  history: [registerWhyTool, registerEvidenceForTool, registerAreaHistoryTool, registerCatchupTool],
   // detect_changes answers a branch or PR too (scope base, or files): what context_for_pr answered
   graph: [registerContextTool, registerImpactTool, registerDetectChangesTool],
   // more characters than the default's budget has room for: opt-in (see README, MCP)
   code: [registerQueryTool, registerSearchTool, registerRenameTool],
+  // raw access (ad-hoc Cypher, git log -S/-G/--grep over the index): moved out of the default to make room for why
+  explore: [registerCypherTool, registerPickaxeTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
 }
 

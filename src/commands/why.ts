@@ -1,0 +1,33 @@
+import { Args, Flags } from '@oclif/core'
+import { BaseCommand } from '../base-command.js'
+import { renderIndexNote } from '../render.js'
+import { SEARCH_MODES, type SearchMode } from '../services/search.js'
+import { why, whyLines, type WhyResult } from '../services/why.js'
+
+export default class Why extends BaseCommand {
+  static summary = 'Why does this code exist: an answer taken from the history, every claim cited, with a confidence.'
+  static description =
+    'TARGET is a path, PATH:START-END or a symbol; anything else is a question in words, located first through search (bm25 when the index has no embeddings). The answer is extractive: sentences made of the evidence\'s own words (commit subjects and bodies, PR and issue titles), each citing a commit [a1b2c3d], a PR [PR #12] or an issue [#34]. Confidence (0-1) weighs how much the messages explain, whether blame and line history agree, and how well a question matched; below 0.4 it says "not enough evidence" and lists the best evidence instead of guessing.'
+  static examples = [
+    '<%= config.bin %> why src/router.ts:40-80',
+    '<%= config.bin %> why Router.match',
+    '<%= config.bin %> why "why does the router cache compiled paths?"',
+    '<%= config.bin %> why "retry with backoff" --mode bm25 --json',
+  ]
+  static args = { target: Args.string({ description: 'PATH, PATH:START-END, a symbol, or a question in words', required: true }) }
+  static flags = {
+    mode: Flags.string({ description: 'how a question is searched for: hybrid, bm25 (words only) or vector (meaning only)', options: [...SEARCH_MODES], default: 'hybrid' }),
+    limit: Flags.integer({ description: 'maximum evidence items listed (0 = no cap)', default: 10 }),
+  }
+
+  async run(): Promise<WhyResult> {
+    const { args, flags } = await this.parse(Why)
+    const r = await why({ repo: flags.repo, text: args.target, mode: flags.mode as SearchMode, limit: flags.limit })
+    if (!this.jsonEnabled()) {
+      for (const line of whyLines(r)) this.log(line)
+      const note = renderIndexNote(r.index)
+      if (note) this.logStderr(note)
+    }
+    return r
+  }
+}
