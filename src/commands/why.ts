@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
-import { renderIndexNote } from '../render.js'
-import { SEARCH_MODES, type SearchMode } from '../services/search.js'
-import { why, whyLines, type WhyResult } from '../services/why.js'
+import { SEARCH_MODES } from '../services/search.js'
+import type { WhyResult } from '../services/why.js'
+import { whyView } from '../views/why.js'
 
 export default class Why extends BaseCommand {
   static summary = 'Why does this code exist: an answer taken from the history, every claim cited, with a confidence.'
@@ -22,12 +22,6 @@ export default class Why extends BaseCommand {
 
   async run(): Promise<WhyResult> {
     const { args, flags } = await this.parse(Why)
-    const r = await why({ repo: flags.repo, text: args.target, mode: flags.mode as SearchMode, limit: flags.limit })
-    if (!this.jsonEnabled()) {
-      for (const line of whyLines(r)) this.log(line)
-      const note = renderIndexNote(r.index)
-      if (note) this.logStderr(note)
-    }
-    return r
+    return this.show(whyView, { args, flags })
   }
 }

@@ -16,6 +16,7 @@ export const FAST_VIEWS: Record<string, () => Promise<View<ViewInput, unknown>>>
   history: async () => (await import('../views/history.js')).historyView as View<ViewInput, unknown>,
   risk: async () => (await import('../views/risk.js')).riskView as View<ViewInput, unknown>,
   status: async () => (await import('../views/status.js')).statusView as View<ViewInput, unknown>,
+  why: async () => (await import('../views/why.js')).whyView as View<ViewInput, unknown>,
 }
 
 /** A fast command's arguments and flags as its oclif class declares them (written at build by scripts/fast-spec.mjs). */
@@ -24,6 +25,8 @@ export interface FlagSpec {
   char?: string
   allowNo?: boolean
   default?: string | number | boolean
+  /** the values a string flag takes (another is oclif's to refuse) */
+  options?: string[]
   min?: number
   max?: number
 }
@@ -44,7 +47,7 @@ function loadSpec(): Record<string, CommandSpec> | null {
  * Answer `gitwhy <id> ...argv` without oclif, or return false and let bin/run.js hand the same
  * argv to oclif: for any command without a view, any argv the simple parse below is not sure to
  * read as oclif would (--help, an unknown or repeated flag, a missing or extra argument, a bad
- * integer, `--`), and JSON that oclif would colour (a terminal, FORCE_COLOR). GITWHY_FAST_CLI=0
+ * integer or option value, `--`), and JSON that oclif would colour (a terminal, FORCE_COLOR). GITWHY_FAST_CLI=0
  * turns the fast path off.
  */
 export async function cliFast(id: string | undefined, argv: string[]): Promise<boolean> {
@@ -127,6 +130,7 @@ export function parse(spec: CommandSpec, argv: string[]): ViewInput | null {
       if (f.default !== undefined) flags[name] = f.default
       continue
     }
+    if (f.options && !f.options.includes(raw as string)) return null
     if (f.type !== 'integer') {
       flags[name] = raw
       continue

@@ -1,5 +1,5 @@
 /**
- * The read commands of src/fast/cli.ts (evidence, history, status, risk, augment, --version) are
+ * The read commands of src/fast/cli.ts (evidence, history, status, risk, augment, why, --version) are
  * answered before oclif loads. They must print exactly what the oclif commands print — stdout,
  * stderr and exit code, answers and errors alike — and hand to oclif every argv whose reading is
  * oclif's own (--help, unknown or repeated flags, a missing argument, a bad integer).
@@ -77,6 +77,9 @@ describe('read commands without oclif', () => {
       ['augment', 'src/*.ts', '--json', '--limit', '1'],
       ['augment', 'arith', '--glob', '--json'],
       ['evidence', 'src/arith.ts:1-2', '--repo', repo.dir, '--json'],
+      ['why', 'mul'],
+      ['why', 'src/arith.ts:1-4', '--json', '--limit', '2'],
+      ['why', 'why is addition first', '--mode', 'bm25'],
     ]
     for (const args of answers) expect((await expectSame(args)).code, args.join(' ')).toBe(0)
     const json = JSON.parse((await run(['evidence', 'src/arith.ts:6-8', '--json'])).stdout)
@@ -95,6 +98,7 @@ describe('read commands without oclif', () => {
       [['risk', 'src/arith.ts', '--months', '3', '--json']],
       [['risk', 'src/arith.ts', '--backtest']],
       [['augment', 'mul', '--limit=-2', '--json']],
+      [['why', 'src/nope.ts', '--json']],
       [['evidence', 'src/arith.ts:1-2'], bare.dir],
       [['status', '--json'], bare.dir],
       [['status'], tmpdir()],
@@ -124,6 +128,7 @@ describe('read commands without oclif', () => {
       ['evidence', '--', 'src/arith.ts'],
       ['history', ''],
       ['status', '--json=true'],
+      ['why', 'mul', '--mode', 'sideways'],
     ]
     for (const args of handed) {
       const fast = await run(args)
