@@ -470,14 +470,18 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (ref.from < 0) moduleCalls = true
       const r = resolveCall(u, ref.name, ref.receiver, ref.from, ref.line)
       if (r === 'unresolved') out.unresolved++
-      else if (r) emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
+      else if (r) {
+        emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
+        if (r.overrides) emit(ref.from, r.overrides, r.reason, ref.line, DISPATCH)
+      }
     }
     if (moduleCalls) out.modules.push({ path: u.f.path, id: moduleSymbolId(u.f.path), lines: u.f.lines })
     const targets = new Set(u.imports.flatMap((i) => i.targets))
     for (const to of [...targets].sort()) out.imports.push({ from: u.f.path, to })
   }
 
-  function resolveCall(u: Unit, name: string, receiver: string | null, from: number, line: number): { syms: Sym[]; reason: CallReason; confidence?: number } | 'unresolved' | null {
+  /** What a call means; `overrides`: where it may go instead (`this.m()` on a subclass), each with the DISPATCH confidence. */
+  function resolveCall(u: Unit, name: string, receiver: string | null, from: number, line: number): { syms: Sym[]; reason: CallReason; confidence?: number; overrides?: Sym[] } | 'unresolved' | null {
     if (receiver === null) {
       // enclosing scopes (nested functions), then the top level, then the class's own methods
       const named = u.byName.get(name) ?? []
@@ -524,7 +528,9 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     if (SELF.has(receiver) || receiver === 'super') {
       const cls = from >= 0 ? enclosingType(u, from) : null
       const hits = cls ? methodInHierarchy(cls, name, receiver === 'super') : []
-      if (hits.length) return { syms: hits, reason: 'receiver-type' }
+      // `this` may be a subclass that overrides the method (an abstract one always is): each override below the class
+      const overrides = cls && hits.length && receiver !== 'super' ? implementationsOf(cls, name) : []
+      if (hits.length) return { syms: hits, reason: 'receiver-type', ...(overrides.length > 0 && overrides.length <= MAX_DISPATCH ? { overrides } : {}) }
     } else if (receiver !== '?') {
       const bound = bindingOf(u, receiver)
       if (bound.kind === 'external') return null

@@ -70,6 +70,8 @@ const FILES: Record<string, string> = {
   // `c` only inference types: `req` is a field of one class alone, `res` of two
   'ts/ctx/routes.ts': "export function routes(register: (h: (c: unknown) => string) => void): void {\n  register((c) => c.req.header('accept'))\n  register((c) => c.res.header('etag'))\n}\n",
   'ts/ctx/pending.ts': "import { HonoRequest } from './request'\n\nexport class Pending {\n  res?: HonoRequest\n}\n",
+  // `this.method()` in a base class: its own (abstract) method, and each subclass's override
+  'ts/processors.ts': "export abstract class Processor {\n  handle(): string {\n    return this.method()\n  }\n  abstract method(): string\n}\n\nexport class GetProcessor extends Processor {\n  method(): string {\n    return 'GET'\n  }\n}\n\nexport class PostProcessor extends Processor {\n  method(): string {\n    return 'POST'\n  }\n}\n",
   // JS private names: a `#` method through `this`, a `#` field's stated type
   'ts/priv.ts': "import { Svc } from './svc'\n\nexport class Vault {\n  #svc: Svc = new Svc()\n  open(): number {\n    return this.#unlock() + this.#svc.run()\n  }\n  #unlock(): number {\n    return 1\n  }\n}\n",
   'ts/ctx/cors.ts': "import type { Context } from './context'\n\nexport function cors(c: Context): string {\n  return c.req.header('origin')\n}\n",
@@ -227,6 +229,13 @@ describe('code graph: receivers typed by their declarations, Rust modules, tscon
       // two classes declare `res`: the name alone decides, between the two `header`s
       'L3 ts/ctx/request.ts#HonoRequest.header ambiguous 0.13',
       'L3 ts/ctx/response.ts#ResponseBuilder.header ambiguous 0.13',
+    ])
+  })
+  test('`this.m()` in a base class: the method it declares, and each override below it with the dispatch confidence', () => {
+    expect(from('ts/processors.ts#Processor.handle')).toEqual([
+      'L3 ts/processors.ts#GetProcessor.method receiver-type 0.6',
+      'L3 ts/processors.ts#PostProcessor.method receiver-type 0.6',
+      'L3 ts/processors.ts#Processor.method receiver-type 0.85',
     ])
   })
   test('TypeScript: a private `#` method through `this`, and a `#` field\'s stated type', () => {
