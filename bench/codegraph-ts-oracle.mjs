@@ -70,7 +70,8 @@ const service = ts.createLanguageService({
 }, ts.createDocumentRegistry())
 
 // --- gitwhy's symbols, to attribute the oracle's positions ---
-const symbols = gitwhy(['cypher', '--max-rows', '0', 'MATCH (s:Symbol) RETURN s.id AS id, s.path AS path, s.name AS name, s.kind AS kind, s.start_line AS first, s.end_line AS last']).rows
+// in id order: the seeded sample must not depend on the order a build loaded the rows in
+const symbols = gitwhy(['cypher', '--max-rows', '0', 'MATCH (s:Symbol) RETURN s.id AS id, s.path AS path, s.name AS name, s.kind AS kind, s.start_line AS first, s.end_line AS last ORDER BY id']).rows
 const byPath = new Map()
 for (const s of symbols) {
   if (!byPath.has(s.path)) byPath.set(s.path, [])

@@ -52,10 +52,11 @@
 
 (call_expression function: (identifier) @name) @reference.call
 
+; `this.#m()`: a private method is called by its `#` name, as it is defined
 (call_expression
   function: (member_expression
     object: (_) @receiver
-    property: (property_identifier) @name)) @reference.call
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
 
 (new_expression constructor: (identifier) @name) @reference.class
 
@@ -77,9 +78,9 @@
   value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
 
 (field_definition
-  property: (property_identifier) @binding.field
+  property: [(property_identifier) (private_property_identifier)] @binding.field
   value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
 
 (assignment_expression
-  left: (member_expression object: (this) property: (property_identifier) @binding.field)
+  left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)] @binding.field)
   right: (new_expression constructor: [(identifier) (member_expression)] @binding.type))

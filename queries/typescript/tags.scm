@@ -95,10 +95,11 @@
 
 (call_expression function: (identifier) @name) @reference.call
 
+; `this.#m()`: a private method is called by its `#` name, as it is defined
 (call_expression
   function: (member_expression
     object: (_) @receiver
-    property: (property_identifier) @name)) @reference.call
+    property: [(property_identifier) (private_property_identifier)] @name)) @reference.call
 
 (new_expression constructor: (identifier) @name) @reference.class
 
@@ -176,7 +177,7 @@
   value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
 
 (public_field_definition
-  name: (property_identifier) @binding.field
+  name: [(property_identifier) (private_property_identifier)] @binding.field
   type: (type_annotation [
     (type_identifier) @binding.type
     (nested_type_identifier) @binding.type
@@ -184,12 +185,12 @@
   ]))
 
 (public_field_definition
-  name: (property_identifier) @binding.field
+  name: [(property_identifier) (private_property_identifier)] @binding.field
   !type
   value: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
 
 (assignment_expression
-  left: (member_expression object: (this) property: (property_identifier) @binding.field)
+  left: (member_expression object: (this) property: [(property_identifier) (private_property_identifier)] @binding.field)
   right: (new_expression constructor: [(identifier) (member_expression)] @binding.type))
 
 ; A getter's declared return type types the property it reads: `get req(): HonoRequest` makes

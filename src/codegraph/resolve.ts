@@ -128,6 +128,12 @@ type Binding = { kind: 'module'; targets: string[] } | { kind: 'symbols'; syms: 
 
 /** The type a receiver is known to have, at most this many fields deep (`this.a.b.c`). */
 const MAX_FIELD_CHAIN = 4
+/**
+ * `x.f.m()` where only inference knows `x` (an untyped callback parameter, `(c) => c.req.json()`)
+ * and one class of the repository declares a field or getter `f` with a stated type: `m` of that
+ * type. On hono every such edge the TypeScript compiler could check was right.
+ */
+const UNIQUE_FIELD = 0.7
 
 const family = (language: string) => (language === 'typescript' || language === 'tsx' || language === 'javascript' ? 'js' : language)
 
@@ -345,6 +351,8 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
 
   // typed locals by scope; typed fields by the class or struct that declares them
   const fields = new Map<string, Map<string, Field[]>>()
+  /** The classes that declare a field of that name, by language family and name. */
+  const fieldOwners = new Map<string, Map<string, Field>>()
   for (const u of units.values()) {
     for (const b of u.f.bindings ?? []) {
       if (!b.field) {
@@ -352,8 +360,16 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         continue
       }
       const owner = b.from >= 0 ? enclosingType(u, b.from) : null
-      if (owner) push(fields.get(owner.id) ?? fields.set(owner.id, new Map()).get(owner.id)!, b.name, { file: u, type: b.type })
+      if (!owner) continue
+      push(fields.get(owner.id) ?? fields.set(owner.id, new Map()).get(owner.id)!, b.name, { file: u, type: b.type })
+      const owners = fieldOwners.get(`${u.family}\0${b.name}`) ?? fieldOwners.set(`${u.family}\0${b.name}`, new Map()).get(`${u.family}\0${b.name}`)!
+      if (!owners.has(owner.id)) owners.set(owner.id, { file: u, type: b.type })
     }
+  }
+  /** The stated type of the field `name` when one class alone declares it. */
+  const uniqueField = (u: Unit, name: string): Field | null => {
+    const owners = fieldOwners.get(`${u.family}\0${name}`)
+    return owners?.size === 1 ? owners.values().next().value! : null
   }
   const fieldOf = (cls: Sym, name: string): Field[] => inHierarchy(cls, (c) => fields.get(c.id)?.get(name) ?? [], false)
 
@@ -394,7 +410,8 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
 
   /** The type of a receiver (`x`, `this.f`, `x.f.g`) from the bindings of its variable and fields. */
   const receiverType = (u: Unit, receiver: string, from: number, line: number): ReceiverType => {
-    const [head, ...path] = receiver.split('.')
+    const [head, ...chain] = receiver.split('.')
+    let path = chain
     if (path.length > MAX_FIELD_CHAIN) return null
     let current: ReceiverType = null
     const cls = from >= 0 ? enclosingType(u, from) : null
@@ -406,6 +423,15 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       const field = !local && cls && !EXPLICIT_RECEIVER.has(u.f.language ?? '') ? fieldOf(cls, head)[0] : undefined
       if (local) current = typeRef(u, local.type)
       else if (field) current = typeRef(field.file, field.type)
+      // a JS/TS name only inference types (no import, no definition of that name in the file): its first field, if one class alone declares it
+      if (current === null && path.length > 0 && u.family === 'js' && bindingOf(u, head).kind === 'none' && !u.byName.has(head)) {
+        const unique = uniqueField(u, path[0])
+        const type = unique ? typeRef(unique.file, unique.type) : null
+        if (type !== null && type !== 'external') {
+          current = { syms: type.syms, confidence: Math.min(type.confidence, UNIQUE_FIELD) }
+          path = path.slice(1)
+        }
+      }
     }
     for (const part of path) {
       if (current === null || current === 'external') return current
@@ -444,14 +470,18 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (ref.from < 0) moduleCalls = true
       const r = resolveCall(u, ref.name, ref.receiver, ref.from, ref.line)
       if (r === 'unresolved') out.unresolved++
-      else if (r) emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
+      else if (r) {
+        emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
+        if (r.overrides) emit(ref.from, r.overrides, r.reason, ref.line, DISPATCH)
+      }
     }
     if (moduleCalls) out.modules.push({ path: u.f.path, id: moduleSymbolId(u.f.path), lines: u.f.lines })
     const targets = new Set(u.imports.flatMap((i) => i.targets))
     for (const to of [...targets].sort()) out.imports.push({ from: u.f.path, to })
   }
 
-  function resolveCall(u: Unit, name: string, receiver: string | null, from: number, line: number): { syms: Sym[]; reason: CallReason; confidence?: number } | 'unresolved' | null {
+  /** What a call means; `overrides`: where it may go instead (`this.m()` on a subclass), each with the DISPATCH confidence. */
+  function resolveCall(u: Unit, name: string, receiver: string | null, from: number, line: number): { syms: Sym[]; reason: CallReason; confidence?: number; overrides?: Sym[] } | 'unresolved' | null {
     if (receiver === null) {
       // enclosing scopes (nested functions), then the top level, then the class's own methods
       const named = u.byName.get(name) ?? []
@@ -498,7 +528,9 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     if (SELF.has(receiver) || receiver === 'super') {
       const cls = from >= 0 ? enclosingType(u, from) : null
       const hits = cls ? methodInHierarchy(cls, name, receiver === 'super') : []
-      if (hits.length) return { syms: hits, reason: 'receiver-type' }
+      // `this` may be a subclass that overrides the method (an abstract one always is): each override below the class
+      const overrides = cls && hits.length && receiver !== 'super' ? implementationsOf(cls, name) : []
+      if (hits.length) return { syms: hits, reason: 'receiver-type', ...(overrides.length > 0 && overrides.length <= MAX_DISPATCH ? { overrides } : {}) }
     } else if (receiver !== '?') {
       const bound = bindingOf(u, receiver)
       if (bound.kind === 'external') return null

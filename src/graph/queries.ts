@@ -174,58 +174,37 @@ export const ANALYTICS_QUERIES = {
  * confidence kept; `$ids` a frontier of symbol ids.
  */
 export const CODE_QUERIES = {
-  symbol: `
-    MATCH (s:Symbol {id: $id})
-    RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line,
-           s.end_line AS end_line, s.signature AS signature, s.exported AS exported, s.revisions AS revisions, s.last_change AS last_change`,
   file: `
     MATCH (f:File {path: $path})
     RETURN f.revisions AS revisions, f.last_change AS last_change`,
   fileSymbols: `
     MATCH (:File {path: $path})-[:DEFINES]->(s:Symbol)
     RETURN s.id AS id`,
-  callersOf: `
-    MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) WHERE b.id IN $ids AND c.confidence >= $min
-    RETURN a.id AS id, b.id AS via, a.qualified_name AS qualified_name, a.kind AS kind, a.path AS path, a.start_line AS start_line,
-           c.line AS line, c.confidence AS confidence, c.reason AS reason
-    ORDER BY confidence DESC, id, line`,
-  calleesOf: `
-    MATCH (a:Symbol)-[c:CALLS]->(b:Symbol) WHERE a.id IN $ids AND c.confidence >= $min
-    RETURN b.id AS id, a.id AS via, b.qualified_name AS qualified_name, b.kind AS kind, b.path AS path, b.start_line AS start_line,
-           c.line AS line, c.confidence AS confidence, c.reason AS reason
-    ORDER BY confidence DESC, id, line`,
-  /** One step of impact's walk up: callers (of at least $min) and subtypes of the frontier $ids. */
-  stepUp: `
-    MATCH (a:Symbol)-[r:CALLS|EXTENDS|IMPLEMENTS]->(b:Symbol) WHERE b.id IN $ids AND (label(r) <> 'CALLS' OR r.confidence >= $min)
-    RETURN a.id AS id, b.id AS via, a.qualified_name AS qualified_name, a.kind AS kind, a.path AS path, a.start_line AS start_line,
-           r.line AS line, r.confidence AS confidence, r.reason AS reason, label(r) AS relation
-    ORDER BY relation = 'CALLS' DESC, confidence DESC, id, via, line`,
-  /** One step down: callees and supertypes of the frontier. */
-  stepDown: `
-    MATCH (a:Symbol)-[r:CALLS|EXTENDS|IMPLEMENTS]->(b:Symbol) WHERE a.id IN $ids AND (label(r) <> 'CALLS' OR r.confidence >= $min)
-    RETURN b.id AS id, a.id AS via, b.qualified_name AS qualified_name, b.kind AS kind, b.path AS path, b.start_line AS start_line,
-           r.line AS line, r.confidence AS confidence, r.reason AS reason, label(r) AS relation
-    ORDER BY relation = 'CALLS' DESC, confidence DESC, id, via, line`,
-  subtypesOf: `
-    MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol) WHERE b.id IN $ids
-    RETURN a.id AS id, b.id AS via, a.qualified_name AS qualified_name, a.kind AS kind, a.path AS path, a.start_line AS start_line, label(r) AS relation`,
-  supertypesOf: `
-    MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol) WHERE a.id IN $ids
-    RETURN b.id AS id, a.id AS via, b.qualified_name AS qualified_name, b.kind AS kind, b.path AS path, b.start_line AS start_line, label(r) AS relation`,
-  importsOf: `
-    MATCH (f:File)-[:IMPORTS]->(g:File) WHERE f.path IN $paths
-    RETURN g.path AS path, f.path AS via ORDER BY path`,
-  importersOf: `
-    MATCH (f:File)-[:IMPORTS]->(g:File) WHERE g.path IN $paths
-    RETURN f.path AS path, g.path AS via ORDER BY path`,
+  /** The whole code graph, one table a statement (src/codegraph/adjacency.ts keeps it in memory). */
+  allSymbols: `
+    MATCH (f:File)-[:DEFINES]->(s:Symbol)
+    RETURN s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line,
+           s.end_line AS end_line, s.signature AS signature, s.exported AS exported, f.path AS file`,
+  allCalls: `
+    MATCH (a:Symbol)-[c:CALLS]->(b:Symbol)
+    RETURN a.id AS from, b.id AS to, c.line AS line, c.confidence AS confidence, c.reason AS reason`,
+  allHeritage: `
+    MATCH (a:Symbol)-[r:EXTENDS|IMPLEMENTS]->(b:Symbol)
+    RETURN a.id AS from, b.id AS to, label(r) AS relation`,
+  allMembership: `
+    MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community)
+    RETURN s.id AS symbol, c.id AS id, c.label AS label`,
+  allSteps: `
+    MATCH (s:Symbol)-[r:STEP_IN]->(p:Process)
+    RETURN s.id AS symbol, p.id AS process, r.step AS step`,
+  allProcesses: `
+    MATCH (p:Process)
+    RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps`,
   allImports: `
     MATCH (f:File)-[:IMPORTS]->(g:File)
     RETURN f.path AS from, g.path AS to`,
   testPaths: `
     MATCH (f:File) WHERE f.is_test
-    RETURN f.path AS path`,
-  testFiles: `
-    MATCH (f:File) WHERE f.path IN $paths AND f.is_test
     RETURN f.path AS path`,
   /** BM25 over Symbol.search (FTS_INDEXES); `$top` candidates, module symbols left out. */
   search: `
@@ -256,13 +235,6 @@ export const CODE_QUERIES = {
   docsByRow: `
     UNWIND $rows AS r MATCH (d:Doc {row: r})
     RETURN d.row AS row, d.kind AS kind, d.ref AS ref, d.title AS title, d.path AS path, d.line AS line, d.text AS text`,
-  communitiesOf: `
-    MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
-    RETURN c.id AS id, c.label AS label, count(s) AS symbols ORDER BY symbols DESC, id`,
-  flowsOf: `
-    MATCH (s:Symbol)-[r:STEP_IN]->(p:Process) WHERE s.id IN $ids
-    RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, min(r.step) AS step, count(s) AS symbols
-    ORDER BY step, label, id`,
   flows: `
     MATCH (p:Process) WHERE $kind = '' OR p.kind = $kind
     RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, p.depth AS depth

@@ -147,12 +147,14 @@ export class GraphStore {
     }
     try {
       // A multi-statement text yields one result per statement; the last one is the answer.
+      // the rows are in memory once the statement has run: reading them synchronously costs what
+      // converting them costs, where Kuzu's async reader pays a thread-pool round trip per row
+      // (17,000 call edges of hono: 0.6-1.9 s against 35 ms)
       const last = results[results.length - 1]
       const max = options.maxRows ?? Infinity
-      if (max === Infinity) return { rows: (await last.getAll()).map((row) => toJsonRow(row)), truncated: false }
       const rows: Record<string, JsonValue>[] = []
       while (rows.length < max && last.hasNext()) {
-        const row = await last.getNext()
+        const row = last.getNextSync()
         if (row === null) break
         rows.push(toJsonRow(row))
       }

@@ -93,9 +93,12 @@ interface RawReference {
 
 const EMPTY: FileExtraction = { symbols: [], references: [], bindings: [], imports: [], exports: [], entries: [] }
 
-/** Receivers longer than this, or not a plain dotted name, are recorded as `?` (an expression). */
+/**
+ * Receivers longer than this, or not a plain dotted name (a segment may be a JS private name:
+ * `this.#root`), are recorded as `?` (an expression).
+ */
 const MAX_RECEIVER_CHARS = 100
-const PLAIN_RECEIVER = /^[\p{L}\p{N}_$]+(?:\.[\p{L}\p{N}_$]+)*$/u
+const PLAIN_RECEIVER = /^#?[\p{L}\p{N}_$]+(?:\.#?[\p{L}\p{N}_$]+)*$/u
 const HERITAGE_HOLDERS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(['class', 'interface', 'struct', 'enum', 'trait'])
 
 /** A definition or scope found in one file, before nesting is resolved. */

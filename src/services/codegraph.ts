@@ -1,5 +1,6 @@
 import { UserError, checkLimit } from '../errors.js'
-import { ANALYTICS_QUERIES as AQ, CODE_QUERIES as Q } from '../graph/queries.js'
+import { ALL_EDGES, CALL_EDGES, HERITAGE_EDGES, type CodeGraphIndex, type Link } from '../codegraph/adjacency.js'
+import { ANALYTICS_QUERIES as AQ } from '../graph/queries.js'
 import { riskWithActivity } from './risk.js'
 import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import { IndexReader, withReader } from './index-reader.js'
@@ -74,8 +75,6 @@ export interface FlowRef {
   symbols: number
 }
 
-type FlowRow = Omit<FlowRef, 'steps' | 'step' | 'symbols'> & { steps: number | bigint; step: number | bigint; symbols: number | bigint }
-const flowRef = (r: FlowRow): FlowRef => ({ id: r.id, label: r.label, kind: r.kind, entry: r.entry, steps: Number(r.steps), step: Number(r.step), symbols: Number(r.symbols) })
 
 export const DEFAULT_MIN_CONFIDENCE = 0.5
 
@@ -83,12 +82,7 @@ function checkConfidence(c: number): void {
   if (!Number.isFinite(c) || c < 0 || c > 1) throw new UserError(`--min-confidence must be between 0 and 1, got ${c}`, 'pass e.g. --min-confidence 0.5 (guesses by name have 0.4 or less)', 'bad_option')
 }
 
-/** Kuzu 0.11 cannot bind an empty list parameter: a query over no ids or paths answers nothing. */
-async function over<T>(reader: IndexReader, statement: string, key: 'ids' | 'paths', list: string[], params: Record<string, unknown> = {}): Promise<T[]> {
-  return list.length === 0 ? [] : (await reader.graph()).query<T>(statement, { ...params, [key]: list })
-}
-
-type Row = GraphSymbol & { via: string; line?: number; confidence?: number; reason?: string; relation?: string }
+type Row = Link
 
 const symbolOf = (r: Row): GraphSymbol => ({ id: r.id, qualified_name: r.qualified_name, kind: r.kind, path: r.path, start_line: Number(r.start_line) })
 /** Call rows (best confidence first) grouped by the symbol at the other end. */
@@ -130,38 +124,30 @@ export async function context(options: { repo?: string; reader?: IndexReader; ta
     if (target.kind === 'directory') throw directoryRefused(target, 'context')
     // an index never changes: a long-lived reader (the MCP server) answers a repeated question from memory
     const answer = await reader.memo(`context\0${target.kind === 'symbol' ? target.id : target.path}\0${limit}\0${min}`, async (): Promise<Omit<ContextResult, 'index' | 'target'>> => {
-      const g = await reader.graph()
-      // small queries anchored on primary keys, side by side: one statement chaining every
-      // OPTIONAL MATCH cost 40-50 ms on hono, these 2-4 ms each
-      const ids = target.kind === 'symbol' ? [target.id] : (await g.query<{ id: string }>(Q.fileSymbols, { path: target.path })).map((r) => r.id)
-      const [definition, callers, callees, supers, subs, imports, importers, communities, flows, history] = await Promise.all([
-        target.kind === 'symbol' ? g.query<{ signature: string | null; exported: boolean | null; end_line: number }>(Q.symbol, { id: target.id }) : [],
-        over<Row>(reader, Q.callersOf, 'ids', ids, { min }),
-        over<Row>(reader, Q.calleesOf, 'ids', ids, { min }),
-        over<Row>(reader, Q.supertypesOf, 'ids', ids),
-        over<Row>(reader, Q.subtypesOf, 'ids', ids),
-        g.query<{ path: string }>(Q.importsOf, { paths: [target.path] }),
-        g.query<{ path: string }>(Q.importersOf, { paths: [target.path] }),
-        over<{ id: string; label: string }>(reader, Q.communitiesOf, 'ids', ids),
-        over<FlowRow>(reader, Q.flowsOf, 'ids', ids),
-        historyLine(reader, target),
-      ])
+      const [code, history] = await Promise.all([reader.codeGraph(), historyLine(reader, target)])
+      const ids = target.kind === 'symbol' ? [target.id] : code.symbolsOf(target.path)
+      const definition = target.kind === 'symbol' ? code.symbols.get(target.id) : undefined
+      const callers = code.linked(ids, 'up', min, CALL_EDGES)
+      const callees = code.linked(ids, 'down', min, CALL_EDGES)
+      const supers = code.linked(ids, 'down', min, HERITAGE_EDGES)
+      const subs = code.linked(ids, 'up', min, HERITAGE_EDGES)
+      const communities = code.communitiesOf(ids)
       const inside = new Set(ids)
       const truncated: Record<string, number> = {}
       // for a file, calls inside it are not its callers or callees
       const outside = (list: Row[]) => (target.kind === 'file' ? list.filter((r) => !inside.has(r.id)) : list)
-      const d = definition[0]
+      const d = definition
       return {
-        definition: d && d.signature !== null ? { signature: d.signature, exported: d.exported === true, end_line: Number(d.end_line) } : null,
+        definition: d && d.signature !== null ? { signature: d.signature, exported: d.exported === true, end_line: d.end_line } : null,
         callers: capped(callsOf(outside(callers).sort(byCall)), limit, 'callers', truncated),
         callees: capped(callsOf(outside(callees).sort(byCall)), limit, 'callees', truncated),
-        imports: capped(paths(imports.map((r) => r.path)), limit, 'imports', truncated),
-        importers: capped(paths(importers.map((r) => r.path)), limit, 'importers', truncated),
+        imports: capped(paths(code.imports.get(target.path) ?? []), limit, 'imports', truncated),
+        importers: capped(paths(code.importers.get(target.path) ?? []), limit, 'importers', truncated),
         extends: supers.filter((r) => r.relation === 'EXTENDS').sort(byId).map(symbolOf),
         implements: supers.filter((r) => r.relation === 'IMPLEMENTS').sort(byId).map(symbolOf),
         subtypes: capped(subs.sort(byId).map((r) => ({ ...symbolOf(r), relation: String(r.relation) })), limit, 'subtypes', truncated),
         community: communities[0] ? { id: communities[0].id, label: communities[0].label } : null,
-        flows: capped(flows.map(flowRef), limit, 'flows', truncated),
+        flows: capped(code.flowsOf(ids), limit, 'flows', truncated),
         history: history.line,
         truncated,
       }
@@ -208,14 +194,13 @@ export interface ImpactResult {
 const DEPTH_LABEL = (d: number) => (d === 1 ? 'will break' : d === 2 ? 'likely affected' : 'may be affected')
 export const MAX_IMPACT_DEPTH = 10
 
-/** Breadth-first along CALLS and heritage from the seeds, one query per step and direction. */
-async function walk(reader: IndexReader, seeds: string[], dir: 'up' | 'down', depth: number, min: number): Promise<ImpactItem[]> {
-  const g = await reader.graph()
+/** Breadth-first along CALLS and heritage from the seeds. */
+function walk(code: CodeGraphIndex, seeds: string[], dir: 'up' | 'down', depth: number, min: number): ImpactItem[] {
   const seen = new Map<string, ImpactItem>()
   const conf = new Map<string, number>(seeds.map((s) => [s, 1]))
   let frontier = seeds
   for (let d = 1; d <= depth && frontier.length > 0; d++) {
-    const rows = await g.query<Row>(dir === 'up' ? Q.stepUp : Q.stepDown, { ids: frontier, min })
+    const rows = code.linked(frontier, dir, min, ALL_EDGES)
     const next: string[] = []
     for (const r of rows) {
       if (conf.has(r.id)) continue
@@ -231,26 +216,8 @@ async function walk(reader: IndexReader, seeds: string[], dir: 'up' | 'down', de
   return [...seen.values()]
 }
 
-/** The file graph (IMPORTS and which files are tests): small, read once per reader, walked in memory. */
-interface FileGraph {
-  imports: Map<string, string[]>
-  importers: Map<string, string[]>
-  tests: Set<string>
-}
-
-function fileGraph(reader: IndexReader): Promise<FileGraph> {
-  return reader.memo('codegraph\0files', async () => {
-    const g = await reader.graph()
-    const [edges, tests] = await Promise.all([g.query<{ from: string; to: string }>(Q.allImports), g.query<{ path: string }>(Q.testPaths)])
-    const out: FileGraph = { imports: new Map(), importers: new Map(), tests: new Set(tests.map((t) => t.path)) }
-    for (const e of edges) {
-      ;(out.imports.get(e.from) ?? out.imports.set(e.from, []).get(e.from)!).push(e.to)
-      ;(out.importers.get(e.to) ?? out.importers.set(e.to, []).get(e.to)!).push(e.from)
-    }
-    for (const list of [...out.imports.values(), ...out.importers.values()]) list.sort()
-    return out
-  })
-}
+/** The file graph: IMPORTS both ways and which files are tests. */
+type FileGraph = Pick<CodeGraphIndex, 'imports' | 'importers' | 'tests'>
 
 function walkFiles(files: FileGraph, start: string, dir: 'up' | 'down', depth: number): Array<{ path: string; depth: number; direction: 'up' | 'down' }> {
   const edges = dir === 'up' ? files.importers : files.imports
@@ -284,17 +251,18 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
     if (target.kind === 'directory') throw directoryRefused(target, 'impact')
     const answer = await reader.memo(`impact\0${target.kind === 'symbol' ? target.id : target.path}\0${direction}\0${depth}\0${min}\0${limit}`, async (): Promise<Omit<ImpactResult, 'index' | 'target'>> => {
       const g = await reader.graph()
-      const [seeds, partners, history, files] = await Promise.all([
-        target.kind === 'symbol' ? [target.id] : g.query<{ id: string }>(Q.fileSymbols, { path: target.path }).then((rows) => rows.map((r) => r.id)),
+      const [code, partners, history] = await Promise.all([
+        reader.codeGraph(),
         g.query<{ key: string; shared: number; degree: number; confidence: number }>(AQ.fileCoChanged, { key: target.path, limit: 20 }),
         historyLine(reader, target),
-        fileGraph(reader),
       ])
+      const seeds = target.kind === 'symbol' ? [target.id] : code.symbolsOf(target.path)
+      const files = code
       const dirs: Array<'up' | 'down'> = direction === 'both' ? ['up', 'down'] : [direction]
       // the hidden coupling needs both ways, whatever the direction asked; without partners, only the asked ones
       const wanted = (d: 'up' | 'down') => dirs.includes(d) || partners.length > 0
-      const none = Promise.resolve([])
-      const [up, down] = await Promise.all([wanted('up') ? walk(reader, seeds, 'up', depth, min) : none, wanted('down') ? walk(reader, seeds, 'down', depth, min) : none])
+      const up = wanted('up') ? walk(code, seeds, 'up', depth, min) : []
+      const down = wanted('down') ? walk(code, seeds, 'down', depth, min) : []
       const filesUp = wanted('up') ? walkFiles(files, target.path, 'up', depth) : []
       const filesDown = wanted('down') ? walkFiles(files, target.path, 'down', depth) : []
       const affected = [...(dirs.includes('up') ? up : []), ...(dirs.includes('down') ? down : [])]
@@ -303,10 +271,8 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
       // the import graph mostly import types)
       const affectedPaths = [...new Set([...affected.map((s) => s.path), ...reached.filter((f) => f.depth === 1).map((f) => f.path)])].filter((p) => p !== target.path)
       const tests = affectedPaths.filter((p) => files.tests.has(p)).sort()
-      const [communities, flows] = await Promise.all([
-        over<{ id: string; label: string; symbols: number }>(reader, Q.communitiesOf, 'ids', affected.map((s) => s.id)),
-        over<FlowRow>(reader, Q.flowsOf, 'ids', [...seeds, ...affected.map((s) => s.id)]),
-      ])
+      const communities = code.communitiesOf(affected.map((s) => s.id))
+      const flows = code.flowsOf([...seeds, ...affected.map((s) => s.id)])
       const connected = new Set([target.path, ...up.map((s) => s.path), ...down.map((s) => s.path), ...filesUp.map((f) => f.path), ...filesDown.map((f) => f.path)])
       const hidden = partners.filter((p) => !connected.has(p.key)).map((p) => ({ path: p.key, shared: Number(p.shared), degree: Number(p.degree), confidence: Number(p.confidence) }))
       const byDepth: ImpactResult['by_depth'] = []
@@ -333,8 +299,8 @@ export async function impact(options: { repo?: string; reader?: IndexReader; tar
         by_depth: byDepth,
         files: limit === 0 ? reached : reached.slice(0, limit),
         tests,
-        communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })),
-        flows: (limit === 0 ? flows : flows.slice(0, limit)).map(flowRef),
+        communities,
+        flows: limit === 0 ? flows : flows.slice(0, limit),
         hidden_coupling: hidden,
         history: history.line,
       }

@@ -2,7 +2,8 @@ import { UserError } from '../errors.js'
 import { DiffStreamParser, type FileDiff } from '../git/diff-parser.js'
 import { assertSafeRef, git, gitBuffer } from '../git/run.js'
 import type { RiskLevel } from '../analytics/risk.js'
-import { ANALYTICS_QUERIES as Q, CODE_QUERIES as CQ } from '../graph/queries.js'
+import { CALL_EDGES } from '../codegraph/adjacency.js'
+import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { filterTouched } from '../history/hunk-mapper.js'
 import { checkLimit } from '../errors.js'
 import { history } from './history.js'
@@ -273,12 +274,9 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
 /** The call graph around the changed symbols: their callers outside the change, those callers' test files, and the changed symbols' communities. */
 async function callersOfChange(reader: IndexReader, changed: Map<string, string>, limit: number): Promise<{ callers: ChangeCaller[]; total: number; tests: string[]; communities: ContextForPrResult['communities'] }> {
   if (changed.size === 0) return { callers: [], total: 0, tests: [], communities: [] }
-  const g = await reader.graph()
+  const code = await reader.codeGraph()
   const ids = [...changed.keys()]
-  const [rows, communities] = await Promise.all([
-    g.query<{ id: string; via: string; qualified_name: string; kind: string; path: string; start_line: number; line: number; confidence: number }>(CQ.callersOf, { ids, min: DEFAULT_MIN_CONFIDENCE }),
-    g.query<{ id: string; label: string; symbols: number }>(CQ.communitiesOf, { ids }),
-  ])
+  const rows = code.linked(ids, 'up', DEFAULT_MIN_CONFIDENCE, CALL_EDGES)
   const byCaller = new Map<string, ChangeCaller>()
   for (const r of rows) {
     if (changed.has(r.id)) continue
@@ -292,8 +290,8 @@ async function callersOfChange(reader: IndexReader, changed: Map<string, string>
   const all = [...byCaller.values()].sort((a, b) => b.confidence - a.confidence || b.calls.length - a.calls.length || (a.id < b.id ? -1 : 1))
   for (const c of all) c.lines.sort((a, b) => a - b)
   const paths = [...new Set(all.map((c) => c.path))]
-  const tests = paths.length ? (await g.query<{ path: string }>(CQ.testFiles, { paths })).map((t) => t.path).sort() : []
-  return { callers: limit === 0 ? all : all.slice(0, limit), total: all.length, tests, communities: communities.map((c) => ({ id: c.id, label: c.label, symbols: Number(c.symbols) })) }
+  const tests = paths.filter((p) => code.tests.has(p)).sort()
+  return { callers: limit === 0 ? all : all.slice(0, limit), total: all.length, tests, communities: code.communitiesOf(ids) }
 }
 
 /** The text answer of `detect-changes` (the code-graph view of the change), for the terminal and the MCP tool alike. */

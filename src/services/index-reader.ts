@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs'
 import path from 'node:path'
 import { UserError, nearest } from '../errors.js'
 import { git } from '../git/run.js'
+import type { CodeGraphIndex } from '../codegraph/adjacency.js'
 import type { GraphStore } from '../graph/store.js'
 import { loadCommitCatalog, type CommitCatalog } from '../history/commit-catalog.js'
 import { PathIndex } from '../history/path-index.js'
@@ -50,14 +51,26 @@ export class IndexReader {
    * next caller.
    */
   graph(): Promise<GraphStore> {
-    if (!this.store) {
-      const opening = import('../graph/store.js').then(({ GraphStore }) => GraphStore.open(path.join(this.dir, GRAPH_DB), { readOnly: true }))
-      this.store = opening
-      opening.catch(() => {
-        if (this.store === opening) this.store = null
-      })
-    }
+    if (!this.store) this.store = this.once(() => import('../graph/store.js').then(({ GraphStore }) => GraphStore.open(path.join(this.dir, GRAPH_DB), { readOnly: true })), (p) => this.store === p && (this.store = null))
     return this.store
+  }
+
+  private adjacency: Promise<CodeGraphIndex> | null = null
+
+  /**
+   * The index's code graph in memory (src/codegraph/adjacency.ts), read on first use and kept
+   * with this reader: a new analyze gets a new reader, and with it a new graph.
+   */
+  codeGraph(): Promise<CodeGraphIndex> {
+    if (!this.adjacency) this.adjacency = this.once(async () => (await import('../codegraph/adjacency.js')).CodeGraphIndex.load(await this.graph()), (p) => this.adjacency === p && (this.adjacency = null))
+    return this.adjacency
+  }
+
+  /** A loading shared by concurrent first callers; a failed one is forgotten (`forget`), so the next caller retries. */
+  private once<T>(load: () => Promise<T>, forget: (p: Promise<T>) => unknown): Promise<T> {
+    const loading = load()
+    loading.catch(() => forget(loading))
+    return loading
   }
 
   /** One indexed file at HEAD (reads one shard of the per-file cache). */
@@ -210,6 +223,7 @@ export class IndexReader {
   async close(): Promise<void> {
     const opening = this.store
     this.store = null
+    this.adjacency = null
     const store = await opening?.catch(() => null)
     await store?.close()
   }

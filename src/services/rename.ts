@@ -4,7 +4,7 @@ import { ModuleResolver } from '../codegraph/modules.js'
 import { UserError } from '../errors.js'
 import { git, gitBuffer } from '../git/run.js'
 import { readBlobs } from '../git/tree.js'
-import { CODE_QUERIES as Q } from '../graph/queries.js'
+import { CALL_EDGES, HERITAGE_EDGES } from '../codegraph/adjacency.js'
 import { installedLanguageRegistry } from '../parse/registry.js'
 import { DEFAULT_MIN_CONFIDENCE } from './codegraph.js'
 import { IndexReader, withReader } from './index-reader.js'
@@ -97,7 +97,6 @@ export async function rename(options: { repo?: string; reader?: IndexReader; tar
     if (newName === oldName) throw new UserError(`${oldName} is already called ${newName}`, 'pass a different new name', 'bad_name')
     if (!IDENT.test(oldName)) throw new UserError(`${target.qualified_name} has no plain identifier to rename`, 'rename a named function, class or method', 'not_a_symbol')
     const index = await reader.indexInfo()
-    const g = await reader.graph()
 
     // where the graph says the name refers to this symbol: (path, line) → source
     const sites = new Map<string, { path: string; line: number; source: EditSource; searchTo?: number; searchFrom?: number }>()
@@ -107,10 +106,9 @@ export async function rename(options: { repo?: string; reader?: IndexReader; tar
       if (!sites.has(key)) sites.set(key, { path: p, line, source, searchTo, searchFrom })
     }
     site(target.path, target.start_line, 'definition', target.end_line)
-    const [calls, subtypes] = await Promise.all([
-      g.query<{ path: string; line: number; confidence: number }>(Q.callersOf, { ids: [target.id], min: 0 }),
-      g.query<{ path: string; start_line: number; relation: string }>(Q.subtypesOf, { ids: [target.id] }),
-    ])
+    const code = await reader.codeGraph()
+    const calls = code.linked([target.id], 'up', 0, CALL_EDGES)
+    const subtypes = code.linked([target.id], 'up', 0, HERITAGE_EDGES)
     for (const c of calls) {
       if (Number(c.confidence) >= min) site(c.path, Number(c.line), 'call')
       else lowConfidence.add(`${c.path}\0${Number(c.line)}`)

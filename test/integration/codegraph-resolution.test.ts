@@ -66,7 +66,14 @@ const FILES: Record<string, string> = {
   // a getter's declared return type types the property: `c.req.header()` (hono's Context)
   'ts/ctx/request.ts': 'export class HonoRequest {\n  header(name: string): string {\n    return name\n  }\n}\n',
   'ts/ctx/response.ts': 'export class ResponseBuilder {\n  header(name: string): string {\n    return name\n  }\n}\n',
-  'ts/ctx/context.ts': "import { HonoRequest } from './request'\n\nexport class Context {\n  get req(): HonoRequest {\n    return new HonoRequest()\n  }\n}\n",
+  'ts/ctx/context.ts': "import { HonoRequest } from './request'\nimport { ResponseBuilder } from './response'\n\nexport class Context {\n  get req(): HonoRequest {\n    return new HonoRequest()\n  }\n  res?: ResponseBuilder\n}\n",
+  // `c` only inference types: `req` is a field of one class alone, `res` of two
+  'ts/ctx/routes.ts': "export function routes(register: (h: (c: unknown) => string) => void): void {\n  register((c) => c.req.header('accept'))\n  register((c) => c.res.header('etag'))\n}\n",
+  'ts/ctx/pending.ts': "import { HonoRequest } from './request'\n\nexport class Pending {\n  res?: HonoRequest\n}\n",
+  // `this.method()` in a base class: its own (abstract) method, and each subclass's override
+  'ts/processors.ts': "export abstract class Processor {\n  handle(): string {\n    return this.method()\n  }\n  abstract method(): string\n}\n\nexport class GetProcessor extends Processor {\n  method(): string {\n    return 'GET'\n  }\n}\n\nexport class PostProcessor extends Processor {\n  method(): string {\n    return 'POST'\n  }\n}\n",
+  // JS private names: a `#` method through `this`, a `#` field's stated type
+  'ts/priv.ts': "import { Svc } from './svc'\n\nexport class Vault {\n  #svc: Svc = new Svc()\n  open(): number {\n    return this.#unlock() + this.#svc.run()\n  }\n  #unlock(): number {\n    return 1\n  }\n}\n",
   'ts/ctx/cors.ts': "import type { Context } from './context'\n\nexport function cors(c: Context): string {\n  return c.req.header('origin')\n}\n",
   // a type a module neither defines nor imports is a global (the DOM's Response), not the
   // repository's one `Response` in a file it does not import: no guess on its methods
@@ -215,6 +222,24 @@ describe('code graph: receivers typed by their declarations, Rust modules, tscon
   })
   test('TypeScript: a getter\'s return type types the property (`c.req.header()`)', () => {
     expect(from('ts/ctx/cors.ts#cors')).toEqual(['L4 ts/ctx/request.ts#HonoRequest.header receiver-type 0.85'])
+  })
+  test('TypeScript: `x.f.m()` with `x` untyped, where one class alone declares `f` with a stated type', () => {
+    expect(from('ts/ctx/routes.ts#routes')).toEqual([
+      'L2 ts/ctx/request.ts#HonoRequest.header receiver-type 0.7',
+      // two classes declare `res`: the name alone decides, between the two `header`s
+      'L3 ts/ctx/request.ts#HonoRequest.header ambiguous 0.13',
+      'L3 ts/ctx/response.ts#ResponseBuilder.header ambiguous 0.13',
+    ])
+  })
+  test('`this.m()` in a base class: the method it declares, and each override below it with the dispatch confidence', () => {
+    expect(from('ts/processors.ts#Processor.handle')).toEqual([
+      'L3 ts/processors.ts#GetProcessor.method receiver-type 0.6',
+      'L3 ts/processors.ts#PostProcessor.method receiver-type 0.6',
+      'L3 ts/processors.ts#Processor.method receiver-type 0.85',
+    ])
+  })
+  test('TypeScript: a private `#` method through `this`, and a `#` field\'s stated type', () => {
+    expect(from('ts/priv.ts#Vault.open')).toEqual(['L6 ts/priv.ts#Vault.#unlock receiver-type 0.85', 'L6 ts/svc.ts#Svc.run receiver-type 0.85'])
   })
   test('TypeScript: a type the module neither defines nor imports is a global: no guess on its methods', () => {
     expect(from('ts/ssg.ts#parse')).toEqual([])

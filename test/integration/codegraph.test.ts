@@ -6,9 +6,14 @@
  * changes what an unchanged file's calls resolve to must leave every edge equal to a fresh
  * `--force` build; `context` and `impact` answer from the edges and the history.
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
-import { context, impact } from '../../src/services/codegraph.js'
+import { context, impact, type ContextResult, type ImpactResult } from '../../src/services/codegraph.js'
+import { IndexReader } from '../../src/services/index-reader.js'
+import { connectStdio, structured } from '../mcp/client.js'
 import { codeGraphEdges as edges } from '../helpers/compare.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
@@ -214,5 +219,48 @@ describe('impact', () => {
     expect((await context({ repo: repo.dir, target: 'src/settings.ts' })).callers).toEqual([])
     const down = await impact({ repo: repo.dir, target: 'top', direction: 'down' })
     expect(down.by_depth.map((d) => d.symbols.map((s) => s.id))).toEqual([['src/mid.ts#mid'], ['src/core.ts#core']])
+  })
+})
+
+describe('a long-lived server keeps the code graph in memory', () => {
+  let repo: TestRepo
+  let home: string
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'gitwhy-graph-home-'))
+    repo = createRepo()
+    repo.write('src/core.ts', 'export function core(n: number): number {\n  return n\n}\n')
+    repo.write('src/mid.ts', "import { core } from './core'\n\nexport function mid(): number {\n  return core(1)\n}\n")
+    repo.commit('code')
+    await analyze({ repo: repo.dir })
+  })
+  afterAll(() => {
+    repo?.cleanup()
+    rmSync(home, { recursive: true, force: true })
+  })
+
+  test('the same reader answers from one load; after a re-analyze the server answers from the new graph', async () => {
+    const reader = await IndexReader.open(repo.dir)
+    try {
+      const first = reader.codeGraph()
+      expect(reader.codeGraph()).toBe(first)
+      expect((await context({ reader, target: 'core' })).callers.map((c) => c.id)).toEqual(['src/mid.ts#mid'])
+    } finally {
+      await reader.close()
+    }
+    const { client } = await connectStdio({ cwd: repo.dir, env: { ...repo.env(), GITWHY_HOME: home } })
+    try {
+      const callers = async () => structured<ContextResult>(await client.callTool({ name: 'context', arguments: { target: 'core' } })).callers.map((c) => c.id)
+      const affected = async () => structured<ImpactResult>(await client.callTool({ name: 'impact', arguments: { target: 'core' } })).by_depth.flatMap((d) => d.symbols.map((s) => s.id))
+      expect(await callers()).toEqual(['src/mid.ts#mid'])
+      expect(await affected()).toEqual(['src/mid.ts#mid'])
+      // a new caller of core, and one of mid: the graph the server holds is the old index's
+      repo.write('src/extra.ts', "import { core } from './core'\nimport { mid } from './mid'\n\nexport function extra(): number {\n  return core(2) + mid()\n}\n")
+      repo.commit('another caller')
+      await analyze({ repo: repo.dir })
+      expect(await callers()).toEqual(['src/extra.ts#extra', 'src/mid.ts#mid'])
+      expect((await affected()).sort()).toEqual(['src/extra.ts#extra', 'src/mid.ts#mid'])
+    } finally {
+      await client.close()
+    }
   })
 })
