@@ -45,6 +45,7 @@ const commands = [
   ['history', file],
   ['risk', file],
   ['augment', word],
+  ['why', `${file}:1-40`],
 ]
 const rows = [{ name: 'node -e 0 (the floor)', fast: measure(process.execPath, ['-e', '0']) }]
 for (const c of commands) {
