@@ -34,8 +34,16 @@ async function analyzeFast(argv) {
   }
 }
 
-/** A read command answered without oclif's start-up (see src/fast/cli.ts); false: oclif runs it. */
+/**
+ * A read command answered without oclif's start-up (see src/fast/cli.ts); false: oclif runs it.
+ * cliFast reports the errors of an answer itself: what reaches the catch (a missing chunk, an
+ * unreadable spec) was thrown before anything was printed, so oclif can still answer.
+ */
 async function cliFast(command, argv) {
-  const bundled = new URL('../dist/bundle/cli.mjs', import.meta.url)
-  return (await import(existsSync(bundled) ? bundled.href : new URL('../dist/fast/cli.js', import.meta.url).href)).cliFast(command, argv)
+  try {
+    const bundled = new URL('../dist/bundle/cli.mjs', import.meta.url)
+    return await (await import(existsSync(bundled) ? bundled.href : new URL('../dist/fast/cli.js', import.meta.url).href)).cliFast(command, argv)
+  } catch {
+    return false
+  }
 }
