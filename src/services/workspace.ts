@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, openSync, closeSync, appendFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
@@ -267,23 +267,51 @@ export function lockHolder(file: string): number | null {
 /**
  * Take the lock `file`; null when a live process holds it. A lock whose holder is gone (or whose
  * pid now belongs to another process) is taken over.
+ *
+ * The lock appears whole or not at all: its record is written to a private file first and then
+ * hard-linked to `file` (a link fails when `file` exists). Created empty and then written, a
+ * second process could read it between the two, see no holder and take it over (two hook runners
+ * analyzed at once that way). A stale lock is first renamed to a private name, so that of two
+ * processes taking it over only one gets it; the one that finds a live record under its private
+ * name instead (the other's new lock) puts it back and leaves.
  */
 export function tryLock(file: string): (() => void) | null {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx')
-      const record: LockRecord = { pid: process.pid, start: processStart(process.pid), boot: bootId() }
-      writeFileSync(fd, JSON.stringify(record))
-      closeSync(fd)
-      return () => rmSync(file, { force: true })
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  const record: LockRecord = { pid: process.pid, start: processStart(process.pid), boot: bootId() }
+  const mine = `${file}.${process.pid}.tmp`
+  writeFileSync(mine, JSON.stringify(record))
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        linkSync(mine, file)
+        return () => rmSync(file, { force: true })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      }
       const holder = lockHolder(file)
       if (holder !== null && holder !== process.pid) return null
-      rmSync(file, { force: true })
+      const stale = `${file}.${process.pid}.stale`
+      try {
+        renameSync(file, stale)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
+        throw error
+      }
+      const moved = lockHolder(stale)
+      if (moved !== null && moved !== process.pid) {
+        try {
+          linkSync(stale, file)
+        } catch {
+          // a third process holds it now: either way, not us
+        }
+        rmSync(stale, { force: true })
+        return null
+      }
+      rmSync(stale, { force: true })
     }
+    return null
+  } finally {
+    rmSync(mine, { force: true })
   }
-  return null
 }
 
 export function lockFile(repo: string): string {
