@@ -14,8 +14,8 @@
  * U+FFFD. TIMESTAMP values are normalised to UTC ISO strings here (Kuzu also parses offsets, but an
  * unparseable date becomes NULL instead of failing the whole load).
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs'
+import { tmpdir, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import kuzu from 'kuzu'
 import type { Connection, Database } from 'kuzu'
@@ -24,6 +24,20 @@ import type { GraphData } from './types.js'
 
 /** 256 MB: enough for bulk loads of large histories without reserving most of RAM (Kuzu's default). */
 export const BUFFER_POOL_BYTES = 256 * 1024 * 1024
+
+/**
+ * The bulk load's buffer pool: 256 MB, or more where a table's CSV is big. Kuzu builds a node
+ * table's COPY in the pool: measured on git/git's commit messages, an 8 MB CSV needs 33–40 MB and
+ * a 100 MB one 321–384 MB of pool on its own (git/git's Doc table failed on 256 MB), and every
+ * table of the schema holds some pages besides. So 64 MB + 5× the largest CSV, capped at half the
+ * machine's memory; the pool is address space until pages are used.
+ */
+export function loadBufferPoolBytes(largestCsvBytes: number, floor = BUFFER_POOL_BYTES): number {
+  return Math.max(floor, Math.min(64 * 1024 * 1024 + 5 * largestCsvBytes, Math.floor(totalmem() / 2)))
+}
+
+/** A table of at least this many rows is checkpointed right after its COPY. */
+const CHECKPOINT_ROWS = 20_000
 
 export const CSV_NULL = '\u2400gitwhy:null\u2400'
 
@@ -40,6 +54,13 @@ export interface WriteGraphOptions {
    * finishes while Kuzu loads the rest.
    */
   vectors?: GraphVectors | (() => Promise<GraphVectors | undefined>)
+  /** The buffer pool's least size (default BUFFER_POOL_BYTES); a big table raises it (loadBufferPoolBytes). */
+  bufferPoolFloor?: number
+  /**
+   * Empty each of `data`'s tables once its CSV is written: the rows can be collected while Kuzu
+   * loads them and builds its indexes (on git/git they are ~1 GB of heap, beside Kuzu's own peak).
+   */
+  release?: boolean
 }
 
 export interface GraphVectors {
@@ -73,7 +94,27 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
   const phase = options.onPhase ?? (() => {})
   const tables: Record<string, TableLoadStats> = {}
 
-  const db: Database = new kuzu.Database(dbPath, BUFFER_POOL_BYTES, true, false)
+  // Every CSV first: the pool is sized by the largest, since Kuzu holds a node table's whole
+  // COPY in the buffer pool (git/git's 100 MB Doc CSV fails on a 256 MB pool, loads on 512 MB).
+  const otherTables = TABLES.filter((def) => def.name !== VECTOR_INDEX.table)
+  const csvs = new Map<TableDef, { file: string; rows: number; ms: number }>()
+  let largest = 0
+  try {
+    for (const def of otherTables) {
+      const rows = data[def.rows] as unknown as ReadonlyArray<Record<string, unknown>>
+      if (rows.length === 0) continue
+      const t0 = performance.now()
+      const file = join(csvDir, `${def.kind}-${TABLES.indexOf(def)}.csv`)
+      writeCsv(file, def, rows)
+      largest = Math.max(largest, statSync(file).size)
+      csvs.set(def, { file, rows: rows.length, ms: performance.now() - t0 })
+      if (options.release) (data as unknown as Record<string, unknown[]>)[def.rows] = []
+    }
+  } catch (error) {
+    rmSync(csvDir, { recursive: true, force: true })
+    throw error
+  }
+  const db: Database = new kuzu.Database(dbPath, loadBufferPoolBytes(largest, options.bufferPoolFloor), true, false)
   let conn: Connection | undefined
   let ok = false
   try {
@@ -82,21 +123,21 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
     phase('schema')
     // the vector table's width is the model's: created last, once the vectors are there
     const vectorTable = TABLES.filter((def) => def.name === VECTOR_INDEX.table)
-    const otherTables = TABLES.filter((def) => def.name !== VECTOR_INDEX.table)
     for (const ddl of renderDDL(otherTables)) await run(conn, ddl)
     for (const def of otherTables) {
-      const rows = data[def.rows] as unknown as ReadonlyArray<Record<string, unknown>>
+      const csv = csvs.get(def)
       const t0 = performance.now()
-      if (rows.length > 0) {
+      if (csv) {
         phase(tableLabel(def))
-        const file = join(csvDir, `${def.kind}-${TABLES.indexOf(def)}.csv`)
-        writeCsv(file, def, rows)
-        await run(conn, copyStatement(def.name, file, tableDefs(def.name).length > 1 && def.kind === 'rel' ? { from: def.from.table, to: def.to.table } : undefined)).catch((error: unknown) => {
-          throw new Error(`COPY ${tableLabel(def)} (${rows.length} rows) failed: ${error instanceof Error ? error.message : String(error)}`)
+        await run(conn, copyStatement(def.name, csv.file, tableDefs(def.name).length > 1 && def.kind === 'rel' ? { from: def.from.table, to: def.to.table } : undefined)).catch((error: unknown) => {
+          throw new Error(`COPY ${tableLabel(def)} (${csv.rows} rows) failed: ${error instanceof Error ? error.message : String(error)}`)
         })
-        rmSync(file, { force: true })
+        rmSync(csv.file, { force: true })
+        // What a COPY wrote stays dirty in the buffer pool until a checkpoint, and a dirty page
+        // cannot be evicted: checkpointed, a big table's pages make room for the next table's.
+        if (csv.rows >= CHECKPOINT_ROWS) await run(conn, 'CHECKPOINT')
       }
-      tables[tableLabel(def)] = { rows: rows.length, ms: Math.round(performance.now() - t0) }
+      tables[tableLabel(def)] = { rows: csv?.rows ?? 0, ms: Math.round(performance.now() - t0 + (csv?.ms ?? 0)) }
     }
     for (const ix of FTS_INDEXES) await run(conn, createFtsStatement(ix))
     const vectors = typeof options.vectors === 'function' ? await options.vectors() : options.vectors

@@ -204,15 +204,6 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
-      // Kuzu loads every other table while the workers finish; embeddings_ms is the wait for them
-      // (timed when off too, 0 ms: --json's timings keep one set of keys)
-      const vectors = async (): Promise<GraphVectors | undefined> => {
-        await time('embeddings', () => embedder?.finish())
-        cache.nextRow = data.docs.length
-        cache.save(dir, new Set(data.docs.map((d) => d.hash)))
-        return embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(data.docs) } : undefined
-      }
-      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
       counts = {
         commits: data.commits.length,
         files: files.length,
@@ -226,6 +217,19 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         changed: data.changed.length,
         docs: data.docs.length,
       }
+      // the load empties data's tables as it writes them (release): what the vectors need stays here
+      const docs = embedder ? data.docs : []
+      const docCount = data.docs.length
+      const docHashes = new Set(data.docs.map((d) => d.hash))
+      // Kuzu loads every other table while the workers finish; embeddings_ms is the wait for them
+      // (timed when off too, 0 ms: --json's timings keep one set of keys)
+      const vectors = async (): Promise<GraphVectors | undefined> => {
+        await time('embeddings', () => embedder?.finish())
+        cache.nextRow = docCount
+        cache.save(dir, docHashes)
+        return embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(docs) } : undefined
+      }
+      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, release: true, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
     }
     const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined))
     timings.total_ms = Math.round(performance.now() - started)

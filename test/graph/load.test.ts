@@ -128,6 +128,26 @@ describe('writeGraph', () => {
     }
   })
 
+  it('sizes the buffer pool by the largest table: a node table as big as the least pool still loads (git/git\'s Doc table)', async () => {
+    // Kuzu holds a node table's whole COPY in the pool: 8 MB of documents need more than 32 MB
+    // (measured), so on an 8 MB pool this fails unless the pool grows with the table
+    const data = emptyGraph()
+    const floor = 8 * 1024 * 1024
+    const body = 'why this line exists; '.repeat(40)
+    for (let row = 0; data.docs.length === 0 || row * body.length * 2 < floor; row++) {
+      data.docs.push({ row, id: `commit:${row}`, kind: 'commit', ref: String(row), path: '', line: 0, title: `subject ${row}`, text: `${row} ${body}`, search: `${row} ${body}`, hash: String(row) })
+    }
+    const dbPath = join(dir.path, 'graph.kuzu')
+    const result = await writeGraph(dbPath, data, { tmpDir: join(dir.path, 'tmp'), bufferPoolFloor: floor })
+    expect(result.tables.Doc.rows).toBe(data.docs.length)
+    const store = await GraphStore.open(dbPath, { readOnly: true })
+    try {
+      expect(await store.query('MATCH (d:Doc) RETURN count(*) AS n, sum(size(d.text)) AS chars')).toEqual([{ n: data.docs.length, chars: data.docs.reduce((n, d) => n + d.text.length, 0) }])
+    } finally {
+      await store.close()
+    }
+  })
+
   it('creates every table even when all row arrays are empty', async () => {
     const dbPath = join(dir.path, 'graph.kuzu')
     const result = await writeGraph(dbPath, emptyGraph())
