@@ -35,6 +35,7 @@ import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow
 import { DocEmbedder, VectorCache } from '../embed/vectors.js'
 import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
+import { collectGarbage } from '../runtime/gc.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
   acquireLock,
@@ -395,6 +396,8 @@ async function mapAndSave(
     Object.assign(data, { imports: graph.imports, calls: graph.calls, extends: graph.extends, implements: graph.implements }, buildFlows(files, graph))
     return graph
   })
+  // the hunk map's and the rows' garbage goes before the analytics add theirs (git/git: peak 1.89 -> 1.40 GB in this phase)
+  collectGarbage()
   await time('analytics', () => {
     const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
     const ownership: AnalyticsCache['ownership'] = {}
