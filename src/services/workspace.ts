@@ -285,7 +285,17 @@ export function tryLock(file: string): (() => void) | null {
         linkSync(mine, file)
         return () => rmSync(file, { force: true })
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+        const code = (error as NodeJS.ErrnoException).code
+        if (code !== 'EEXIST') {
+          // hard links refused (FAT, some network file systems): created exclusively, written at once
+          if (!LINKS_REFUSED.has(code ?? '')) throw error
+          try {
+            writeFileSync(file, JSON.stringify(record), { flag: 'wx' })
+            return () => rmSync(file, { force: true })
+          } catch (created) {
+            if ((created as NodeJS.ErrnoException).code !== 'EEXIST') throw created
+          }
+        }
       }
       const holder = lockHolder(file)
       if (holder !== null && holder !== process.pid) return null
@@ -313,6 +323,8 @@ export function tryLock(file: string): (() => void) | null {
     rmSync(mine, { force: true })
   }
 }
+
+const LINKS_REFUSED = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'])
 
 export function lockFile(repo: string): string {
   return path.join(gitwhyDir(repo), 'analyze.lock')
