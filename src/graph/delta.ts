@@ -115,20 +115,11 @@ function indexed(def: TableDef): boolean {
 }
 
 async function insert(conn: Connection, def: TableDef, rows: Array<Record<string, unknown>>): Promise<void> {
-  const oneByOne = def.kind === 'rel' ? rows.length <= FEW_RELS : indexed(def)
-  if (!oneByOne) return runBatched(conn, insertStatement(def), rows)
-  if (def.kind === 'node') {
-    const prepared = await prepare(conn, insertStatement(def))
-    for (const row of rows) await execute(conn, prepared, row)
-    return
-  }
-  const prepared = await prepare(conn, createRelStatement(def))
+  if (def.kind === 'rel' ? rows.length > FEW_RELS : !indexed(def)) return runBatched(conn, insertStatement(def), rows)
+  const prepared = await prepare(conn, def.kind === 'rel' ? createRelStatement(def) : insertStatement(def))
   for (const row of rows) {
-    const result = await conn.execute(prepared, row as never)
-    const results = Array.isArray(result) ? result : [result]
-    const made = results[0].getAllSync() as Array<{ made: number | bigint }>
-    for (const r of results) r.close()
-    if (Number(made[0]?.made ?? 0) !== 1) throw new Error(`${def.name}: no ${def.from.table} ${String(row.__from)} or no ${def.to.table} ${String(row.__to)} to link`)
+    const out = await execute(conn, prepared, row)
+    if (def.kind === 'rel' && Number(out[0]?.made ?? 0) !== 1) throw new Error(`${def.name}: no ${def.from.table} ${String(row.__from)} or no ${def.to.table} ${String(row.__to)} to link`)
   }
 }
 
@@ -157,9 +148,15 @@ async function prepare(conn: Connection, statement: string): Promise<PreparedSta
   return prepared
 }
 
-async function execute(conn: Connection, prepared: PreparedStatement, params: Record<string, unknown>): Promise<void> {
+/** Runs a prepared statement; its first result's rows (none for most statements here). */
+async function execute(conn: Connection, prepared: PreparedStatement, params: Record<string, unknown>): Promise<Array<Record<string, unknown>>> {
   const result = await conn.execute(prepared, params as never)
-  for (const r of Array.isArray(result) ? result : [result]) r.close()
+  const results = Array.isArray(result) ? result : [result]
+  try {
+    return results[0].getAllSync()
+  } finally {
+    for (const r of results) r.close()
+  }
 }
 
 async function run(conn: Connection, statement: string, params: Record<string, unknown>): Promise<void> {

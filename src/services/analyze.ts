@@ -220,7 +220,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       }
       // the load empties data's tables as it writes them (release): what the vectors need stays here
       const docs = embedder ? data.docs : []
-      const docCount = data.docs.length
+      const docCount = counts.docs
       const docHashes = new Set(data.docs.map((d) => d.hash))
       // Kuzu loads every other table while the workers finish; embeddings_ms is the wait for them
       // (timed when off too, 0 ms: --json's timings keep one set of keys)
