@@ -47,8 +47,6 @@ export interface CodeGraph {
   implements: Array<{ from: string; to: string }>
   /** Files with module-level calls: each gets a `<module>` symbol (MODULE_SYMBOL). */
   modules: Array<{ path: string; id: string; lines: number }>
-  /** Call sites that named something defined in the repository too often to link (more than MAX_AMBIGUOUS candidates). */
-  unresolved: number
   /** Entry points the entries queries registered (routes, commands, mains), their handlers resolved like calls (flows.ts). */
   entries: Array<{ symbol: string; kind: ExtractedEntry['kind']; label: string; line: number }>
 }
@@ -143,7 +141,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value])
 }
 
-export function buildCodeGraph(files: readonly IndexedFile[], registry: LanguageRegistry): CodeGraph {
+/**
+ * The code graph of `files`. With `reuse`, only the calls, imports and `<module>`s of the `dirty`
+ * files are resolved, the other files' taken from `previous` (the graph of the files before):
+ * exact when nothing else changed that another file's resolution reads (resolutionFace), which
+ * the caller checks. Heritage and entries are always resolved whole (they are few).
+ */
+export function buildCodeGraph(files: readonly IndexedFile[], registry: LanguageRegistry, reuse?: { previous: CodeGraph; dirty: ReadonlySet<string> }): CodeGraph {
   const modules = new ModuleResolver(files)
   const units = new Map<string, Unit>()
   const topByName = new Map<string, Sym[]>()
@@ -284,7 +288,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
   const parents = new Map<string, Sym[]>()
   /** The reverse: the classes and interfaces that extend or implement a type. */
   const subtypes = new Map<string, Sym[]>()
-  const out: CodeGraph = { imports: [], calls: [], extends: [], implements: [], modules: [], unresolved: 0, entries: [] }
+  const out: CodeGraph = { imports: [], calls: [], extends: [], implements: [], modules: [], entries: [] }
   for (const u of units.values()) {
     for (const ref of u.f.references ?? []) {
       if (ref.kind === 'call' || ref.from < 0) continue
@@ -453,6 +457,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
   }
 
   for (const u of units.values()) {
+    if (reuse && !reuse.dirty.has(u.f.path)) continue
     const seen = new Set<string>()
     let moduleCalls = false
     const emit = (fromIndex: number, syms: Sym[], reason: CallReason, line: number, confidence = CONFIDENCE[reason]) => {
@@ -469,8 +474,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (ref.kind !== 'call') continue
       if (ref.from < 0) moduleCalls = true
       const r = resolveCall(u, ref.name, ref.receiver, ref.from, ref.line)
-      if (r === 'unresolved') out.unresolved++
-      else if (r) {
+      if (r && r !== 'unresolved') {
         emit(ref.from, r.syms, r.reason, ref.line, r.confidence)
         if (r.overrides) emit(ref.from, r.overrides, r.reason, ref.line, DISPATCH)
       }
@@ -558,6 +562,22 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (symbol) out.entries.push({ symbol, kind: e.kind, label: e.label, line: e.line })
     }
   }
+  if (reuse) {
+    const dirtyFrom = new Set<string>()
+    for (const p of reuse.dirty) {
+      const u = units.get(p)
+      if (!u) continue
+      for (const id of u.ids) dirtyFrom.add(id)
+      dirtyFrom.add(moduleSymbolId(p))
+    }
+    // in the order a whole build gives: calls sorted below, modules and imports by file (imports stay sorted within one)
+    for (const e of reuse.previous.calls) if (!dirtyFrom.has(e.from)) out.calls.push(e)
+    for (const m of reuse.previous.modules) if (!reuse.dirty.has(m.path)) out.modules.push(m)
+    for (const i of reuse.previous.imports) if (!reuse.dirty.has(i.from)) out.imports.push(i)
+    const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+    out.modules.sort(byPath)
+    out.imports.sort((a, b) => byPath({ path: a.from }, { path: b.from }))
+  }
   out.calls.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.line - b.line || (a.to < b.to ? -1 : a.to > b.to ? 1 : 0)))
   return out
 }
@@ -574,3 +594,21 @@ export function fileImports(files: readonly IndexedFile[], registry: LanguageReg
   return [...out.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : a.to > b.to ? 1 : 0))
 }
 
+
+/**
+ * What of a file the resolution of other files reads: its symbols' names, kinds, nesting and
+ * exports, its heritage, its typed fields, its imports, exports and module configuration. Two
+ * versions with the same face resolve every other file alike (lines, bodies, calls and locals
+ * are its own business), so an update re-resolves just the files that changed (buildCodeGraph).
+ */
+export function resolutionFace(f: IndexedFile): string {
+  return JSON.stringify([
+    f.language,
+    f.symbols.map((s) => [s.name, s.qualifiedName, s.kind, s.exported, s.parentIndex]),
+    (f.references ?? []).filter((r) => r.kind !== 'call').map((r) => [r.kind, r.name, r.receiver, r.from]),
+    (f.bindings ?? []).filter((b) => b.field).map((b) => [b.name, b.type, b.from]),
+    (f.imports ?? []).map((i) => [i.source, i.bindings, i.reexport]),
+    f.exports ?? [],
+    f.config ?? null,
+  ])
+}

@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
@@ -181,63 +182,132 @@ const COUNTS: Record<string, string> = {
   docs: 'MATCH (n:Doc) RETURN count(*) AS n',
 }
 
-export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promise<Record<string, number>> {
+/** An open copy of the graph that deltas are applied to, in order, then finished (or closed). */
+export interface DeltaSession {
+  db: InstanceType<typeof kuzu.Database>
+  conn: Connection
+}
+
+export async function openDelta(dbPath: string): Promise<DeltaSession> {
   const db = new kuzu.Database(dbPath, DELTA_BUFFER_POOL_BYTES, true, false)
   await db.init()
   const conn = new kuzu.Connection(db)
   try {
     await conn.init()
-    if (delta.replaceSymbolsOf.length > 0) await run(conn, 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s', { paths: delta.replaceSymbolsOf })
-    if (delta.removeSymbolDocsOf && delta.removeSymbolDocsOf.length > 0) {
-      const paths = { paths: delta.removeSymbolDocsOf }
-      await run(conn, "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v", paths)
-      await run(conn, "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d", paths)
-    }
-    if (delta.topoShift !== 0) await run(conn, 'MATCH (c:Commit) SET c.topo = c.topo + $k', { k: delta.topoShift })
-    if (delta.renameAuthors.length > 0) {
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
-    }
-    if (delta.updateFiles.length > 0) {
-      await runBatched(
-        conn,
-        `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET f.language = r.language, f.lines = r.lines, f.is_test = r.is_test, f.present = r.present, ${ACTIVITY_SET('f')}`,
-        delta.updateFiles.map((f) => activityParams(f)),
-      )
-    }
-    if (delta.activity) {
-      await runBatched(conn, `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET ${ACTIVITY_SET('f')}`, delta.activity.files.map(activityParams))
-      await runBatched(conn, `UNWIND $rows AS r MATCH (s:Symbol {id: r.id}) SET ${ACTIVITY_SET('s')}`, delta.activity.symbols.map(activityParams))
-    }
-    const a = delta.analytics
-    if (a) {
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.a})-[e:CO_CHANGED]->(:File {path: r.b}) DELETE e', a.removeFileCoChanges.map((r) => ({ ...r })))
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.a})-[e:CO_CHANGED]->(:Symbol {id: r.b}) DELETE e', a.removeSymbolCoChanges.map((r) => ({ ...r })))
-      if (a.replaceCommunities) await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
-      if (a.ownershipOf.length > 0) await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: a.ownershipOf })
-    }
-    const code = delta.codeGraph
-    if (code) {
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:CALLS]->(:Symbol {id: r.to}) WHERE e.line = r.line DELETE e', code.calls.map((r) => ({ ...r })))
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:EXTENDS]->(:Symbol {id: r.to}) DELETE e', code.extends.map((r) => ({ ...r })))
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:IMPLEMENTS]->(:Symbol {id: r.to}) DELETE e', code.implements.map((r) => ({ ...r })))
-      await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.from})-[e:IMPORTS]->(:File {path: r.to}) DELETE e', code.imports.map((r) => ({ ...r })))
-      if (code.processes.length > 0) await run(conn, 'MATCH (p:Process) WHERE p.id IN $ids DETACH DELETE p', { ids: code.processes })
-    }
-    for (const def of TABLES) {
-      const rows = delta.insert[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
-      if (rows && rows.length > 0) await insert(conn, def, insertRows(def, rows))
-    }
-    await run(conn, 'CHECKPOINT', {})
-    const counts: Record<string, number> = {}
-    for (const [name, statement] of Object.entries(COUNTS)) {
-      const result = await conn.query(statement)
-      const rows = await (Array.isArray(result) ? result[0] : result).getAll()
-      for (const r of Array.isArray(result) ? result : [result]) r.close()
-      counts[name] = Number(rows[0].n)
-    }
-    return counts
-  } finally {
-    await conn.close()
+  } catch (error) {
     await db.close()
+    throw error
+  }
+  return { db, conn }
+}
+
+/**
+ * Applies a delta (or a part of one: an update sends what the history gives as soon as it is
+ * known, and the analytics and code graph later). Its deletions go before its insertions.
+ */
+export async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): Promise<void> {
+  const replaceSymbolsOf = delta.replaceSymbolsOf ?? []
+  if (replaceSymbolsOf.length > 0) await run(conn, 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s', { paths: replaceSymbolsOf })
+  if (delta.removeSymbolDocsOf && delta.removeSymbolDocsOf.length > 0) {
+    const paths = { paths: delta.removeSymbolDocsOf }
+    await run(conn, "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v", paths)
+    await run(conn, "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d", paths)
+  }
+  if (delta.topoShift) await run(conn, 'MATCH (c:Commit) SET c.topo = c.topo + $k', { k: delta.topoShift })
+  if (delta.renameAuthors && delta.renameAuthors.length > 0) {
+    await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
+  }
+  if (delta.updateFiles && delta.updateFiles.length > 0) {
+    await runBatched(
+      conn,
+      `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET f.language = r.language, f.lines = r.lines, f.is_test = r.is_test, f.present = r.present, ${ACTIVITY_SET('f')}`,
+      delta.updateFiles.map((f) => activityParams(f)),
+    )
+  }
+  if (delta.activity) {
+    await runBatched(conn, `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET ${ACTIVITY_SET('f')}`, delta.activity.files.map(activityParams))
+    await runBatched(conn, `UNWIND $rows AS r MATCH (s:Symbol {id: r.id}) SET ${ACTIVITY_SET('s')}`, delta.activity.symbols.map(activityParams))
+  }
+  const a = delta.analytics
+  if (a) {
+    await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.a})-[e:CO_CHANGED]->(:File {path: r.b}) DELETE e', a.removeFileCoChanges.map((r) => ({ ...r })))
+    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.a})-[e:CO_CHANGED]->(:Symbol {id: r.b}) DELETE e', a.removeSymbolCoChanges.map((r) => ({ ...r })))
+    if (a.replaceCommunities) await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
+    if (a.ownershipOf.length > 0) await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: a.ownershipOf })
+  }
+  const code = delta.codeGraph
+  if (code) {
+    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:CALLS]->(:Symbol {id: r.to}) WHERE e.line = r.line DELETE e', code.calls.map((r) => ({ ...r })))
+    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:EXTENDS]->(:Symbol {id: r.to}) DELETE e', code.extends.map((r) => ({ ...r })))
+    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:IMPLEMENTS]->(:Symbol {id: r.to}) DELETE e', code.implements.map((r) => ({ ...r })))
+    await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.from})-[e:IMPORTS]->(:File {path: r.to}) DELETE e', code.imports.map((r) => ({ ...r })))
+    if (code.processes.length > 0) await run(conn, 'MATCH (p:Process) WHERE p.id IN $ids DETACH DELETE p', { ids: code.processes })
+  }
+  for (const def of TABLES) {
+    const rows = delta.insert?.[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
+    if (rows && rows.length > 0) await insert(conn, def, insertRows(def, rows))
+  }
+}
+
+/** Checkpoints the applied deltas; the row counts after them, as analyze reports them. */
+export async function finishDelta({ conn }: DeltaSession): Promise<Record<string, number>> {
+  await run(conn, 'CHECKPOINT', {})
+  const counts: Record<string, number> = {}
+  for (const [name, statement] of Object.entries(COUNTS)) {
+    const result = await conn.query(statement)
+    const rows = await (Array.isArray(result) ? result[0] : result).getAll()
+    for (const r of Array.isArray(result) ? result : [result]) r.close()
+    counts[name] = Number(rows[0].n)
+  }
+  return counts
+}
+
+export async function closeDelta({ db, conn }: DeltaSession): Promise<void> {
+  await conn.close()
+  await db.close()
+}
+
+export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promise<Record<string, number>> {
+  const session = await openDelta(dbPath)
+  try {
+    await applyDelta(session, delta)
+    return await finishDelta(session)
+  } finally {
+    await closeDelta(session)
+  }
+}
+
+/** One step of an update's graph delta (src/graph/delta-writer.ts sends them, in order). */
+export type DeltaOp = { op: 'open'; from: string; to: string } | { op: 'apply'; delta: Partial<GraphDelta> } | { op: 'finish' } | { op: 'close' }
+
+/**
+ * Runs delta steps one at a time, in the order given, whatever the previous one gave: open copies
+ * the previous graph and opens the copy, close closes it (also after a failed step).
+ */
+export function deltaRunner(): (op: DeltaOp) => Promise<unknown> {
+  let session: DeltaSession | null = null
+  let queue: Promise<unknown> = Promise.resolve()
+  const opened = () => session ?? Promise.reject(new Error('the graph delta was used before the graph was opened'))
+  const step = async (op: DeltaOp): Promise<unknown> => {
+    switch (op.op) {
+      case 'open':
+        copyFileSync(op.from, op.to)
+        session = await openDelta(op.to)
+        return null
+      case 'apply':
+        return applyDelta(await opened(), op.delta)
+      case 'finish':
+        return finishDelta(await opened())
+      case 'close': {
+        const open = session
+        session = null
+        return open ? closeDelta(open) : null
+      }
+    }
+  }
+  return (op) => {
+    const result = queue.then(() => step(op))
+    queue = result.catch(() => {})
+    return result
   }
 }

@@ -133,6 +133,13 @@ export class CommitCatalog {
     return entry
   }
 
+  /** Every commit's SHA and subject, newest committed first (reads every shard, builds no entries). */
+  subjects(): Array<{ sha: string; subject: string }> {
+    return Object.values(this.shards.entries())
+      .sort((a, b) => b[4] - a[4])
+      .map((p) => ({ sha: p[0], subject: p[5] }))
+  }
+
   /** Every PR number, issue number and author email the catalog mentions (reads every shard). */
   known(): { pullRequests: Set<number>; issues: Set<number>; emails: Set<string> } {
     const out = { pullRequests: new Set<number>(), issues: new Set<number>(), emails: new Set<string>() }

@@ -1,12 +1,13 @@
-import { copyFileSync, existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { decodeSource } from '../git/decode.js'
 import { countLines, listLinks, listTree, readBlobs } from '../git/tree.js'
 import { writeGraph, type GraphVectors } from '../graph/load.js'
-import { SCHEMA_VERSION } from '../graph/schema.js'
-import { applyGraphDelta, type GraphDelta } from '../graph/delta.js'
-import { NO_ACTIVITY, type CoChangeRow, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
+import { ACTIVITY_COLUMNS, SCHEMA_VERSION } from '../graph/schema.js'
+import type { GraphDelta } from '../graph/delta.js'
+import { GraphDeltaWriter } from '../graph/delta-writer.js'
+import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
 import { activityRows, analyticsRows, computeAnalytics, loadStoredAnalytics, saveStoredAnalytics, type StoredAnalytics } from '../analytics/build.js'
 import { analyticsInput, changesFromRows, loadAnalyticsCache, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, type AnalyticsCache } from '../analytics/cache.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
@@ -22,8 +23,9 @@ import { computeIgnoreGuesses, ignoredRevsFor, type IgnoreGuesses } from '../his
 import type { HistoryGraph } from '../history/graph.js'
 import { classifyFile, createSymbolExtractor, installedLanguageRegistry, isTestPath, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
 import { isModuleConfigFile } from '../codegraph/modules.js'
+import { loadCodeGraph, resolverFingerprint, saveCodeGraph } from '../codegraph/cache.js'
 import { buildFlows, type Flows } from '../codegraph/flows.js'
-import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, type CodeGraph } from '../codegraph/resolve.js'
+import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, resolutionFace, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
 import { analyzeSettings, finishNoop, register } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
@@ -393,7 +395,9 @@ async function mapAndSave(
     const modules = moduleRows(graph.modules)
     data.symbols.push(...modules.symbols)
     data.defines.push(...modules.defines)
-    Object.assign(data, { imports: graph.imports, calls: graph.calls, extends: graph.extends, implements: graph.implements }, buildFlows(files, graph))
+    const flows = buildFlows(files, graph)
+    saveCodeGraph(dir, { graph, flows })
+    Object.assign(data, { imports: graph.imports, calls: graph.calls, extends: graph.extends, implements: graph.implements }, flows)
     return graph
   })
   // the hunk map's and the rows' garbage goes before the analytics add theirs (git/git: peak 1.89 -> 1.40 GB in this phase)
@@ -532,6 +536,17 @@ function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number,
   return { rows, stored }
 }
 
+/** Two flat rows with the same fields and values (either may be missing). */
+function sameRow(a: object | undefined, b: object | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  const x = a as Record<string, unknown>
+  const y = b as Record<string, unknown>
+  const keys = Object.keys(x)
+  return keys.length === Object.keys(y).length && keys.every((k) => Object.hasOwn(y, k) && x[k] === y[k])
+}
+
+const sameRows = (a: readonly object[], b: readonly object[]) => a.length === b.length && a.every((r, i) => sameRow(r, b[i]))
+
 /**
  * What an update writes for the analytics: only what differs from the previous index. Symbols
  * that were re-inserted lost their edges (DETACH DELETE), so theirs are written whatever changed.
@@ -542,7 +557,7 @@ function analyticsDelta(
   rows: ReturnType<typeof analyticsRows>,
   u: { reinserted: Set<string>; touchedPaths: Set<string> },
 ): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
+  const same = sameRow
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
   for (const [p, row] of Object.entries(after.files)) if (!u.touchedPaths.has(p) && !same(before.files[p], row)) activity.files.push({ path: p, ...row })
   for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !same(before.symbols[id], row)) activity.symbols.push({ id, ...row })
@@ -556,7 +571,7 @@ function analyticsDelta(
   }
   const files = diffPairs(before.fileCoChanged, after.fileCoChanged, () => false)
   const symbols = diffPairs(before.symbolCoChanged, after.symbolCoChanged, (r) => u.reinserted.has(r.a) || u.reinserted.has(r.b))
-  const communitiesChanged = !same(before.communities, after.communities) || !same(before.memberOf, after.memberOf)
+  const communitiesChanged = !sameRows(before.communities, after.communities) || !sameRows(before.memberOf, after.memberOf)
   return {
     analytics: {
       fileCoChanged: files.insert,
@@ -568,6 +583,23 @@ function analyticsDelta(
     activity,
     analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, replaceCommunities: communitiesChanged, ownershipOf: [...u.touchedPaths] },
   }
+}
+
+/**
+ * The files an update re-resolves, with the previous code graph for the others: the changed ones,
+ * when none changed what other files' resolution reads (resolutionFace) and no file came or went.
+ */
+function codeGraphReuse(previous: Map<string, IndexedFile>, files: IndexedFile[], graph: CodeGraph): { previous: CodeGraph; dirty: Set<string> } | undefined {
+  if (previous.size !== files.length) return undefined
+  const dirty = new Set<string>()
+  for (const f of files) {
+    const old = previous.get(f.path)
+    if (!old) return undefined
+    if (old.blob === f.blob) continue
+    if (resolutionFace(old) !== resolutionFace(f)) return undefined
+    dirty.add(f.path)
+  }
+  return { previous: graph, dirty }
 }
 
 /** The `<module>` symbols of the files with module-level calls (no history of their own). */
@@ -586,11 +618,37 @@ function moduleRows(modules: CodeGraph['modules']): Pick<GraphData, 'symbols' | 
 function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Flows; after: Flows }, deleted: ReadonlySet<string>, touched: ReadonlySet<string>) {
   const callKey = (e: CodeGraph['calls'][number]) => `${e.from}\0${e.to}\0${e.line}\0${e.confidence}\0${e.reason}`
   const pairKey = (e: { from: string; to: string }) => `${e.from}\0${e.to}`
+  // edges grouped by their source: a source whose edges are the same, in the same order, is
+  // settled without a key for each of them (most are, after a small change)
+  const bySource = <T extends { from: string }>(edges: T[]) => {
+    const out = new Map<string, T[]>()
+    for (const e of edges) {
+      const list = out.get(e.from)
+      if (list) list.push(e)
+      else out.set(e.from, [e])
+    }
+    return out
+  }
+  const sameEdge = (a: Partial<CodeGraph['calls'][number]>, b: Partial<CodeGraph['calls'][number]>) => a.to === b.to && a.line === b.line && a.confidence === b.confidence && a.reason === b.reason
   const diff = <T extends { from: string; to: string }>(old: T[], now: T[], key: (e: T) => string, symbols: boolean) => {
-    const o = new Set(old.map(key))
-    const n = new Set(now.map(key))
     const gone = (e: T) => symbols && (deleted.has(e.from) || deleted.has(e.to))
-    return { remove: old.filter((e) => !n.has(key(e)) && !gone(e)), insert: now.filter((e) => !o.has(key(e)) || gone(e)) }
+    const remove: T[] = []
+    const insert: T[] = []
+    const was = bySource(old)
+    for (const [from, edges] of bySource(now)) {
+      const previous = was.get(from) ?? []
+      was.delete(from)
+      if (previous.length === edges.length && previous.every((e, i) => sameEdge(e, edges[i]))) {
+        for (const e of edges) if (gone(e)) insert.push(e)
+        continue
+      }
+      const o = new Set(previous.map(key))
+      const n = new Set(edges.map(key))
+      for (const e of previous) if (!n.has(key(e)) && !gone(e)) remove.push(e)
+      for (const e of edges) if (!o.has(key(e)) || gone(e)) insert.push(e)
+    }
+    for (const edges of was.values()) for (const e of edges) if (!gone(e)) remove.push(e)
+    return { remove, insert }
   }
   const calls = diff(before.calls, after.calls, callKey, true)
   const ext = diff(before.extends, after.extends, pairKey, true)
@@ -697,7 +755,8 @@ async function updateIndex(u: {
   for (let age = old.size - 1; age >= 0; age = old.dag.parents[age][0] ?? -1) mainline.add(old.dag.shas[age])
   for (const c of fresh) for (const p of c.parents) if (!freshIndex.has(p) && !mainline.has(p)) return null
 
-  const known = loadCommitCatalog(prevDir).known()
+  const catalog = loadCommitCatalog(prevDir)
+  const known = catalog.known()
   const knownPrs = known.pullRequests
   const knownIssues = known.issues
   const knownAuthors = known.emails
@@ -708,8 +767,7 @@ async function updateIndex(u: {
   const identities = resolveIdentities(signatures, history.identities, history.identityMerge)
   for (const [email, who] of before) if (JSON.stringify(identities.get(email)) !== JSON.stringify(who)) return null
   const paths = new Set<string>()
-  const catalog = loadCommitCatalog(prevDir)
-  const older = catalog.since(-Infinity).sort((a, b) => b.committed - a.committed).map((e) => ({ sha: e.commit.sha, subject: e.commit.subject }))
+  const older = catalog.subjects()
   const reverts = await time('reverts', () => revertsOf(u.repo, fresh, older))
   const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts })
   // a new commit naming an older PR can change that PR's title: rebuild instead
@@ -731,6 +789,7 @@ async function updateIndex(u: {
     const subjects = new Map([...older.map((c) => [c.sha, c.subject] as const), ...tables.commits.map((c) => [c.sha, c.subject] as const)])
     return { symbols: symbolRows(affected, result, graph.shas, (sha) => subjects.get(sha)), owners: { result, shas: graph.shas } }
   })
+  let counts: Record<string, number>
   const docs = numberDocs([...commitDocs, ...entityDocs({ pullRequests: tables.pullRequests, issues: tables.issues.filter((i) => !knownIssues.has(i.number)) }), ...symbols.docs], vectorCache.nextRow)
   embedder?.add(docs)
 
@@ -740,66 +799,87 @@ async function updateIndex(u: {
   const updateFiles = [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p)))
   const insertFiles = [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p)))
 
-  const registry = installedLanguageRegistry()
-  const graphs = await time('code_graph', () => ({ before: buildCodeGraph([...previousFiles.values()], registry), after: buildCodeGraph(files, registry) }))
-
-  // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
-  // and ownership replaced, then computed from scratch as a full build does.
-  const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
-    const cache = loadAnalyticsCache(prevDir)
-    const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
-    const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
-    const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
-    const bySha = new Map(changes.map((c) => [c.sha, c]))
-    const ownership: AnalyticsCache['ownership'] = {}
-    for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-    const authorOf = humanAuthor(bySha)
-    affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
-    const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
-    const before = loadStoredAnalytics(prevDir)
-    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
-    return analyticsDelta(before, stored, rows, {
-      reinserted: new Set(symbols.symbols.map((r) => r.id)),
-      touchedPaths,
+  // The graph: copied, opened and given the history's rows on the delta's thread while this one
+  // computes the code graph and the analytics, whose rows follow. Inserted nodes go in with no
+  // activity; the second part sets it (with the activity that changed elsewhere).
+  const writer = new GraphDeltaWriter(path.join(prevDir, GRAPH_DB), path.join(dir, GRAPH_DB))
+  try {
+    writer.apply({
+      replaceSymbolsOf,
+      removeSymbolDocsOf: replaceSymbolsOf,
+      topoShift: fresh.length,
+      renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
+      insert: {
+        ...tables,
+        ...symbols,
+        docs,
+        files: insertFiles,
+        authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
+        issues: tables.issues.filter((i) => !knownIssues.has(i.number)),
+      },
     })
-  })
 
-  const code = await time('flows', () => {
-    const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
-    const { before, after } = graphs
-    return codeGraphDelta(before, after, { before: buildFlows([...previousFiles.values()], before), after: buildFlows(files, after) }, deleted, touchedPaths)
-  })
+    const registry = installedLanguageRegistry()
+    const graphs = await time('code_graph', () => {
+      const stored = loadCodeGraph(prevDir)
+      const before = stored ?? (() => {
+        const graph = buildCodeGraph([...previousFiles.values()], registry)
+        return { graph, flows: buildFlows([...previousFiles.values()], graph) }
+      })()
+      const reuse = stored && stored.resolver !== null && stored.resolver === resolverFingerprint() ? codeGraphReuse(previousFiles, files, stored.graph) : undefined
+      return { before, after: buildCodeGraph(files, registry, reuse) }
+    })
 
-  await time('embeddings', () => embedder?.finish())
-  vectorCache.nextRow += docs.length
-  const delta: GraphDelta = {
-    replaceSymbolsOf,
-    removeSymbolDocsOf: replaceSymbolsOf,
-    codeGraph: code.remove,
-    updateFiles,
-    activity,
-    analytics: analyticsChange,
-    topoShift: fresh.length,
-    renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
-    insert: {
-      ...tables,
-      ...symbols,
-      ...analytics,
-      ...code.insert,
-      symbols: [...symbols.symbols, ...code.insert.symbols],
-      docs,
-      docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
-      defines: [...symbols.defines, ...code.insert.defines],
-      files: insertFiles,
-      authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
-      issues: tables.issues.filter((i) => !knownIssues.has(i.number)),
-    },
+    // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
+    // and ownership replaced, then computed from scratch as a full build does.
+    const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
+      const cache = loadAnalyticsCache(prevDir)
+      const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
+      const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
+      const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
+      const bySha = new Map(changes.map((c) => [c.sha, c]))
+      const ownership: AnalyticsCache['ownership'] = {}
+      for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
+      const authorOf = humanAuthor(bySha)
+      affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
+      const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
+      const before = loadStoredAnalytics(prevDir)
+      const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
+      return analyticsDelta(before, stored, rows, {
+        reinserted: new Set(symbols.symbols.map((r) => r.id)),
+        touchedPaths,
+      })
+    })
+
+    const code = await time('flows', () => {
+      const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
+      const { before, after } = graphs
+      const flows = buildFlows(files, after)
+      saveCodeGraph(dir, { graph: after, flows })
+      return codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, touchedPaths)
+    })
+
+    await time('embeddings', () => embedder?.finish())
+    vectorCache.nextRow += docs.length
+    const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
+    writer.apply({
+      updateFiles,
+      codeGraph: code.remove,
+      analytics: analyticsChange,
+      activity: {
+        files: [...activity.files, ...insertFiles.map((f) => ({ path: f.path, ...activityOf(f) }))],
+        symbols: [...activity.symbols, ...symbols.symbols.map((r) => ({ id: r.id, ...activityOf(r) }))],
+      },
+      insert: {
+        ...analytics,
+        ...code.insert,
+        docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
+      },
+    })
+    counts = await time('update_graph', () => writer.finish())
+  } finally {
+    await writer.close()
   }
-  const db = path.join(dir, GRAPH_DB)
-  const counts = await time('update_graph', () => {
-    copyFileSync(path.join(prevDir, GRAPH_DB), db)
-    return applyGraphDelta(db, delta)
-  })
   await time('update_save', () => {
     vectorCache.save(dir)
     saveSignatures(dir, signatures)

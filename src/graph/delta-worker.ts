@@ -1,0 +1,18 @@
+/**
+ * The graph delta of an update on its own thread (src/graph/delta-writer.ts): Kuzu copies, opens
+ * and changes the graph while the main thread computes the code graph and the analytics.
+ */
+import { parentPort } from 'node:worker_threads'
+import { deltaRunner, type DeltaOp } from './delta.js'
+
+export type DeltaRequest = DeltaOp & { id: number }
+export type DeltaReply = { id: number; value?: unknown; error?: string; stack?: string }
+
+const run = deltaRunner()
+
+parentPort?.on('message', (request: DeltaRequest) => {
+  run(request).then(
+    (value) => parentPort!.postMessage({ id: request.id, value } satisfies DeltaReply),
+    (error: unknown) => parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined } satisfies DeltaReply),
+  )
+})
