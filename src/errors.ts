@@ -13,8 +13,15 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * By its shape as well as its class: a bundled entry (dist/bundle) has its own copy of this class,
+ * and a UserError thrown by the unbundled service it loads is of the other copy.
+ */
 export function isUserError(error: unknown): error is UserError {
-  return error instanceof UserError
+  if (error instanceof UserError) return true
+  if (!(error instanceof Error) || error.name !== 'UserError') return false
+  const e = error as Error & Partial<Pick<UserError, 'remedy' | 'code'>>
+  return typeof e.remedy === 'string' && typeof e.code === 'string'
 }
 
 /** The largest --limit taken literally; beyond it a limit means nothing a list could hold (0 = no cap). */

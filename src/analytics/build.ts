@@ -9,10 +9,22 @@ import { hotspots } from './risk.js'
 import { activityStats, headPathsByChange } from './stats.js'
 import { type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
 
-/** What Louvain sees, as one string: equal keys give equal communities (it is deterministic). */
+/**
+ * What Louvain sees, as one hash: equal keys give equal communities (it is deterministic). Calls
+ * and imports count as the pairs they link (calls at their best confidence), as communities.ts
+ * reads them: moving a call to another line changes no community, and recomputes none.
+ */
 function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: AnalyticsConfig): string {
+  const calls = new Map<string, number>()
+  for (const { from, to, confidence } of input.calls ?? []) {
+    const key = `${from}\0${to}`
+    calls.set(key, Math.max(calls.get(key) ?? 0, confidence))
+  }
+  const imports = new Set((input.imports ?? []).map(({ from, to }) => `${from}\0${to}`))
   return createHash('sha1')
-    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo, input.imports ?? [], input.calls ?? []]))
+    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo]))
+    .update(`\n${[...imports].sort().join('\n')}\n`)
+    .update([...calls].map(([pair, confidence]) => `${pair}\0${confidence}`).sort().join('\n'))
     .digest('hex')
 }
 

@@ -1,14 +1,19 @@
 import { parseArgs } from 'node:util'
 import { stderrProgress } from '../progress.js'
 import { analyzeLines, printable } from '../render.js'
+import { isUserError } from '../errors.js'
 import { analyzeIfCurrent } from '../services/analyze-settings.js'
+import type { AnalyzeOptions } from '../services/analyze.js'
+import { reportBug, reportUserError } from '../views/report.js'
 
 /**
- * `gitwhy analyze` when the index is already current, answered before oclif loads (its start-up
- * is most of a no-op's time). Takes only the flags a no-op can be asked with; anything else
- * (another flag, --help, a repeated or unknown argument, a colorized --json on a terminal), any
- * error and any index that is not plainly current returns false, and bin/run.js hands the same
- * argv to oclif, whose `analyze` runs the whole service. Prints what the oclif command prints.
+ * `gitwhy analyze` answered before oclif loads (its start-up is ~0.1 s of a hook's update after
+ * each commit, and most of a no-op's time). Takes only the flags asked without options (the
+ * repository, --json, --quiet, --embeddings); anything else (another flag, --help, a repeated or
+ * unknown argument, a colorized --json on a terminal) and any error of the no-op check returns
+ * false, and bin/run.js hands the same argv to oclif. An index that is not plainly current is
+ * analyzed here by the same service with the same options. Prints what the oclif command prints,
+ * and reports errors as it does (exit 1: the user's to fix; 2: a bug).
  */
 export async function analyzeFast(argv: string[]): Promise<boolean> {
   if (new Set(argv).size !== argv.length || argv.includes('--')) return false
@@ -23,9 +28,26 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
   // both spellings of the embeddings flag at once: oclif's rule (the last one wins) decides
   if (positionals.length > 1 || (json && process.stdout.isTTY) || (values.embeddings && values['no-embeddings'])) return false
   const progress = stderrProgress(!values.quiet && !json)
-  const summary = await analyzeIfCurrent({ repo: positionals[0] ?? values.repo, embeddings: values.embeddings === true ? true : values['no-embeddings'] === true ? false : undefined, onWarning: (m) => progress.note(printable(`warning: ${m}`)) })
+  const options: AnalyzeOptions = { repo: positionals[0] ?? values.repo, embeddings: values.embeddings === true ? true : values['no-embeddings'] === true ? false : undefined, onWarning: (m) => progress.note(printable(`warning: ${m}`)) }
+  let summary = await analyzeIfCurrent(options)
+  if (!summary) {
+    try {
+      // not bundled: the service loads its grammars, workers and model relative to its own files
+      const { analyze } = (await import(new URL('../services/analyze.js', import.meta.url).href)) as typeof import('../services/analyze.js')
+      summary = await analyze({ ...options, onProgress: progress.report })
+    } catch (error) {
+      progress.end()
+      if (isUserError(error)) {
+        reportUserError(error, json)
+        process.exitCode = 1
+      } else {
+        reportBug(error instanceof Error ? error : new Error(String(error)), json)
+        process.exitCode = 2
+      }
+      return true
+    }
+  }
   progress.end()
-  if (!summary) return false
   const text = json ? JSON.stringify(summary, null, 2) : analyzeLines(summary).map(printable).join('\n')
   process.stdout.write(`${text}\n`)
   return true

@@ -1,9 +1,10 @@
 /**
- * A no-op `gitwhy analyze` is answered before oclif loads (bin/run.js → src/fast/analyze.ts). It
- * must print exactly what the oclif command prints, and hand everything else to oclif: a new
- * commit, an index whose files changed on disk since they were hashed, other flags.
+ * `gitwhy analyze` with the flags a hook or a person types (none, --json, --quiet, --embeddings)
+ * runs before oclif loads (bin/run.js → src/fast/analyze.ts): a no-op, an update and a build alike.
+ * It must print exactly what the oclif command prints (timings aside), and hand every other flag
+ * to oclif.
  */
-import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -61,7 +62,7 @@ describe('no-op analyze without oclif', () => {
 
   test('--embeddings (opt-in) is an option like the others: the no-op of an embedded index is answered fast, the same as oclif', async () => {
     const built = await run(['analyze', '--embeddings', '--json'])
-    expect([built.path, JSON.parse(built.stdout).mode, JSON.parse(built.stdout).embeddings.model]).toEqual(['oclif', 'full', 'use-lite'])
+    expect([built.path, JSON.parse(built.stdout).mode, JSON.parse(built.stdout).embeddings.model]).toEqual(['fast', 'full', 'use-lite'])
     for (const args of [['analyze', '--embeddings', '--json'], ['analyze', '--embeddings']]) {
       const fast = await run(args)
       const oclif = await run([...args, '--max-file-bytes', '1000000'])
@@ -74,7 +75,7 @@ describe('no-op analyze without oclif', () => {
     expect([kept.path, JSON.parse(kept.stdout).mode, JSON.parse(kept.stdout).embeddings]).toEqual(['fast', 'noop', { model: 'use-lite', embedded: 0 }])
     // --no-embeddings asks for the index without vectors: a rebuild, then plain no-ops without them
     const off = await run(['analyze', '--no-embeddings', '--json'])
-    expect([off.path, JSON.parse(off.stdout).mode, JSON.parse(off.stdout).embeddings]).toEqual(['oclif', 'full', { model: null, embedded: 0 }])
+    expect([off.path, JSON.parse(off.stdout).mode, JSON.parse(off.stdout).embeddings]).toEqual(['fast', 'full', { model: null, embedded: 0 }])
     const noop = await run(['analyze', '--json'])
     expect([noop.path, JSON.parse(noop.stdout).mode, JSON.parse(noop.stdout).embeddings]).toEqual(['fast', 'noop', { model: null, embedded: 0 }])
     // both spellings at once: oclif decides (the last one wins)
@@ -82,18 +83,47 @@ describe('no-op analyze without oclif', () => {
     expect([both.path, JSON.parse(both.stdout).mode]).toEqual(['oclif', 'noop'])
   })
 
-  test('anything else goes to oclif: a new commit, a touched index file, --force, --help, a bad flag', async () => {
-    repo.write('src/a.ts', 'export function a(): number {\n  return 2\n}\n')
-    repo.commit('Change a')
-    const update = await run(['analyze', '--json'])
-    expect([update.path, JSON.parse(update.stdout).mode]).toEqual(['oclif', 'incremental'])
+  test('an update (new commits) is analyzed without oclif too: the same output and exit code as the oclif command', async () => {
+    // a twin with the same commits (same SHAs): one updated on each path
+    const twin = repo.clone()
+    for (const dir of [repo.dir, twin.dir]) expect((await run(['analyze', '--no-embeddings', '--json'], dir)).code).toBe(0)
+    const strip = (r: CliResult, dir: string) => r.stdout.replaceAll(dir, 'REPO').replace(/\d+ ms/g, 'N ms').replace(/"(\w+_ms|[a-z_]+)": \d+/g, (m, k: string) => (/_ms$|^(files|history|reverts|hunk_map|rows|code_graph|analytics|save|embeddings|graph_load|manifest|update\w*|flows)$/.test(k) ? `"${k}": N` : m))
+    for (const [i, args] of [['analyze', '--json'], ['analyze'], ['analyze', '--quiet']].entries()) {
+      for (const r of [repo, twin]) {
+        r.write('src/a.ts', `export function a(): number {\n  return ${i + 2}\n}\n`)
+        r.commit(`Change a ${i}`)
+      }
+      const fast = await run(args)
+      const oclif = await run([...args, '--max-file-bytes', '1000000'], twin.dir)
+      expect([fast.path, oclif.path], args.join(' ')).toEqual(['fast', 'oclif'])
+      expect([fast.code, strip(fast, repo.dir)], args.join(' ')).toEqual([oclif.code, strip(oclif, twin.dir)])
+      expect(fast.code).toBe(0)
+      if (args.includes('--json')) expect(JSON.parse(fast.stdout).mode).toBe('incremental')
+      else expect(fast.stdout).toContain('(incremental, 1 new commits)')
+    }
+    // an error of the analyze itself is reported as oclif reports it: exit 1, the JSON error document
+    writeFileSync(path.join(repo.dir, '.gitwhy', 'analyze.lock'), JSON.stringify({ pid: process.pid }))
+    repo.write('src/a.ts', 'export function a(): number {\n  return 9\n}\n')
+    repo.commit('Change a while locked')
+    try {
+      const locked = await run(['analyze', '--json'])
+      expect([locked.path, locked.code, JSON.parse(locked.stdout).error?.code]).toEqual(['fast', 1, 'locked'])
+    } finally {
+      rmSync(path.join(repo.dir, '.gitwhy', 'analyze.lock'), { force: true })
+    }
+  })
 
-    // a file of the index that is not the one hashed (its change time moved): oclif hashes it again
+  test('anything else goes to oclif: a touched index file, --force, --help, a bad flag', async () => {
+    repo.write('src/a.ts', 'export function a(): number {\n  return 20\n}\n')
+    repo.commit('Change a')
+    expect((await run(['analyze', '--json'])).path).toBe('fast')
+
+    // a file of the index that is not the one hashed (its change time moved): the whole analyze hashes it again
     const meta = readMeta(repo.dir)!
     const graph = path.join(repo.dir, '.gitwhy', meta.indexDir, 'graph.kuzu')
     utimesSync(graph, new Date(), new Date())
     const rehashed = await run(['analyze', '--json'])
-    expect([rehashed.path, JSON.parse(rehashed.stdout).mode]).toEqual(['oclif', 'noop'])
+    expect([rehashed.path, JSON.parse(rehashed.stdout).mode]).toEqual(['fast', 'noop'])
     expect((await run(['analyze', '--json'])).path).toBe('fast')
 
     expect((await run(['analyze', '--force', '--json'])).path).toBe('oclif')
