@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util'
 import { stderrProgress } from '../progress.js'
 import { analyzeLines, printable } from '../render.js'
-import { isUserError } from '../errors.js'
 import { analyzeIfCurrent } from '../services/analyze-settings.js'
 import type { AnalyzeOptions } from '../services/analyze.js'
-import { reportBug, reportUserError } from '../views/report.js'
+import { reportError } from '../views/report.js'
 
 /**
  * `gitwhy analyze` answered before oclif loads (its start-up is ~0.1 s of a hook's update after
@@ -37,13 +36,7 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
       summary = await analyze({ ...options, onProgress: progress.report })
     } catch (error) {
       progress.end()
-      if (isUserError(error)) {
-        reportUserError(error, json)
-        process.exitCode = 1
-      } else {
-        reportBug(error instanceof Error ? error : new Error(String(error)), json)
-        process.exitCode = 2
-      }
+      process.exitCode = reportError(error, json)
       return true
     }
   }

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { isUserError } from '../errors.js'
 import { printable } from '../render.js'
-import { reportBug, reportUserError } from '../views/report.js'
+import { reportError } from '../views/report.js'
 import type { View, ViewInput } from '../views/view.js'
 
 /**
@@ -69,13 +68,7 @@ export async function cliFast(id: string | undefined, argv: string[]): Promise<b
       for (const note of notes) process.stderr.write(`${printable(note)}\n`)
     }
   } catch (error) {
-    if (isUserError(error)) {
-      reportUserError(error, json)
-      process.exitCode = 1
-    } else {
-      reportBug(error instanceof Error ? error : new Error(String(error)), json)
-      process.exitCode = 2
-    }
+    process.exitCode = reportError(error, json)
   }
   return true
 }
