@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { PROJECT_ROOT } from '../parse/registry.js'
-import { deltaRunner, type DeltaOp, type GraphDelta } from './delta.js'
+import { deltaRunner, type DeltaFinish, type DeltaOp, type GraphDelta } from './delta.js'
 import type { DeltaReply, DeltaRequest } from './delta-worker.js'
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'graph', 'delta-worker.js')
@@ -46,11 +46,11 @@ export class GraphDeltaWriter {
     this.track(this.request({ op: 'apply', delta }))
   }
 
-  /** Waits for every part, checkpoints, and returns the row counts. */
-  async finish(): Promise<Record<string, number>> {
+  /** Waits for every part, checkpoints, closes and hashes the graph; the row counts and the hash. */
+  async finish(): Promise<DeltaFinish> {
     await Promise.allSettled(this.pending)
     if (this.failure) throw this.failure
-    return (await this.request({ op: 'finish' })) as Record<string, number>
+    return (await this.request({ op: 'finish' })) as DeltaFinish
   }
 
   /** Closes the graph (best effort: a stopped worker took it with it). */

@@ -1,4 +1,5 @@
-import { copyFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { copyFileSync, readFileSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
@@ -280,12 +281,20 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
 /** One step of an update's graph delta (src/graph/delta-writer.ts sends them, in order). */
 export type DeltaOp = { op: 'open'; from: string; to: string } | { op: 'apply'; delta: Partial<GraphDelta> } | { op: 'finish' } | { op: 'close' }
 
+/** What finishing a delta gives: the row counts, and the graph file's size and SHA-256 once closed. */
+export interface DeltaFinish {
+  counts: Record<string, number>
+  graph: [number, string]
+}
+
 /**
  * Runs delta steps one at a time, in the order given, whatever the previous one gave: open copies
- * the previous graph and opens the copy, close closes it (also after a failed step).
+ * the previous graph and opens the copy, finish checkpoints, closes and hashes it, close closes
+ * it when finish did not (a failed step).
  */
 export function deltaRunner(): (op: DeltaOp) => Promise<unknown> {
   let session: DeltaSession | null = null
+  let openedPath: string | null = null
   let queue: Promise<unknown> = Promise.resolve()
   const opened = () => session ?? Promise.reject(new Error('the graph delta was used before the graph was opened'))
   const step = async (op: DeltaOp): Promise<unknown> => {
@@ -293,11 +302,19 @@ export function deltaRunner(): (op: DeltaOp) => Promise<unknown> {
       case 'open':
         copyFileSync(op.from, op.to)
         session = await openDelta(op.to)
+        openedPath = op.to
         return null
       case 'apply':
         return applyDelta(await opened(), op.delta)
-      case 'finish':
-        return finishDelta(await opened())
+      case 'finish': {
+        // checkpointed, closed and hashed here: the caller's manifest need not read the graph again
+        const counts = await finishDelta(await opened())
+        const open = session!
+        session = null
+        await closeDelta(open)
+        const data = readFileSync(openedPath!)
+        return { counts, graph: [data.length, createHash('sha256').update(data).digest('hex')] satisfies [number, string] }
+      }
       case 'close': {
         const open = session
         session = null

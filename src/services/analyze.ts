@@ -196,11 +196,15 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
 
     let counts: Record<string, number> | null = null
     let mode: AnalyzeSummary['mode'] = 'full'
+    /** Files of the new index hashed as they were written (the manifest takes these as they are). */
+    let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      counts = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache }))
-      if (counts) mode = 'incremental'
-      else commits = await time('history_full', readAll)
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache }))
+      if (updated) {
+        ;({ counts, hashed } = updated)
+        mode = 'incremental'
+      } else commits = await time('history_full', readAll)
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
@@ -234,7 +238,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       }
       await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, release: true, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
     }
-    const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined))
+    const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined, hashed))
     timings.total_ms = Math.round(performance.now() - started)
     const meta: IndexMeta = {
       schemaVersion: SCHEMA_VERSION,
@@ -743,7 +747,7 @@ async function updateIndex(u: {
   history: HistoryOptions
   embedder: DocEmbedder | null
   cache: VectorCache
-}): Promise<Record<string, number> | null> {
+}): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
@@ -789,7 +793,6 @@ async function updateIndex(u: {
     const subjects = new Map([...older.map((c) => [c.sha, c.subject] as const), ...tables.commits.map((c) => [c.sha, c.subject] as const)])
     return { symbols: symbolRows(affected, result, graph.shas, (sha) => subjects.get(sha)), owners: { result, shas: graph.shas } }
   })
-  let counts: Record<string, number>
   const docs = numberDocs([...commitDocs, ...entityDocs({ pullRequests: tables.pullRequests, issues: tables.issues.filter((i) => !knownIssues.has(i.number)) }), ...symbols.docs], vectorCache.nextRow)
   embedder?.add(docs)
 
@@ -876,19 +879,22 @@ async function updateIndex(u: {
         docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
       },
     })
-    counts = await time('update_graph', () => writer.finish())
+    // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest
+    const finished = writer.finish()
+    finished.catch(() => {})
+    await time('update_save', () => {
+      vectorCache.save(dir)
+      saveSignatures(dir, signatures)
+      old.appendTo(dir, fresh)
+      appendCommitCatalog(prevDir, dir, tables)
+      const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)
+      updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
+    })
+    const { counts, graph } = await time('update_graph', () => finished)
+    return { counts: { ...counts, files: files.length }, hashed: { [GRAPH_DB]: graph } }
   } finally {
     await writer.close()
   }
-  await time('update_save', () => {
-    vectorCache.save(dir)
-    saveSignatures(dir, signatures)
-    old.appendTo(dir, fresh)
-    appendCommitCatalog(prevDir, dir, tables)
-    const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)
-    updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
-  })
-  return { ...counts, files: files.length }
 }
 
 /** The per-path reasons of what indexFiles skipped, plus the symlinks and submodules it never sees (skipped-files.ts). */

@@ -43,12 +43,18 @@ function walk(dir: string, rel: string, out: string[]): string[] {
 /**
  * Record every file of a finished index directory; returns the manifest's own hash (for
  * meta.json). With `reuse` (the index an update started from, found intact at its start), a file
- * that is a hard link of that index's file of the same name keeps its recorded hash unread.
+ * that is a hard link of that index's file of the same name keeps its recorded hash unread; a
+ * file in `hashed` (hashed by whoever wrote and closed it) keeps that hash.
  */
-export function writeManifest(dir: string, reuse?: { dir: string; manifest: string }): string {
+export function writeManifest(dir: string, reuse?: { dir: string; manifest: string }, hashed: Record<string, [number, string]> = {}): string {
   const previous = reuse ? manifestOf(reuse.dir, reuse.manifest).files : {}
   const manifest: Manifest = { files: {} }
   for (const rel of walk(dir, '', []).sort()) {
+    // hashed by the writer as it closed the file (an update's graph): the size says it is that file still
+    if (Object.hasOwn(hashed, rel) && statSync(path.join(dir, rel)).size === hashed[rel][0]) {
+      manifest.files[rel] = hashed[rel]
+      continue
+    }
     const old = Object.prototype.hasOwnProperty.call(previous, rel) ? previous[rel] : undefined
     if (old && reuse && sameFile(path.join(dir, rel), path.join(reuse.dir, rel), old[0])) {
       manifest.files[rel] = old
