@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
-import path from 'node:path'
-import { damagedIndex, readIndexJson } from '../services/index-integrity.js'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
+import type { StoredAnalytics } from './cache.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { detectCommunities } from './communities.js'
 import { hotspots } from './risk.js'
@@ -44,32 +42,6 @@ export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig,
       ? { communities: previous.communities, memberOf: new Map(previous.memberOf.map((m) => [m.symbol, m.community])) }
       : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo, imports: input.imports, calls: input.calls }, config)
   return { fileStats, symbolStats, fileCoChange: fileCo, symbolCoChange: symbolCo, communities, memberOf, communityKey: key }
-}
-
-/**
- * The analytics as stored in the graph, kept beside it in `analytics-out.json`: an update writes
- * only the rows that differ from these.
- */
-export interface StoredAnalytics {
-  files: Record<string, ActivityRow>
-  symbols: Record<string, ActivityRow>
-  fileCoChanged: CoChangeRow[]
-  symbolCoChanged: CoChangeRow[]
-  communities: GraphData['communities']
-  memberOf: GraphData['memberOf']
-  communityKey: string
-}
-
-export const ANALYTICS_OUT_FILE = 'analytics-out.json'
-
-export function saveStoredAnalytics(dir: string, stored: StoredAnalytics): void {
-  writeFileSync(path.join(dir, ANALYTICS_OUT_FILE), JSON.stringify(stored))
-}
-
-export function loadStoredAnalytics(dir: string): StoredAnalytics {
-  const stored = readIndexJson<StoredAnalytics>(dir, ANALYTICS_OUT_FILE)
-  if (!stored) throw damagedIndex(dir, `${ANALYTICS_OUT_FILE} is missing`)
-  return stored
 }
 
 const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString())

@@ -84,26 +84,12 @@ export const ANALYTICS_QUERIES = {
            s.hotspot AS score, s.hotspot_percentile AS percentile, s.revisions AS revisions, s.recent_revisions AS recent_revisions,
            s.churn AS churn, s.authors AS authors, s.last_change AS last_change
     ORDER BY score DESC, revisions DESC, churn DESC, key LIMIT $limit`,
-  fileRiskFeatures: `
-    MATCH (f:File {path: $key})
-    RETURN f.revisions AS revisions, f.recent_revisions AS recent_revisions, f.hotspot_percentile AS percentile, f.cochange_partners AS partners, f.last_change AS last_change`,
-  symbolRiskFeatures: `
-    MATCH (s:Symbol {id: $key})
-    RETURN s.revisions AS revisions, s.recent_revisions AS recent_revisions, s.hotspot_percentile AS percentile, s.cochange_partners AS partners, s.last_change AS last_change`,
   fileOwners: `
     MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path = $path OR f.path STARTS WITH $prefix
     RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(o.lines) AS lines ORDER BY lines DESC, email`,
-  /** fileOwners of one file, anchored on its key. */
-  fileOwnersOf: `
-    MATCH (f:File {path: $path})-[o:OWNED_BY]->(a:Author)
-    RETURN a.email AS email, a.name AS name, sum(o.lines) AS lines ORDER BY lines DESC, email`,
   symbolOwners: `
     MATCH (s:Symbol {id: $id})-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE c.category <> 'bot'
     RETURN a.email AS email, a.name AS name, a.emails AS emails, sum(b.lines) AS lines ORDER BY lines DESC, email`,
-  authorsLastActive: `
-    MATCH (c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE a.email IN $emails
-    RETURN a.email AS email, max(c.committer_date) AS last_active,
-           max(CASE WHEN c.category <> 'bot' THEN c.committer_date ELSE NULL END) AS last_work`,
   dominantOwners: `
     MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.present AND o.share >= $share
     RETURN f.path AS path, f.lines AS lines, a.email AS email, a.name AS name, o.share AS share`,
@@ -135,23 +121,11 @@ export const ANALYTICS_QUERIES = {
     MATCH (c)-[:TOUCHED]->(other:File)
     WITH c, key, count(other) AS files WHERE files <= $maxFiles
     RETURN key, c.sha AS sha ORDER BY c.committer_date DESC, sha`,
-  filesRiskFeatures: `
-    MATCH (f:File) WHERE f.path IN $paths
-    RETURN f.path AS key, f.revisions AS revisions, f.recent_revisions AS recent_revisions, f.hotspot_percentile AS percentile, f.cochange_partners AS partners`,
-  filesOwners: `
-    MATCH (f:File)-[o:OWNED_BY]->(a:Author) WHERE f.path IN $paths
-    RETURN f.path AS key, a.email AS email, a.name AS name, o.lines AS lines ORDER BY key, lines DESC, email`,
   filesCoChanged: `
     MATCH (f:File)-[r:CO_CHANGED]-(g:File) WHERE f.path IN $paths
     RETURN f.path AS source, g.path AS key, r.shared AS shared, r.degree AS degree,
            CASE WHEN f.path < g.path THEN r.confidence ELSE r.reverse_confidence END AS confidence
     ORDER BY degree DESC, shared DESC, key`,
-  fileSymbolsRiskFeatures: `
-    MATCH (s:Symbol) WHERE s.path IN $paths
-    RETURN s.id AS key, s.revisions AS revisions, s.recent_revisions AS recent_revisions, s.hotspot_percentile AS percentile, s.cochange_partners AS partners`,
-  fileSymbolsOwners: `
-    MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit)-[:AUTHORED_BY]->(a:Author) WHERE s.path IN $paths AND c.category <> 'bot'
-    RETURN s.id AS key, a.email AS email, a.name AS name, sum(b.lines) AS lines ORDER BY key, lines DESC, email`,
   communities: `
     MATCH (c:Community)
     RETURN c.id AS id, c.label AS label, c.size AS size, c.cohesion AS cohesion ORDER BY size DESC, id`,

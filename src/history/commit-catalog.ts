@@ -105,6 +105,16 @@ export function indexClock(index: { commits(): CommitCatalog; meta: { head: stri
   return index.commits().get(index.meta.head)?.committed ?? Math.floor(Date.now() / 1000)
 }
 
+/** One author as the catalog knows it (CommitCatalog.authors). */
+export interface AuthorActivity {
+  name: string
+  /** Newest committer date of its commits, and of those that are not a bot's (null: none), epoch seconds. */
+  last: number
+  work: number | null
+  /** Only for the empty email, whose commits keep their own names: every [sha, name]. */
+  names?: Array<[string, string]>
+}
+
 export class CommitCatalog {
   private readonly built = new Map<string, CatalogEntry>()
 
@@ -138,6 +148,31 @@ export class CommitCatalog {
     return Object.values(this.shards.entries())
       .sort((a, b) => b[4] - a[4])
       .map((p) => ({ sha: p[0], subject: p[5] }))
+  }
+
+  private authorList: Map<string, AuthorActivity> | null = null
+
+  /**
+   * Every author (the Author rows' canonical emails) with the newest committer date of its
+   * commits and of its commits that are not a bot's, epoch seconds (reads every shard once, then
+   * kept), and the name its commits carry: one per identity (identity.ts). Commits without an
+   * email keep their own names: `names` lists them with their SHAs.
+   */
+  authors(): Map<string, AuthorActivity> {
+    if (this.authorList) return this.authorList
+    const out = new Map<string, AuthorActivity>()
+    for (const p of this.shards.scan(null)) {
+      const [sha, name, email, , committed, , category] = p
+      const human = category !== 'bot'
+      const a = out.get(email)
+      if (!a) out.set(email, { name, last: committed, work: human ? committed : null, ...(email === '' ? { names: [[sha, name]] } : {}) })
+      else {
+        if (committed > a.last) a.last = committed
+        if (human && (a.work === null || committed > a.work)) a.work = committed
+        a.names?.push([sha, name])
+      }
+    }
+    return (this.authorList = out)
   }
 
   /** Every PR number, issue number and author email the catalog mentions (reads every shard). */

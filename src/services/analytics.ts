@@ -150,12 +150,47 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
 
 /**
  * Each author's newest commit (`last`, shown as "last commit") and newest non-bot commit (`work`:
- * what the ghost rule judges, null for a bot), ISO dates.
+ * what the ghost rule judges, null for a bot), ISO dates, as the graph's commits give them
+ * (max committer_date over AUTHORED_BY), read from the commit catalog without opening it.
  */
 export async function lastActive(reader: IndexReader, emails: string[]): Promise<Map<string, { last: string; work: string | null }>> {
   if (emails.length === 0) return new Map()
-  const rows = await (await reader.graph()).query<{ email: string; last_active: string; last_work: string | null }>(Q.authorsLastActive, { emails })
-  return new Map(rows.map((r) => [r.email, { last: r.last_active, work: r.last_work }]))
+  const authors = reader.commits().authors()
+  const iso = (t: number) => new Date(t * 1000).toISOString()
+  const out = new Map<string, { last: string; work: string | null }>()
+  for (const email of emails) {
+    const a = authors.get(email)
+    if (a) out.set(email, { last: iso(a.last), work: a.work === null ? null : iso(a.work) })
+  }
+  return out
+}
+
+/**
+ * Each author's name as the graph's Author row holds it: its identity's (every commit of an
+ * identity carries it). Commits without an email keep their own names; their row has the one of
+ * the newest such commit in topological order (the order analyze meets them in).
+ */
+export function authorNames(reader: IndexReader, emails: Iterable<string>): Map<string, string> {
+  const authors = reader.commits().authors()
+  const out = new Map<string, string>()
+  for (const email of emails) {
+    const a = authors.get(email)
+    if (!a) continue
+    if (!a.names || new Set(a.names.map(([, n]) => n)).size === 1) {
+      out.set(email, a.name)
+      continue
+    }
+    const nameOf = new Map(a.names)
+    const shas = reader.pathIndex().dag.shas
+    for (let age = shas.length - 1; age >= 0; age--) {
+      const name = nameOf.get(shas[age])
+      if (name !== undefined) {
+        out.set(email, name)
+        break
+      }
+    }
+  }
+  return out
 }
 
 /** An ISO date as epoch seconds (undefined stays undefined). */

@@ -1,9 +1,11 @@
 import { UserError } from '../errors.js'
-import { loadAnalyticsCache, analyticsInput } from '../analytics/cache.js'
+import { analyticsInput, loadAnalyticsCache, loadOwnership, loadStoredActivity } from '../analytics/cache.js'
 import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
 import { ownershipOf } from '../analytics/stats.js'
-import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
-import { asOf, epoch, lastActive } from './analytics.js'
+import { NO_ACTIVITY, type ActivityRow } from '../graph/types.js'
+import { blameOwners, mapHistory } from '../history/hunk-mapper.js'
+import { asOf, authorNames, epoch, lastActive } from './analytics.js'
+import { symbolIds } from './index-layout.js'
 import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
@@ -28,90 +30,130 @@ export async function risk(options: { repo?: string; reader?: IndexReader; targe
   })
 }
 
-interface RiskRow {
-  revisions: number
-  recent_revisions: number
-  percentile: number
-  partners: number
-}
+/** The activity columns of a file or symbol row (NO_ACTIVITY when analyze found none). */
+type RiskRow = Pick<ActivityRow, 'revisions' | 'recent_revisions' | 'hotspot_percentile' | 'cochange_partners' | 'last_change'>
 
 type OwnerRow = { email: string; name: string; lines: number }
 
-/** The risk of one resolved file or symbol (context-for-pr scores many with one reader). */
-export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }> {
+/*
+ * A risk is read from the index's files, without opening the database (~0.15 s of a CLI call):
+ * the activity columns analyze stored beside the graph (analytics-out.json), the lines each
+ * author owns of a file (analytics.json, the OWNED_BY edges) or of a symbol (its file's blame,
+ * walked as evidence walks it, bot commits left out: BLAMED_ON -> AUTHORED_BY), and the authors'
+ * names and last commits (the commit catalog). test/integration/risk-sources.test.ts holds every
+ * answer to the graph's.
+ */
+
+/** The risk of one resolved file or symbol. */
+export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<AssessedRisk> {
   return (await riskWithActivity(reader, target)).risk
 }
 
-/**
- * The risk and the activity row it is read from (revisions, last change): the activity row and
- * the owners side by side, then when the largest owners were last active (remembered per reader:
- * a long-lived server meets the same people again and again).
- */
+/** The risk and the activity row it is read from (revisions, last change). */
 export async function riskWithActivity(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ risk: AssessedRisk; revisions: number; last_change: string | null }> {
-  const g = await reader.graph()
-  const key = target.kind === 'file' ? target.path : target.id
-  const [[row], owners] = await Promise.all([
-    g.query<RiskRow & { last_change: string | null }>(target.kind === 'file' ? Q.fileRiskFeatures : Q.symbolRiskFeatures, { key }),
-    target.kind === 'file' ? g.query<OwnerRow>(Q.fileOwnersOf, { path: target.path }) : g.query<OwnerRow>(Q.symbolOwners, { id: target.id }),
-  ])
-  const top = ownershipOf(owners.map((o) => [o.email, o.lines])).owners.slice(0, 3).map((o) => o.email)
-  return { risk: assess(reader, row, owners, await lastActiveOf(reader, top), await asOf(reader)), revisions: Number(row?.revisions ?? 0), last_change: row?.last_change ?? null }
-}
-
-/** lastActive, remembered per reader (the index never changes under it). */
-async function lastActiveOf(reader: IndexReader, emails: string[]): Promise<Awaited<ReturnType<typeof lastActive>>> {
-  const known = reader.memo('risk\0lastActive', () => new Map<string, { last: string; work: string | null } | null>())
-  const missing = emails.filter((e) => !known.has(e))
-  if (missing.length) {
-    const found = await lastActive(reader, missing)
-    for (const e of missing) known.set(e, found.get(e) ?? null)
+  const row = target.kind === 'file' ? activityOf(storedActivity(reader, 'files'), target.path) : activityOf(storedActivity(reader, 'symbols'), target.id)
+  let lines: Array<[string, number]>
+  if (target.kind === 'file') lines = fileOwnerLines(reader, target.path)
+  else {
+    const { blame, shas } = reader.memo(`risk\0blame\0${target.path}`, () => {
+      const walk = walkBlame(reader, [target.path])
+      return { blame: walk.blame[0], shas: walk.shas }
+    })
+    lines = symbolOwnerLines(reader, blame, shas, target.start_line, target.end_line)
   }
-  return new Map(emails.flatMap((e) => (known.get(e) ? [[e, known.get(e)!] as const] : [])))
+  const owners = ownerRows(reader, lines)
+  const active = await lastActive(reader, topOwners(lines))
+  return { risk: assess(reader, row, owners, active, await asOf(reader)), revisions: row.revisions, last_change: row.last_change }
 }
 
 export type AssessedRisk = Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }
 
 /**
- * The risk of many files and of every symbol in them with a fixed number of queries, whatever
- * their count (context-for-pr), plus each file's owner rows.
+ * The risk of many indexed files and of every symbol in them (context-for-pr), with one walk of
+ * their history for all the symbols' owners, plus each file's owner rows (files nobody owns a line
+ * of have none). Paths that are not indexed files are left out.
  */
 export async function risksOfFiles(reader: IndexReader, paths: string[]): Promise<{ files: Map<string, AssessedRisk>; symbols: Map<string, AssessedRisk>; owners: Map<string, OwnerRow[]> }> {
-  if (paths.length === 0) return { files: new Map(), symbols: new Map(), owners: new Map() }
-  const g = await reader.graph()
-  const [fileRows, fileOwners, symbolRows, symbolOwners] = await Promise.all([
-    g.query<RiskRow & { key: string }>(Q.filesRiskFeatures, { paths }),
-    g.query<OwnerRow & { key: string }>(Q.filesOwners, { paths }),
-    g.query<RiskRow & { key: string }>(Q.fileSymbolsRiskFeatures, { paths }),
-    g.query<OwnerRow & { key: string }>(Q.fileSymbolsOwners, { paths }),
-  ])
-  const group = (rows: Array<OwnerRow & { key: string }>) => {
-    const out = new Map<string, OwnerRow[]>()
-    for (const { key, ...o } of rows) out.set(key, [...(out.get(key) ?? []), o])
-    return out
-  }
-  const owners = group(fileOwners)
-  const ofSymbols = group(symbolOwners)
+  const indexed = [...new Set(paths)].flatMap((p) => {
+    const f = reader.file(p)
+    return f ? [f] : []
+  })
+  if (indexed.length === 0) return { files: new Map(), symbols: new Map(), owners: new Map() }
+  const walk = walkBlame(reader, indexed.map((f) => f.path))
+  const fileLines = new Map(indexed.map((f) => [f.path, fileOwnerLines(reader, f.path)]))
+  const symbolLines = new Map<string, Array<[string, number]>>()
+  indexed.forEach((f, fi) => {
+    const ids = symbolIds(f)
+    f.symbols.forEach((s, si) => symbolLines.set(ids[si], symbolOwnerLines(reader, walk.blame[fi], walk.shas, s.startLine, s.endLine)))
+  })
   const emails = new Set<string>()
-  for (const list of [...owners.values(), ...ofSymbols.values()]) for (const o of ownershipOf(list.map((x) => [x.email, x.lines])).owners.slice(0, 3)) emails.add(o.email)
+  for (const lines of [...fileLines.values(), ...symbolLines.values()]) for (const e of topOwners(lines)) emails.add(e)
   const active = await lastActive(reader, [...emails])
   const now = await asOf(reader)
-  return {
-    files: new Map(fileRows.map((r) => [r.key, assess(reader, r, owners.get(r.key) ?? [], active, now)])),
-    symbols: new Map(symbolRows.map((r) => [r.key, assess(reader, r, ofSymbols.get(r.key) ?? [], active, now)])),
-    owners,
+  const owners = new Map<string, OwnerRow[]>()
+  const files = new Map<string, AssessedRisk>()
+  for (const [p, lines] of fileLines) {
+    const rows = ownerRows(reader, lines)
+    if (rows.length) owners.set(p, rows)
+    files.set(p, assess(reader, activityOf(storedActivity(reader, 'files'), p), rows, active, now))
   }
+  const symbols = new Map<string, AssessedRisk>()
+  for (const [id, lines] of symbolLines) symbols.set(id, assess(reader, activityOf(storedActivity(reader, 'symbols'), id), ownerRows(reader, lines), active, now))
+  return { files, symbols, owners }
 }
 
-function assess(reader: IndexReader, row: RiskRow | undefined, owners: OwnerRow[], active: Awaited<ReturnType<typeof lastActive>>, now: number): Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] } {
+/** The activity columns analyze stored for every file or every symbol (kept per reader). */
+function storedActivity(reader: IndexReader, part: 'files' | 'symbols'): Record<string, ActivityRow> {
+  return reader.memo(`risk\0activity\0${part}`, () => loadStoredActivity(reader.dir, part))
+}
+
+function activityOf(rows: Record<string, ActivityRow>, key: string): RiskRow {
+  return Object.hasOwn(rows, key) ? rows[key] : NO_ACTIVITY
+}
+
+/** Lines owned at HEAD per author email of an indexed file, most first (bots own none). */
+function fileOwnerLines(reader: IndexReader, path: string): Array<[string, number]> {
+  const ownership = reader.memo('risk\0ownership', () => loadOwnership(reader.dir))
+  return Object.hasOwn(ownership, path) ? ownership[path] : []
+}
+
+/** The blame at HEAD of each of these indexed files (mapHistory's commit index per line) and the walk's commits. */
+function walkBlame(reader: IndexReader, paths: string[]): { blame: Int32Array[]; shas: string[] } {
+  const graph = reader.pathIndex().graphFor(paths)
+  const targets = paths.map((p) => ({ path: p, lines: reader.file(p)!.lines, ranges: [] }))
+  return { blame: mapHistory(graph, 0, targets, { ignored: reader.ignoredRevs(graph.shas) }).blame, shas: graph.shas }
+}
+
+/** Lines start..end (1-based) of a blame per author email of their commits, bot commits left out, most first. */
+function symbolOwnerLines(reader: IndexReader, blame: ArrayLike<number>, shas: readonly string[], start: number, end: number): Array<[string, number]> {
+  const catalog = reader.commits()
+  const per = new Map<string, number>()
+  for (const [c, n] of blameOwners(blame, start - 1, end, shas.length).owners) {
+    const commit = catalog.get(shas[c])?.commit
+    if (!commit || commit.category === 'bot') continue
+    per.set(commit.email, (per.get(commit.email) ?? 0) + n)
+  }
+  return [...per].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+}
+
+/** The people to ask: the three largest owners. */
+const topOwners = (lines: ReadonlyArray<readonly [string, number]>): string[] => ownershipOf(lines).owners.slice(0, 3).map((o) => o.email)
+
+function ownerRows(reader: IndexReader, lines: Array<[string, number]>): OwnerRow[] {
+  const names = authorNames(reader, lines.map(([email]) => email))
+  return lines.map(([email, n]) => ({ email, name: names.get(email) ?? email, lines: n }))
+}
+
+function assess(reader: IndexReader, row: RiskRow, owners: OwnerRow[], active: Awaited<ReturnType<typeof lastActive>>, now: number): AssessedRisk {
   const lines = owners.map((o) => [o.email, o.lines] as [string, number])
   const own = ownershipOf(lines)
   const top = own.owners[0]
   const ownerLast = top ? active.get(top.email) : undefined
   const features = riskFeatures({
-    revisions: row?.revisions ?? 0,
-    recent_revisions: row?.recent_revisions ?? 0,
-    percentile: row?.percentile ?? 0,
-    partners: row?.partners ?? 0,
+    revisions: row.revisions,
+    recent_revisions: row.recent_revisions,
+    percentile: row.hotspot_percentile,
+    partners: row.cochange_partners,
     owners: lines,
     ownerLastActive: epoch(ownerLast?.work),
     headTime: now,
