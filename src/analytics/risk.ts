@@ -326,7 +326,7 @@ export function backtest(input: AnalyticsInput, options: BacktestOptions): Backt
   })
   const existing = new Set<string>()
   for (const c of past) for (const f of c.files) existing.add(f.path)
-  const ownership: AnalyticsInput['ownership'] = {}
+  const ownership: AnalyticsInput['ownership'] = Object.create(null)
   for (const [path, per] of added) ownership[path] = [...per]
   const atT: AnalyticsInput = {
     headTime: asOf,

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { PROJECT_ROOT } from '../parse/registry.js'
@@ -26,7 +26,12 @@ export class GraphDeltaWriter {
   private dead: Error | null = null
   private pending: Array<Promise<unknown>> = []
 
-  constructor(from: string, to: string) {
+  private closed = false
+
+  constructor(
+    from: string,
+    private readonly to: string,
+  ) {
     if (existsSync(WORKER)) {
       this.worker = new Worker(WORKER)
       this.worker.on('message', (reply: DeltaReply) => {
@@ -53,8 +58,13 @@ export class GraphDeltaWriter {
     return (await this.request({ op: 'finish' })) as DeltaFinish
   }
 
-  /** Closes the graph (best effort: a stopped worker took it with it). */
-  async close(): Promise<void> {
+  /**
+   * Closes the graph (best effort: a stopped worker took it with it); again, nothing. `discard`
+   * removes the copy too (the update turned into a rebuild, which writes the graph afresh there).
+   */
+  async close(options: { discard?: boolean } = {}): Promise<void> {
+    if (this.closed) return
+    this.closed = true
     try {
       await Promise.allSettled(this.pending)
       await this.request({ op: 'close' }).catch(() => {})
@@ -63,6 +73,7 @@ export class GraphDeltaWriter {
       this.worker = null
       this.failAll(new Error('the graph delta was closed'))
       await worker?.terminate()
+      if (options.discard) for (const f of [this.to, `${this.to}.wal`]) rmSync(f, { force: true })
     }
   }
 

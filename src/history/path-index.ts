@@ -58,11 +58,20 @@ function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
   return sections
 }
 
+/**
+ * A path's locations in `index`, added empty on first use: as an own property, whatever the name
+ * (a file may be called `constructor` or `__proto__`).
+ */
+function locationsOf(index: Sections, p: string): Array<[number, number]> {
+  if (!Object.hasOwn(index, p)) Object.defineProperty(index, p, { value: [], writable: true, enumerable: true, configurable: true })
+  return index[p]
+}
+
 function packPatches(sections: Map<string, PatchEntry[]>, index: Sections, offset: number): Buffer {
   const chunks: Buffer[] = []
   for (const [p, entries] of sections) {
     const buf = deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 })
-    ;(index[p] ??= []).push([offset, buf.length])
+    locationsOf(index, p).push([offset, buf.length])
     chunks.push(buf)
     offset += buf.length
   }
@@ -95,7 +104,7 @@ function entriesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
 function writeSections(fd: number, sections: Map<string, Entry[]>, index: Sections, offset: number): void {
   for (const [p, entries] of sections) {
     const buf = Buffer.from(JSON.stringify(entries))
-    ;(index[p] ??= []).push([offset, buf.length])
+    locationsOf(index, p).push([offset, buf.length])
     for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at, offset + at)
     offset += buf.length
     sections.delete(p)

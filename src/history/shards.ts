@@ -23,12 +23,17 @@ function readShard<T>(dir: string, name: string, shard: string): Record<string, 
   return readIndexJson<Record<string, T>>(dir, `${name}/${shard}.json`) ?? {}
 }
 
+/** An object for records keyed by path: no prototype, so that a key `__proto__` or `constructor` is a key like any other. */
+function records<T>(from: Record<string, T> = {}): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, from)
+}
+
 function group<T>(entries: Iterable<[string, T]>): Map<string, Record<string, T>> {
   const shards = new Map<string, Record<string, T>>()
   for (const [key, value] of entries) {
     const s = shardOf(key)
     let obj = shards.get(s)
-    if (!obj) shards.set(s, (obj = {}))
+    if (!obj) shards.set(s, (obj = records<T>()))
     obj[key] = value
   }
   return shards
@@ -63,7 +68,7 @@ export function updateShards<T>(previous: string, dir: string, name: string, ent
       }
       continue
     }
-    const obj = readShard<T>(previous, name, s)
+    const obj = records(readShard<T>(previous, name, s))
     for (const key of removals.get(s) ?? []) delete obj[key]
     Object.assign(obj, changes.get(s) ?? {})
     writeFileSync(to, JSON.stringify(obj))

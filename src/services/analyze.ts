@@ -152,6 +152,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const activeDir = previous && !options.force ? path.join(gitwhyDir(repo), previous.indexDir) : null
   const cache = VectorCache.load(activeDir, embeddingModel)
   const embedder = embeddingModel ? new DocEmbedder(cache, (done, total) => progress('embeddings', done, total)) : null
+  let writer: GraphDeltaWriter | null = null
   try {
     await excludeFromGit(repo)
     const shallow = await shallowCommits(repo)
@@ -186,6 +187,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       }
     }
 
+    // an update's graph is copied and opened on the delta's thread meanwhile (null: a rebuild)
+    writer = canUpdate ? new GraphDeltaWriter(path.join(prevDir!, GRAPH_DB), path.join(dir, GRAPH_DB)) : null
     // History (git-bound) and files (parse-bound) run concurrently.
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})
@@ -200,11 +203,15 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer! }))
       if (updated) {
         ;({ counts, hashed } = updated)
         mode = 'incremental'
-      } else commits = await time('history_full', readAll)
+      } else {
+        // a rebuild after all: its graph is loaded afresh where the copy was
+        await writer!.close({ discard: true })
+        commits = await time('history_full', readAll)
+      }
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
@@ -263,9 +270,11 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     register(repo, head, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
   } catch (error) {
+    await writer?.close()
     rmSync(dir, { recursive: true, force: true })
     throw error
   } finally {
+    await writer?.close()
     await embedder?.close()
     release()
   }
@@ -408,7 +417,7 @@ async function mapAndSave(
   collectGarbage()
   await time('analytics', () => {
     const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
-    const ownership: AnalyticsCache['ownership'] = {}
+    const ownership: AnalyticsCache['ownership'] = Object.create(null)
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, authorOf)))
     const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
     Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir, code).rows)
@@ -747,8 +756,10 @@ async function updateIndex(u: {
   history: HistoryOptions
   embedder: DocEmbedder | null
   cache: VectorCache
+  /** The graph's delta, its copy of the previous graph under way (the caller closes it). */
+  writer: GraphDeltaWriter
 }): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
-  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache } = u
+  const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
   const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
@@ -802,11 +813,10 @@ async function updateIndex(u: {
   const updateFiles = [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p)))
   const insertFiles = [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p)))
 
-  // The graph: copied, opened and given the history's rows on the delta's thread while this one
-  // computes the code graph and the analytics, whose rows follow. Inserted nodes go in with no
-  // activity; the second part sets it (with the activity that changed elsewhere).
-  const writer = new GraphDeltaWriter(path.join(prevDir, GRAPH_DB), path.join(dir, GRAPH_DB))
-  try {
+  // The graph (copied and opened on the delta's thread since the update began) gets the history's
+  // rows while this thread computes the code graph and the analytics, whose rows follow. Inserted
+  // nodes go in with no activity; the second part sets it (with the activity that changed elsewhere).
+  {
     writer.apply({
       replaceSymbolsOf,
       removeSymbolDocsOf: replaceSymbolsOf,
@@ -841,7 +851,7 @@ async function updateIndex(u: {
       const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
       const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
       const bySha = new Map(changes.map((c) => [c.sha, c]))
-      const ownership: AnalyticsCache['ownership'] = {}
+      const ownership: AnalyticsCache['ownership'] = Object.create(null)
       for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
       const authorOf = humanAuthor(bySha)
       affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
@@ -892,8 +902,6 @@ async function updateIndex(u: {
     })
     const { counts, graph } = await time('update_graph', () => finished)
     return { counts: { ...counts, files: files.length }, hashed: { [GRAPH_DB]: graph } }
-  } finally {
-    await writer.close()
   }
 }
 

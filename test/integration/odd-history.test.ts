@@ -10,6 +10,7 @@ import { UserError } from '../../src/errors.js'
 import { analyze } from '../../src/services/analyze.js'
 import { evidence } from '../../src/services/evidence.js'
 import { history } from '../../src/services/history.js'
+import { risk } from '../../src/services/risk.js'
 import { cypher } from '../../src/services/cypher.js'
 import { blameSet, followSet } from '../helpers/oracle.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
@@ -164,5 +165,36 @@ describe('a repository missing objects', () => {
     expect(failure).toBeInstanceOf(UserError)
     expect((failure as UserError).code).toBe('repo_damaged')
     expect((failure as UserError).message).toContain(blob)
+  })
+})
+
+describe('paths named like the properties of every JavaScript object', () => {
+  test('constructor, toString, hasOwnProperty and __proto__ are files like any other: indexed, updated, answered as git answers', async () => {
+    const r = (repo = createRepo())
+    const NAMES = ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'src/constructor.ts', 'valueOf/index.ts']
+    for (const name of NAMES) r.write(name, name.endsWith('.ts') ? 'export function constructor(): number {\n  return 1\n}\n' : `${name}\n`)
+    r.commit('odd names')
+    for (const name of NAMES) r.write(name, name.endsWith('.ts') ? 'export function constructor(): number {\n  return 2\n}\n' : `${name} again\n`)
+    r.commit('odd names again')
+    expect((await analyze({ repo: r.dir })).mode).toBe('full')
+    for (const name of NAMES) r.write(name, name.endsWith('.ts') ? 'export function constructor(): number {\n  return 3\n}\n' : `${name} a third time\n`)
+    r.commit('and again')
+    expect((await analyze({ repo: r.dir })).mode).toBe('incremental')
+    for (const name of NAMES) {
+      const h = await history({ repo: r.dir, path: name, limit: 0 })
+      expect(new Set(h.evidence.map((e) => e.commit.sha)), name).toEqual(followSet(r, name))
+      expect(h.evidence.length, name).toBe(3)
+      const ev = await evidence({ repo: r.dir, path: name, lineStart: 1, lineEnd: 1, limit: 0 })
+      const blame = ev.evidence.filter((e) => e.source === 'blame')
+      expect(Object.fromEntries(blame.map((e) => [e.commit.sha, e.lines])), name).toEqual(Object.fromEntries(blameSet(r, name, 1, 1)))
+    }
+    // the analytics of the update equal a fresh build's (ownership and activity are keyed by path)
+    const fresh = r.clone()
+    await analyze({ repo: fresh.dir, force: true })
+    for (const name of NAMES) {
+      const [updated, rebuilt] = await Promise.all([risk({ repo: r.dir, target: name }), risk({ repo: fresh.dir, target: name })])
+      expect({ ...updated, index: null }, name).toEqual({ ...rebuilt, index: null })
+      expect(updated.contributors.map((c) => c.email), name).toEqual(['ada@example.test'])
+    }
   })
 })
