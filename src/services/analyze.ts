@@ -148,6 +148,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
   }
   const { id, dir } = newIndexDir(repo)
+  // read meanwhile: its git process is ~20 ms at the end otherwise
+  const remote = originRemote(repo)
+  remote.catch(() => {})
   // vectors of texts the active index embedded with the same model are reused, even by a rebuild (not by --force)
   const activeDir = previous && !options.force ? path.join(gitwhyDir(repo), previous.indexDir) : null
   const cache = VectorCache.load(activeDir, embeddingModel)
@@ -259,7 +262,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       createdAt: new Date().toISOString(),
       gitwhyVersion: VERSION,
       manifest,
-      remote: await originRemote(repo),
+      remote: await remote,
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
@@ -843,6 +846,16 @@ async function updateIndex(u: {
       return { before, after: buildCodeGraph(files, registry, reuse) }
     })
 
+    const code = await time('flows', () => {
+      const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
+      const { before, after } = graphs
+      const flows = buildFlows(files, after)
+      saveCodeGraph(dir, { graph: after, flows })
+      return codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, touchedPaths)
+    })
+    // the code graph's part goes in while this thread computes the analytics
+    writer.apply({ codeGraph: code.remove, insert: code.insert })
+
     // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
     // and ownership replaced, then computed from scratch as a full build does.
     const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
@@ -864,20 +877,11 @@ async function updateIndex(u: {
       })
     })
 
-    const code = await time('flows', () => {
-      const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
-      const { before, after } = graphs
-      const flows = buildFlows(files, after)
-      saveCodeGraph(dir, { graph: after, flows })
-      return codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, touchedPaths)
-    })
-
     await time('embeddings', () => embedder?.finish())
     vectorCache.nextRow += docs.length
     const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
     writer.apply({
       updateFiles,
-      codeGraph: code.remove,
       analytics: analyticsChange,
       activity: {
         files: [...activity.files, ...insertFiles.map((f) => ({ path: f.path, ...activityOf(f) }))],
@@ -885,7 +889,6 @@ async function updateIndex(u: {
       },
       insert: {
         ...analytics,
-        ...code.insert,
         docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
       },
     })
