@@ -41,6 +41,7 @@ import { collectGarbage } from '../runtime/gc.js'
 import { verifyAgainstGit } from './index-verify.js'
 import {
   acquireLock,
+  emptyTrash,
   activateIndex,
   excludeFromGit,
   gitwhyDir,
@@ -128,6 +129,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   if (usable && previous.head === head) return finishNoop(repo, head, previous, options.onWarning)
 
   const release = acquireLock(repo)
+  // what earlier runs retired is deleted meanwhile
+  const trash = emptyTrash(repo)
   const started = performance.now()
   const timings: Record<string, number> = {}
   const peakMb: Record<string, number> = {}
@@ -279,6 +282,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   } finally {
     await writer?.close()
     await embedder?.close()
+    await trash
     release()
   }
 }

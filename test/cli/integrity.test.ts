@@ -266,6 +266,15 @@ describe.runIf(existsSync('/proc/self/stat'))('the analyze lock', () => {
     const noop = await runJson(['analyze'], o)
     expect(noop.json.mode).toBe('noop')
     expect(indexDirs(repo)).toEqual([m.indexDir, m.previousIndexDir!].sort())
+    // retired at once (renamed into the trash), deleted by the next update while it works
+    const trash = () => readdirSync(join(repo.dir, '.gitwhy')).filter((n) => n.startsWith('trash-')).sort()
+    expect(trash()).toEqual(expect.arrayContaining(orphans.map((n) => `trash-${n}`)))
+    repo.write('src/more.ts', 'export const more = 2\n')
+    repo.commit('More again')
+    expect((await runJson(['analyze'], o)).json.mode).toBe('incremental')
+    // the orphans (and whatever else was in the trash) are gone; the index the update retired (the previous of the previous) waits for the next one
+    expect(trash()).toEqual([`trash-${m.previousIndexDir!}`])
+    expect(indexDirs(repo)).toEqual([meta(repo).indexDir, m.indexDir].sort())
   }, 180_000)
 })
 
