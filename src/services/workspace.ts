@@ -21,6 +21,7 @@ import { git, gitBuffer, GitError } from '../git/run.js'
  *   index-<id>/        one complete index (graph.kuzu, dag.json, diffs.bin, diffs-index/, commits/,
  *                      files/, manifest.json: see index-layout.ts); analyze builds a
  *                      new one beside the active one and swaps meta.json atomically
+ *   trash-index-<id>/  a retired index, deleted by the next build or update (removeStaleIndexDirs)
  *   analyze.lock       held by the one writer: its pid, start time and boot id
  *   .gitignore         `*`, so that nobody commits the index by accident
  */
