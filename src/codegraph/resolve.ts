@@ -97,8 +97,8 @@ interface Unit {
   syms: Sym[]
   family: string
   resolver: string | null
-  /** Resolved imports of the file: the targets of each statement. */
-  imports: Array<{ record: ExtractedImport; targets: string[] }>
+  /** Resolved imports of the file: the targets of each statement (resolved on first use: importsOf). */
+  imports: Array<{ record: ExtractedImport; targets: string[] }> | null
   byName: Map<string, Sym[]>
   byQualified: Map<string, Sym[]>
   /** Typed locals by the index of the symbol they are declared in (-1: the module), then by name. */
@@ -158,7 +158,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
   for (const f of files) {
     if (!f.language) continue
     const ids = symbolIds(f)
-    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: [], byName: new Map(), byQualified: new Map(), locals: new Map(), isTest: isTestPath(f.path), scoped: family(f.language) === 'js' && ((f.imports?.length ?? 0) > 0 || (f.exports?.length ?? 0) > 0 || f.symbols.some((s) => s.exported)) }
+    const u: Unit = { f, ids, syms: [], family: family(f.language), resolver: registry.get(f.language)?.imports?.resolver ?? null, imports: null, byName: new Map(), byQualified: new Map(), locals: new Map(), isTest: isTestPath(f.path), scoped: family(f.language) === 'js' && ((f.imports?.length ?? 0) > 0 || (f.exports?.length ?? 0) > 0 || f.symbols.some((s) => s.exported)) }
     f.symbols.forEach((s, index) => {
       const sym = { file: u, index, id: ids[index], s }
       u.syms.push(sym)
@@ -175,10 +175,9 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
     })
     units.set(f.path, u)
   }
-  for (const u of units.values()) {
-    if (!u.resolver) continue
-    for (const record of u.f.imports ?? []) u.imports.push({ record, targets: modules.resolve(u.resolver as never, u.f.path, record.source) })
-  }
+  // a file's imports are resolved when something asks (re-resolving a few files asks for few)
+  const importsOf = (u: Unit): NonNullable<Unit['imports']> =>
+    (u.imports ??= u.resolver ? (u.f.imports ?? []).map((record) => ({ record, targets: modules.resolve(u.resolver as never, u.f.path, record.source) })) : [])
 
   const top = (u: Unit, name: string) => (u.byName.get(name) ?? []).filter((s) => s.s.parentIndex === null)
 
@@ -198,7 +197,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       const bound = bindingOf(u, e.local, depth + 1)
       if (bound.kind === 'symbols') return bound.syms
     }
-    for (const { record, targets } of u.imports) {
+    for (const { record, targets } of importsOf(u)) {
       // a Python or Rust module's imported names are reachable from it (`pub use` re-exports)
       const viaBinding = record.reexport || u.resolver === 'python' || u.resolver === 'rust'
       if (!viaBinding) continue
@@ -222,7 +221,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
 
   /** What a local name of `u` is bound to by its imports. */
   const bindingOf = (u: Unit, local: string, depth = 0): Binding | { kind: 'none' } => {
-    for (const { record, targets } of u.imports) {
+    for (const { record, targets } of importsOf(u)) {
       for (const b of bindingsOf(u, record)) {
         if (b.local !== local) continue
         if (targets.length === 0) return { kind: 'external' }
@@ -480,7 +479,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       }
     }
     if (moduleCalls) out.modules.push({ path: u.f.path, id: moduleSymbolId(u.f.path), lines: u.f.lines })
-    const targets = new Set(u.imports.flatMap((i) => i.targets))
+    const targets = new Set(importsOf(u).flatMap((i) => i.targets))
     for (const to of [...targets].sort()) out.imports.push({ from: u.f.path, to })
   }
 
@@ -505,7 +504,7 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (bound.kind !== 'none') return null
       const pkg = samePackage(u, name)
       if (pkg.length) return { syms: pkg, reason: 'same-scope', confidence: SAME_PACKAGE }
-      for (const { record, targets } of u.imports) {
+      for (const { record, targets } of importsOf(u)) {
         if (record.bindings.length > 0 || (u.resolver !== 'python' && u.resolver !== 'java' && u.resolver !== 'rust')) continue
         const wild = targets.flatMap((t) => exportOf(units.get(t), name, 0))
         if (wild.length) return { syms: wild, reason: 'import-resolved' }
