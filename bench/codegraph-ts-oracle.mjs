@@ -21,8 +21,15 @@
 // outside the TypeScript program are left out on both sides. Accessors are left out: TypeScript
 // counts a property read of a getter as a call, gitwhy counts calls. A callee the repository declares but gitwhy has no symbol for (an interface's method
 // signature, an object literal's method) is counted as `unmappable`, apart from the recall.
+// A TypeScript declaration is the gitwhy symbol of its own name at its line; an overload
+// signature gitwhy has no symbol for is its implementation (the declaration with a body).
 // Precision and recall are reported per confidence threshold and per reason, with a sample of
-// the misses (what TypeScript saw and gitwhy did not, and the reverse).
+// the misses (what TypeScript saw and gitwhy did not, and the reverse). The call hierarchy lists
+// no outgoing call to a class property or `const` holding a function (`this.#cachedBody()`,
+// `c.body()`), though its incoming calls of that property list the caller: an edge gitwhy reports
+// and the call hierarchy does not is asked of the type checker (the symbol of the name called on
+// one of the edge's lines), and counted "confirmed by the checker" when it is exactly the
+// declaration gitwhy links. Both numbers are printed: the call hierarchy's alone, and with these.
 
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
