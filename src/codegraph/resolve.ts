@@ -132,6 +132,13 @@ const MAX_FIELD_CHAIN = 4
  * type. On hono every such edge the TypeScript compiler could check was right.
  */
 const UNIQUE_FIELD = 0.7
+/**
+ * `x.m()` where only inference knows `x` (`app.get('/', (c) => c.body())`), and the parameters and
+ * variables the repository states a type for under the name `x` mostly state one type: `m` of it.
+ */
+const NAME_TYPE = 0.65
+const NAME_TYPE_VOTES = 3
+const NAME_TYPE_SHARE = 0.9
 
 const family = (language: string) => (language === 'typescript' || language === 'tsx' || language === 'javascript' ? 'js' : language)
 
@@ -369,6 +376,32 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       if (!owners.has(owner.id)) owners.set(owner.id, { file: u, type: b.type })
     }
   }
+  /**
+   * The type the repository states for a name of its parameters and variables, by language family
+   * and name: each file votes once for each type it states for the name (statedTypes); one of the
+   * repository's types wins when at least NAME_TYPE_VOTES files and NAME_TYPE_SHARE of the votes
+   * name it (the others name other types, builtins or types from outside).
+   */
+  const typedLocals = new Map<string, Array<{ file: Unit; type: string }>>()
+  for (const u of units.values()) for (const [name, type] of statedTypes(u.f)) push(typedLocals, `${u.family}\0${name}`, { file: u, type })
+  const nameTypes = new Map<string, Sym | null>()
+  const typeOfName = (u: Unit, name: string): Sym | null => {
+    const key = `${u.family}\0${name}`
+    if (nameTypes.has(key)) return nameTypes.get(key)!
+    const stated = typedLocals.get(key) ?? []
+    const votes = new Map<string, { sym: Sym | null; files: Set<string> }>()
+    for (const { file, type } of stated) {
+      const t = typeRef(file, type)
+      const sym = t !== null && t !== 'external' && t.syms.length === 1 ? t.syms[0] : null
+      const vote = sym?.id ?? `?${type}`
+      ;(votes.get(vote) ?? votes.set(vote, { sym, files: new Set() }).get(vote)!).files.add(file.f.path)
+    }
+    const total = [...votes.values()].reduce((n, v) => n + v.files.size, 0)
+    const best = [...votes.values()].sort((a, b) => b.files.size - a.files.size)[0]
+    const found = best?.sym && best.files.size >= NAME_TYPE_VOTES && best.files.size >= NAME_TYPE_SHARE * total ? best.sym : null
+    nameTypes.set(key, found)
+    return found
+  }
   /** The stated type of the field `name` when one class alone declares it. */
   const uniqueField = (u: Unit, name: string): Field | null => {
     const owners = fieldOwners.get(`${u.family}\0${name}`)
@@ -426,8 +459,13 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
       const field = !local && cls && !EXPLICIT_RECEIVER.has(u.f.language ?? '') ? fieldOf(cls, head)[0] : undefined
       if (local) current = typeRef(u, local.type)
       else if (field) current = typeRef(field.file, field.type)
-      // a JS/TS name only inference types (no import, no definition of that name in the file): its first field, if one class alone declares it
-      if (current === null && path.length > 0 && u.family === 'js' && bindingOf(u, head).kind === 'none' && !u.byName.has(head)) {
+      // a JS/TS name only inference types (no import, no definition of that name in the file)
+      const inferred = u.family === 'js' && bindingOf(u, head).kind === 'none' && !u.byName.has(head)
+      // the type the repository states for that name, when no declaration in scope states one
+      const named = current === null && !local && inferred ? typeOfName(u, head) : null
+      if (named) current = { syms: [named], confidence: NAME_TYPE }
+      // or its first field's, if one class alone declares it
+      if (current === null && path.length > 0 && inferred) {
         const unique = uniqueField(u, path[0])
         const type = unique ? typeRef(unique.file, unique.type) : null
         if (type !== null && type !== 'external') {
@@ -594,11 +632,18 @@ export function fileImports(files: readonly IndexedFile[], registry: LanguageReg
 }
 
 
+/** The types a file states for the names of its parameters and variables (not fields), each pair once, sorted. */
+function statedTypes(f: IndexedFile): Array<[string, string]> {
+  const pairs = new Set((f.bindings ?? []).filter((b) => !b.field).map((b) => `${b.name}\0${b.type}`))
+  return [...pairs].sort().map((p) => p.split('\0') as [string, string])
+}
+
 /**
  * What of a file the resolution of other files reads: its symbols' names, kinds, nesting and
- * exports, its heritage, its typed fields, its imports, exports and module configuration. Two
- * versions with the same face resolve every other file alike (lines, bodies, calls and locals
- * are its own business), so an update re-resolves just the files that changed (buildCodeGraph).
+ * exports, its heritage, its typed fields, the types it states for the names of its parameters
+ * and variables (statedTypes), its imports, exports and module configuration. Two versions with
+ * the same face resolve every other file alike (lines, bodies, calls and which local has which
+ * type are its own business), so an update re-resolves just the files that changed.
  */
 export function resolutionFace(f: IndexedFile): string {
   return JSON.stringify([
@@ -606,6 +651,7 @@ export function resolutionFace(f: IndexedFile): string {
     f.symbols.map((s) => [s.name, s.qualifiedName, s.kind, s.exported, s.parentIndex]),
     (f.references ?? []).filter((r) => r.kind !== 'call').map((r) => [r.kind, r.name, r.receiver, r.from]),
     (f.bindings ?? []).filter((b) => b.field).map((b) => [b.name, b.type, b.from]),
+    statedTypes(f),
     (f.imports ?? []).map((i) => [i.source, i.bindings, i.reexport]),
     f.exports ?? [],
     f.config ?? null,

@@ -85,6 +85,20 @@ const FILES: Record<string, string> = {
   'ts/unknown.ts': 'export function poke(x: any): number {\n  return x.only() + x.run()\n}\n',
   // a script (no import, no export): its bare names may be another script's globals
   'ts/script.js': 'function boot() {\n  return onlyHere()\n}\n',
+  // `x.m()` with `x` untyped: the type the repository's files state for the name `x`, when three
+  // or more do and (nearly) all agree; `send` is ambiguous by name (Conn and Socket)
+  'ts/named/conn.ts': 'export class Conn {\n  send(): number {\n    return 1\n  }\n}\n\nexport class Socket {\n  send(): number {\n    return 2\n  }\n}\n',
+  'ts/named/a.ts': "import { Conn, Socket } from './conn'\n\nexport const a = (conn: Conn, sock: Conn): number => conn.send() + sock.send()\n",
+  'ts/named/b.ts': "import { Conn, Socket } from './conn'\n\nexport const b = (conn: Conn, sock: Socket): number => conn.send() + sock.send()\n",
+  'ts/named/c.ts': "import { Conn } from './conn'\n\nexport function c(): number {\n  const conn = new Conn()\n  return conn.send()\n}\n",
+  'ts/named/handlers.ts': [
+    'export function handlers(on: (h: (x: never) => number) => void): void {',
+    '  on((conn) => conn.send())',
+    // `sock` is a Conn in one file, a Socket in another: no type for the name
+    '  on((sock) => sock.send())',
+    '}',
+    '',
+  ].join('\n'),
   // Python: a constructor call, an annotated parameter, a field set in __init__
   'py/svc.py': 'class Svc:\n    def run(self):\n        return 1\n\n\nclass Other:\n    def run(self):\n        return 2\n',
   'py/use.py': [
@@ -229,6 +243,13 @@ describe('code graph: receivers typed by their declarations, Rust modules, tscon
       // two classes declare `res`: the name alone decides, between the two `header`s
       'L3 ts/ctx/request.ts#HonoRequest.header ambiguous 0.13',
       'L3 ts/ctx/response.ts#ResponseBuilder.header ambiguous 0.13',
+    ])
+  })
+  test('TypeScript: `x.m()` with `x` untyped, where the files that state a type for the name `x` agree on one', () => {
+    expect(from('ts/named/handlers.ts#handlers')).toEqual([
+      'L2 ts/named/conn.ts#Conn.send receiver-type 0.65',
+      'L3 ts/named/conn.ts#Conn.send ambiguous 0.13',
+      'L3 ts/named/conn.ts#Socket.send ambiguous 0.13',
     ])
   })
   test('`this.m()` in a base class: the method it declares, and each override below it with the dispatch confidence', () => {

@@ -89,6 +89,7 @@ const edit = (path: string, change: (text: string) => string) => ({ ...FILES, [p
 describe('code graph: re-resolving only the changed files', () => {
   const sameFace: Array<[string, Record<string, string>]> = [
     ['a call added in a body', edit('src/use.ts', (t) => t.replace('  return main()', '  deep()\n  return main()'))],
+    ['a local of a name and type the file states already', edit('src/use.ts', (t) => t.replace('  return main()', '  const s = new Svc()\n  s.step()\n  return main()'))],
     ['a call removed', edit('src/shapes.ts', (t) => t.replace('    this.inherited()\n', ''))],
     ['lines shifted before every call', edit('src/use.ts', (t) => t.replace('export function useAll', '\n\n\nexport function useAll'))],
     ['module-level calls appear in a file that had none', edit('src/z.ts', (t) => `${t}\ncallsLonely()\n`)],
@@ -116,6 +117,7 @@ describe('code graph: re-resolving only the changed files', () => {
       edit('src/shapes.ts', (t) => t.replace('extends Base ', '')), // heritage
       edit('src/lib/index.ts', () => "export { deep } from './impl'\n"), // a re-export
       edit('package.json', () => '{ "name": "app2" }\n'), // module configuration
+      edit('src/z.ts', (t) => t.replace('callsLonely()', 'callsLonely(s: Svc)')), // a type stated for a name (other files' untyped `s`)
     ]) expect(dirtyIfSameFaces(before, indexed(sources))).toBeNull()
   })
 })
