@@ -24,9 +24,9 @@ export function benchArgs(usage) {
   return { args, opt, repo, json: args.includes('--json') }
 }
 
-/** `gitwhy mcp --http` on 127.0.0.1, any free port; stopped when this process exits. */
-export async function startHttpServer(repo) {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--host', '127.0.0.1', '--port', '0'], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] })
+/** `gitwhy mcp --http` on 127.0.0.1, any free port (with `--tools TOOLS` when given); stopped when this process exits. */
+export async function startHttpServer(repo, tools) {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--http', '--host', '127.0.0.1', '--port', '0', ...(tools ? ['--tools', tools] : [])], { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] })
   const stop = () => child.exitCode === null && child.kill('SIGTERM')
   process.on('exit', stop)
   const url = await new Promise((resolveUrl, reject) => {

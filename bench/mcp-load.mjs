@@ -72,14 +72,14 @@ async function burst(clients, pick, n) {
 }
 
 async function stdioRun() {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: repo, stderr: 'ignore' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--tools', 'all'], cwd: repo, stderr: 'ignore' })
   const client = new Client({ name: 'gitwhy-load', version: '1' })
   await client.connect(transport)
   const pid = transport.pid
   const before = rssMb(pid)
   // the argument lookup opens the database: the cold burst goes to a fresh server instead
   const probe = new Client({ name: 'gitwhy-load-probe', version: '1' })
-  const probeTransport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: repo, stderr: 'ignore' })
+  const probeTransport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--tools', 'all'], cwd: repo, stderr: 'ignore' })
   await probe.connect(probeTransport)
   const pick = await callArgs(probe)
   await probe.close()
@@ -100,7 +100,7 @@ async function stdioRun() {
 }
 
 async function httpRun() {
-  const { url, child, stop } = await startHttpServer(repo)
+  const { url, child, stop } = await startHttpServer(repo, 'all')
   try {
     const before = rssMb(child.pid)
     const clients = []
