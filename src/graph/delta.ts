@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { copyFileSync, readFileSync } from 'node:fs'
+import { closeSync, copyFileSync, openSync, readSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
@@ -309,6 +309,20 @@ export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promis
 /** One step of an update's graph delta (src/graph/delta-writer.ts sends them, in order). */
 export type DeltaOp = { op: 'open'; from: string; to: string } | { op: 'apply'; delta: Partial<GraphDelta> } | { op: 'finish' } | { op: 'close' }
 
+/** A file's size and SHA-256, read in chunks (git/git's graph is 551 MB). */
+function hashFile(file: string): [number, string] {
+  const hash = createHash('sha256')
+  const chunk = Buffer.allocUnsafe(8 << 20)
+  const fd = openSync(file, 'r')
+  let size = 0
+  try {
+    for (let n: number; (n = readSync(fd, chunk, 0, chunk.length, size)) > 0; size += n) hash.update(chunk.subarray(0, n))
+  } finally {
+    closeSync(fd)
+  }
+  return [size, hash.digest('hex')]
+}
+
 /** What finishing a delta gives: the row counts, and the graph file's size and SHA-256 once closed. */
 export interface DeltaFinish {
   counts: Record<string, number>
@@ -340,8 +354,7 @@ export function deltaRunner(): (op: DeltaOp) => Promise<unknown> {
         const open = session!
         session = null
         await closeDelta(open)
-        const data = readFileSync(openedPath!)
-        return { counts, graph: [data.length, createHash('sha256').update(data).digest('hex')] satisfies [number, string] }
+        return { counts, graph: hashFile(openedPath!) }
       }
       case 'close': {
         const open = session

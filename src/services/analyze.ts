@@ -823,93 +823,91 @@ async function updateIndex(u: {
   // The graph (copied and opened on the delta's thread since the update began) gets the history's
   // rows while this thread computes the code graph and the analytics, whose rows follow. Inserted
   // nodes go in with no activity; the second part sets it (with the activity that changed elsewhere).
-  {
-    writer.apply({
-      replaceSymbolsOf,
-      removeSymbolDocsOf: replaceSymbolsOf,
-      topoShift: fresh.length,
-      renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
-      insert: {
-        ...tables,
-        ...symbols,
-        docs,
-        files: insertFiles,
-        authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
-        issues: tables.issues.filter((i) => !knownIssues.has(i.number)),
-      },
-    })
+  writer.apply({
+    replaceSymbolsOf,
+    removeSymbolDocsOf: replaceSymbolsOf,
+    topoShift: fresh.length,
+    renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
+    insert: {
+      ...tables,
+      ...symbols,
+      docs,
+      files: insertFiles,
+      authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
+      issues: tables.issues.filter((i) => !knownIssues.has(i.number)),
+    },
+  })
 
-    const registry = installedLanguageRegistry()
-    const graphs = await time('code_graph', () => {
-      const stored = loadCodeGraph(prevDir)
-      const before = stored ?? (() => {
-        const graph = buildCodeGraph([...previousFiles.values()], registry)
-        return { graph, flows: buildFlows([...previousFiles.values()], graph) }
-      })()
-      const reuse = stored && stored.resolver !== null && stored.resolver === resolverFingerprint() ? codeGraphReuse(previousFiles, files, stored.graph) : undefined
-      return { before, after: buildCodeGraph(files, registry, reuse) }
-    })
+  const registry = installedLanguageRegistry()
+  const graphs = await time('code_graph', () => {
+    const stored = loadCodeGraph(prevDir)
+    const before = stored ?? (() => {
+      const graph = buildCodeGraph([...previousFiles.values()], registry)
+      return { graph, flows: buildFlows([...previousFiles.values()], graph) }
+    })()
+    const reuse = stored && stored.resolver !== null && stored.resolver === resolverFingerprint() ? codeGraphReuse(previousFiles, files, stored.graph) : undefined
+    return { before, after: buildCodeGraph(files, registry, reuse) }
+  })
 
-    const code = await time('flows', () => {
-      const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
-      const { before, after } = graphs
-      const flows = buildFlows(files, after)
-      saveCodeGraph(dir, { graph: after, flows })
-      return codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, touchedPaths)
-    })
-    // the code graph's part goes in while this thread computes the analytics
-    writer.apply({ codeGraph: code.remove, insert: code.insert })
+  const code = await time('flows', () => {
+    const deleted = new Set(replaceSymbolsOf.flatMap((p) => [...symbolIds(previousFiles.get(p)!), moduleSymbolId(p)]))
+    const { before, after } = graphs
+    const flows = buildFlows(files, after)
+    saveCodeGraph(dir, { graph: after, flows })
+    return codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, touchedPaths)
+  })
+  // the code graph's part goes in while this thread computes the analytics
+  writer.apply({ codeGraph: code.remove, insert: code.insert })
 
-    // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
-    // and ownership replaced, then computed from scratch as a full build does.
-    const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
-      const cache = loadAnalyticsCache(prevDir)
-      const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
-      const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
-      const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
-      const bySha = new Map(changes.map((c) => [c.sha, c]))
-      const ownership: AnalyticsCache['ownership'] = Object.create(null)
-      for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-      const authorOf = humanAuthor(bySha)
-      affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
-      const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
-      const before = loadStoredAnalytics(prevDir)
-      const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
-      return analyticsDelta(before, stored, rows, {
-        reinserted: new Set(symbols.symbols.map((r) => r.id)),
-        touchedPaths,
-      })
+  // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
+  // and ownership replaced, then computed from scratch as a full build does.
+  const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
+    const cache = loadAnalyticsCache(prevDir)
+    const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
+    const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
+    const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
+    const bySha = new Map(changes.map((c) => [c.sha, c]))
+    const ownership: AnalyticsCache['ownership'] = Object.create(null)
+    for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
+    const authorOf = humanAuthor(bySha)
+    affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
+    const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
+    const before = loadStoredAnalytics(prevDir)
+    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
+    return analyticsDelta(before, stored, rows, {
+      reinserted: new Set(symbols.symbols.map((r) => r.id)),
+      touchedPaths,
     })
+  })
 
-    await time('embeddings', () => embedder?.finish())
-    vectorCache.nextRow += docs.length
-    const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
-    writer.apply({
-      updateFiles,
-      analytics: analyticsChange,
-      activity: {
-        files: [...activity.files, ...insertFiles.map((f) => ({ path: f.path, ...activityOf(f) }))],
-        symbols: [...activity.symbols, ...symbols.symbols.map((r) => ({ id: r.id, ...activityOf(r) }))],
-      },
-      insert: {
-        ...analytics,
-        docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
-      },
-    })
-    // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest
-    const finished = writer.finish()
-    finished.catch(() => {})
-    await time('update_save', () => {
-      vectorCache.save(dir)
-      saveSignatures(dir, signatures)
-      old.appendTo(dir, fresh)
-      appendCommitCatalog(prevDir, dir, tables)
-      const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)
-      updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
-    })
-    const { counts, graph } = await time('update_graph', () => finished)
-    return { counts: { ...counts, files: files.length }, hashed: { [GRAPH_DB]: graph } }
-  }
+  await time('embeddings', () => embedder?.finish())
+  vectorCache.nextRow += docs.length
+  const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
+  writer.apply({
+    updateFiles,
+    analytics: analyticsChange,
+    activity: {
+      files: [...activity.files, ...insertFiles.map((f) => ({ path: f.path, ...activityOf(f) }))],
+      symbols: [...activity.symbols, ...symbols.symbols.map((r) => ({ id: r.id, ...activityOf(r) }))],
+    },
+    insert: {
+      ...analytics,
+      docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
+    },
+  })
+  // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest
+  const finished = writer.finish()
+  finished.catch(() => {})
+  await time('update_save', () => {
+    vectorCache.save(dir)
+    saveSignatures(dir, signatures)
+    old.appendTo(dir, fresh)
+    appendCommitCatalog(prevDir, dir, tables)
+    const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)
+    updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
+  })
+  const { counts, graph } = await time('update_graph', () => finished)
+  return { counts: { ...counts, files: files.length }, hashed: { [GRAPH_DB]: graph } }
 }
 
 /** The per-path reasons of what indexFiles skipped, plus the symlinks and submodules it never sees (skipped-files.ts). */
