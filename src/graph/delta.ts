@@ -144,9 +144,17 @@ function activityParams(row: ActivityRow): Record<string, unknown> {
   return out
 }
 
+/** A connection's prepared statements: each costs ~5 ms to prepare (warmDelta prepares the first part's ahead). */
+const preparedOf = new WeakMap<Connection, Map<string, PreparedStatement>>()
+
 async function prepare(conn: Connection, statement: string): Promise<PreparedStatement> {
+  let cache = preparedOf.get(conn)
+  if (!cache) preparedOf.set(conn, (cache = new Map()))
+  const known = cache.get(statement)
+  if (known) return known
   const prepared = await conn.prepare(statement)
   if (!prepared.isSuccess()) throw new Error(`${prepared.getErrorMessage()} in: ${statement}`)
+  cache.set(statement, prepared)
   return prepared
 }
 
@@ -208,13 +216,13 @@ export async function openDelta(dbPath: string): Promise<DeltaSession> {
  */
 export async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): Promise<void> {
   const replaceSymbolsOf = delta.replaceSymbolsOf ?? []
-  if (replaceSymbolsOf.length > 0) await run(conn, 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s', { paths: replaceSymbolsOf })
+  if (replaceSymbolsOf.length > 0) await run(conn, DELETE_SYMBOLS, { paths: replaceSymbolsOf })
   if (delta.removeSymbolDocsOf && delta.removeSymbolDocsOf.length > 0) {
     const paths = { paths: delta.removeSymbolDocsOf }
-    await run(conn, "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v", paths)
-    await run(conn, "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d", paths)
+    await run(conn, DELETE_SYMBOL_VECTORS, paths)
+    await run(conn, DELETE_SYMBOL_DOCS, paths)
   }
-  if (delta.topoShift) await run(conn, 'MATCH (c:Commit) SET c.topo = c.topo + $k', { k: delta.topoShift })
+  if (delta.topoShift) await run(conn, SHIFT_TOPO, { k: delta.topoShift })
   if (delta.renameAuthors && delta.renameAuthors.length > 0) {
     await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
   }
@@ -260,11 +268,36 @@ export async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDel
   }
 }
 
+const DELETE_SYMBOLS = 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s'
+const DELETE_SYMBOL_VECTORS = "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v"
+const DELETE_SYMBOL_DOCS = "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d"
+const SHIFT_TOPO = 'MATCH (c:Commit) SET c.topo = c.topo + $k'
+
+/** A symbol with the DEFINES edge from its file. */
+function symbolWithFileStatement(def: TableDef): string {
+  return `MATCH (f:File {path: $__path}) CREATE (f)-[:DEFINES]->(:${def.name} {${def.columns.map((c) => `${c.name}: ${cast(c, '$')}`).join(', ')}}) RETURN count(*) AS made`
+}
+
+/**
+ * Prepares what an update's first part (the history's rows) runs, while the opened graph waits
+ * for them: the deletions of the re-walked files' symbols, the new commits, symbols, documents
+ * and their edges. ~0.1 s of statements prepared off the update's path.
+ */
+export async function warmDelta({ conn }: DeltaSession): Promise<void> {
+  const statements = [DELETE_SYMBOLS, DELETE_SYMBOL_VECTORS, DELETE_SYMBOL_DOCS, SHIFT_TOPO]
+  for (const def of TABLES) {
+    if (def.name === 'Symbol') statements.push(insertStatement(def), symbolWithFileStatement(def))
+    else if (def.name === 'Doc' || def.name === 'Commit') statements.push(insertStatement(def))
+    else if (def.kind === 'rel' && ['CONTAINS', 'TOUCHED', 'AUTHORED_BY', 'PARENT'].includes(def.name)) statements.push(createRelStatement(def))
+    else if (def.kind === 'rel' && ['CHANGED', 'BLAMED_ON'].includes(def.name)) statements.push(insertStatement(def))
+  }
+  for (const statement of statements) await prepare(conn, statement)
+}
+
 /** Symbols one CREATE each (full-text indexed), each with its file's DEFINES edge where the delta has one. */
 async function insertSymbols(conn: Connection, def: TableDef, rows: ReadonlyArray<Record<string, unknown>>, definedIn: Map<string, string>, defined: Set<string>): Promise<void> {
-  const properties = def.columns.map((c) => `${c.name}: ${cast(c, '$')}`).join(', ')
   const alone = await prepare(conn, insertStatement(def))
-  const withFile = await prepare(conn, `MATCH (f:File {path: $__path}) CREATE (f)-[:DEFINES]->(:${def.name} {${properties}}) RETURN count(*) AS made`)
+  const withFile = await prepare(conn, symbolWithFileStatement(def))
   for (const row of insertRows(def, rows)) {
     const id = String(row.id)
     const path = definedIn.get(id)
@@ -345,6 +378,7 @@ export function deltaRunner(): (op: DeltaOp) => Promise<unknown> {
         copyFileSync(op.from, op.to)
         session = await openDelta(op.to)
         openedPath = op.to
+        await warmDelta(session)
         return null
       case 'apply':
         return applyDelta(await opened(), op.delta)
