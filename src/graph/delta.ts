@@ -197,7 +197,7 @@ export interface DeltaSession {
   conn: Connection
 }
 
-export async function openDelta(dbPath: string): Promise<DeltaSession> {
+async function openDelta(dbPath: string): Promise<DeltaSession> {
   const db = new kuzu.Database(dbPath, DELTA_BUFFER_POOL_BYTES, true, false)
   await db.init()
   const conn = new kuzu.Connection(db)
@@ -214,7 +214,7 @@ export async function openDelta(dbPath: string): Promise<DeltaSession> {
  * Applies a delta (or a part of one: an update sends what the history gives as soon as it is
  * known, and the analytics and code graph later). Its deletions go before its insertions.
  */
-export async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): Promise<void> {
+async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): Promise<void> {
   const replaceSymbolsOf = delta.replaceSymbolsOf ?? []
   if (replaceSymbolsOf.length > 0) await run(conn, DELETE_SYMBOLS, { paths: replaceSymbolsOf })
   if (delta.removeSymbolDocsOf && delta.removeSymbolDocsOf.length > 0) {
@@ -283,7 +283,7 @@ function symbolWithFileStatement(def: TableDef): string {
  * for them: the deletions of the re-walked files' symbols, the new commits, symbols, documents
  * and their edges. ~0.1 s of statements prepared off the update's path.
  */
-export async function warmDelta({ conn }: DeltaSession): Promise<void> {
+async function warmDelta({ conn }: DeltaSession): Promise<void> {
   const statements = [DELETE_SYMBOLS, DELETE_SYMBOL_VECTORS, DELETE_SYMBOL_DOCS, SHIFT_TOPO]
   for (const def of TABLES) {
     if (def.name === 'Symbol') statements.push(insertStatement(def), symbolWithFileStatement(def))
@@ -312,7 +312,7 @@ async function insertSymbols(conn: Connection, def: TableDef, rows: ReadonlyArra
 }
 
 /** Checkpoints the applied deltas; the row counts after them, as analyze reports them. */
-export async function finishDelta({ conn }: DeltaSession): Promise<Record<string, number>> {
+async function finishDelta({ conn }: DeltaSession): Promise<Record<string, number>> {
   await run(conn, 'CHECKPOINT', {})
   const counts: Record<string, number> = {}
   for (const [name, statement] of Object.entries(COUNTS)) {
@@ -324,19 +324,9 @@ export async function finishDelta({ conn }: DeltaSession): Promise<Record<string
   return counts
 }
 
-export async function closeDelta({ db, conn }: DeltaSession): Promise<void> {
+async function closeDelta({ db, conn }: DeltaSession): Promise<void> {
   await conn.close()
   await db.close()
-}
-
-export async function applyGraphDelta(dbPath: string, delta: GraphDelta): Promise<Record<string, number>> {
-  const session = await openDelta(dbPath)
-  try {
-    await applyDelta(session, delta)
-    return await finishDelta(session)
-  } finally {
-    await closeDelta(session)
-  }
 }
 
 /** One step of an update's graph delta (src/graph/delta-writer.ts sends them, in order). */
