@@ -577,16 +577,15 @@ function analyticsDelta(
   rows: ReturnType<typeof analyticsRows>,
   u: { reinserted: Set<string>; touchedPaths: Set<string> },
 ): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
-  const same = sameRow
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
-  for (const [p, row] of Object.entries(after.files)) if (!u.touchedPaths.has(p) && !same(before.files[p], row)) activity.files.push({ path: p, ...row })
-  for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !same(before.symbols[id], row)) activity.symbols.push({ id, ...row })
+  for (const [p, row] of Object.entries(after.files)) if (!u.touchedPaths.has(p) && !sameRow(before.files[p], row)) activity.files.push({ path: p, ...row })
+  for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !sameRow(before.symbols[id], row)) activity.symbols.push({ id, ...row })
   const pairs = (list: CoChangeRow[]) => new Map(list.map((r) => [`${r.a}\0${r.b}`, r]))
   const diffPairs = (old: CoChangeRow[], now: CoChangeRow[], keep: (r: CoChangeRow) => boolean) => {
     const o = pairs(old)
     const n = pairs(now)
-    const remove = [...o].filter(([k, r]) => !same(n.get(k), r)).map(([, r]) => ({ a: r.a, b: r.b }))
-    const insert = [...n].filter(([k, r]) => !same(o.get(k), r) || keep(r)).map(([, r]) => r)
+    const remove = [...o].filter(([k, r]) => !sameRow(n.get(k), r)).map(([, r]) => ({ a: r.a, b: r.b }))
+    const insert = [...n].filter(([k, r]) => !sameRow(o.get(k), r) || keep(r)).map(([, r]) => r)
     return { remove, insert }
   }
   const files = diffPairs(before.fileCoChanged, after.fileCoChanged, () => false)
