@@ -39,7 +39,7 @@ export class GraphDeltaWriter {
         this.replies.delete(reply.id)
         if (!waiting) return
         if (reply.error === undefined) waiting.resolve(reply.value)
-        else waiting.reject(Object.assign(new Error(reply.error), { stack: reply.stack ?? reply.error }))
+        else waiting.reject(Object.assign(new Error(reply.error), { name: reply.name ?? 'Error', stack: reply.stack ?? reply.error }))
       })
       this.worker.on('error', (error) => this.failAll((this.dead = error)))
       this.worker.on('exit', (code) => this.failAll((this.dead ??= new Error(`the graph delta's worker stopped (exit code ${code})`))))

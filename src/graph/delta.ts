@@ -53,6 +53,8 @@ export interface GraphDelta {
  * reserved address space that only what is touched turns into memory, so it is sized for the
  * biggest histories rather than the typical one.
  */
+type RelDef = TableDef & { kind: 'rel' }
+
 const DELTA_BUFFER_POOL_BYTES = 1024 * 1024 * 1024
 const BATCH = 2000
 
@@ -103,10 +105,14 @@ function insertStatement(def: TableDef): string {
  * scan of both node tables. Where an endpoint is missing a MATCH creates nothing, where a COPY
  * fails: `made` says how many it created, and insert() fails alike.
  */
-function createRelStatement(def: TableDef & { kind: 'rel' }): string {
-  const key = (table: string) => tableDef(table).columns[0].name
+function createRelStatement(def: RelDef): string {
   const props = def.columns.length > 0 ? ` {${def.columns.map((c) => `${c.name}: ${cast(c, '$')}`).join(', ')}}` : ''
-  return `MATCH (a:${def.from.table} {${key(def.from.table)}: $__from}), (b:${def.to.table} {${key(def.to.table)}: $__to}) CREATE (a)-[:${def.name}${props}]->(b) RETURN count(*) AS made`
+  return `MATCH (a:${def.from.table} {${primaryKey(def.from.table)}: $__from}), (b:${def.to.table} {${primaryKey(def.to.table)}: $__to}) CREATE (a)-[:${def.name}${props}]->(b) RETURN count(*) AS made`
+}
+
+/** The primary key's column of a node table. */
+function primaryKey(table: string): string {
+  return tableDef(table).columns[0].name
 }
 
 /** Up to this many rows, a relationship table's delta goes in one CREATE a row, not by COPY. */
@@ -116,8 +122,10 @@ function indexed(def: TableDef): boolean {
   return def.name === VECTOR_INDEX.table || FTS_INDEXES.some((ix) => ix.table === def.name)
 }
 
-async function insert(conn: Connection, def: TableDef, rows: Array<Record<string, unknown>>): Promise<void> {
-  if (def.kind === 'rel' ? rows.length > FEW_RELS : !indexed(def)) return runBatched(conn, insertStatement(def), rows)
+async function insert(s: DeltaSession, def: TableDef, rows: Array<Record<string, unknown>>): Promise<void> {
+  const { conn } = s
+  if (def.kind === 'rel') inserted(s, def, rows.length)
+  if (def.kind === 'rel' ? rows.length > FEW_RELS : !indexed(def)) return void (await runBatched(conn, insertStatement(def), rows))
   const prepared = await prepare(conn, def.kind === 'rel' ? createRelStatement(def) : insertStatement(def))
   for (const row of rows) {
     const out = await execute(conn, prepared, row)
@@ -173,8 +181,14 @@ async function run(conn: Connection, statement: string, params: Record<string, u
   await execute(conn, await prepare(conn, statement), params)
 }
 
-async function runBatched(conn: Connection, statement: string, rows: Array<Record<string, unknown>>): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await run(conn, statement, { rows: rows.slice(i, i + BATCH) })
+/** Runs a statement over its rows in batches; the sum of what each batch's `n` column gave (a DELETE's count). */
+async function runBatched(conn: Connection, statement: string, rows: Array<Record<string, unknown>>): Promise<number> {
+  let n = 0
+  for (let i = 0; i < rows.length; i += BATCH) {
+    const out = await execute(conn, await prepare(conn, statement), { rows: rows.slice(i, i + BATCH) })
+    n += Number(out[0]?.n ?? 0)
+  }
+  return n
 }
 
 /** Row counts after the change, as analyze reports them. */
@@ -195,28 +209,151 @@ const COUNTS: Record<string, string> = {
 export interface DeltaSession {
   db: InstanceType<typeof kuzu.Database>
   conn: Connection
+  ledger: RelLedger
 }
 
-async function openDelta(dbPath: string): Promise<DeltaSession> {
-  const db = new kuzu.Database(dbPath, DELTA_BUFFER_POOL_BYTES, true, false)
+/**
+ * What the delta did to each relationship table: the rows it must hold when the delta is finished
+ * (counted when the graph was opened, then every deletion and insertion), the tables with
+ * deletions that no insertion followed yet, and the guard rows that stand in for those.
+ *
+ * Kuzu 0.11.3 loses rows on a checkpoint that finds deletions in a relationship table and no
+ * insertion: when the rows an earlier update appended are all deleted (the same file changed
+ * twice), the checkpoint empties the whole table. On vuejs/core, the second update of a file left
+ * BLAMED_ON with its 242 new rows of 13,397. Any insertion into the table before the checkpoint
+ * avoids it, and COPY (into any table) checkpoints first. So every deletion is followed at once by
+ * a guard row in each table it touched (automatic checkpoints are off, so none can come between),
+ * the guards go after a first checkpoint, and the finished graph is counted against the ledger:
+ * a mismatch throws {@link GraphDeltaMismatch} and the caller rebuilds.
+ */
+interface RelLedger {
+  /** False only to show what the guards prevent (a test): deletions then go unguarded. */
+  guarding: boolean
+  expected: Map<string, number>
+  /** Relationship tables (one pair of node tables each) with deletions and no insertion since. */
+  pending: Set<RelDef>
+  guards: Array<{ def: RelDef; from: unknown; to: unknown }>
+}
+
+/** The finished graph does not hold the rows the delta meant it to: the caller rebuilds the index. */
+export class GraphDeltaMismatch extends Error {
+  override name = 'GraphDeltaMismatch'
+}
+
+/** One table per relationship name (CO_CHANGED links files and symbols in one table). */
+const REL_NAMES = [...new Set(TABLES.filter((d) => d.kind === 'rel').map((d) => d.name))]
+
+async function countRels(conn: Connection): Promise<Map<string, number>> {
+  const counts = new Map<string, number>()
+  for (const name of REL_NAMES) counts.set(name, Number((await execute(conn, await prepare(conn, `MATCH ()-[r:${name}]->() RETURN count(*) AS n`), {}))[0].n))
+  return counts
+}
+
+/** The relationship table of that name between these node tables. */
+function relDef(name: string, from: string, to: string): RelDef {
+  const def = tableDefs(name).find((d): d is RelDef => d.kind === 'rel' && d.from.table === from && d.to.table === to)
+  if (!def) throw new Error(`no relationship table ${name} from ${from} to ${to}`)
+  return def
+}
+
+function inserted(s: DeltaSession, def: RelDef, n: number): void {
+  if (n === 0) return
+  s.ledger.expected.set(def.name, s.ledger.expected.get(def.name)! + n)
+  s.ledger.pending.delete(def)
+}
+
+function deleted(s: DeltaSession, def: RelDef, n: number): void {
+  if (n === 0) return
+  s.ledger.expected.set(def.name, s.ledger.expected.get(def.name)! - n)
+  s.ledger.pending.add(def)
+}
+
+/** Deletes by a statement that returns how many rows it deleted (`n`), from this table. */
+async function deleteCounted(s: DeltaSession, def: RelDef, statement: string, rows: Array<Record<string, unknown>>): Promise<void> {
+  if (rows.length > 0) deleted(s, def, await runBatched(s.conn, statement, rows))
+}
+
+/**
+ * Deletes nodes with their relationships, counted by table. Not DETACH DELETE: in Kuzu 0.11.3 it
+ * can leave a relationship behind (on vuejs/core, one of renderer.ts's 224 calls stayed in the
+ * table, its caller gone), where deleting the relationships first leaves none.
+ */
+async function deleteNodes(s: DeltaSession, node: string, where: string, params: Record<string, unknown>): Promise<void> {
+  const [outgoing, incoming, nodes] = deleteNodeStatements(node, where)
+  for (const row of await execute(s.conn, await prepare(s.conn, outgoing), params)) deleted(s, relDef(String(row.t), node, String(row.o)), Number(row.n))
+  for (const row of await execute(s.conn, await prepare(s.conn, incoming), params)) deleted(s, relDef(String(row.t), String(row.o), node), Number(row.n))
+  await run(s.conn, nodes, params)
+}
+
+/** Deleting nodes `x` where a condition holds: their outgoing relationships, their incoming ones, themselves. */
+function deleteNodeStatements(node: string, where: string): [string, string, string] {
+  const rels = (pattern: string) => `MATCH ${pattern} WHERE ${where} DELETE r RETURN label(r) AS t, label(o) AS o, count(*) AS n`
+  return [rels(`(x:${node})-[r]->(o)`), rels(`(o)-[r]->(x:${node})`), `MATCH (x:${node}) WHERE ${where} DELETE x`]
+}
+
+/**
+ * A guard row in every table with deletions and no insertion since: between two nodes that no row
+ * of the table links yet, with no property set (a real row has them).
+ */
+async function guardPending(s: DeltaSession): Promise<void> {
+  if (s.ledger.guarding) for (const def of s.ledger.pending) {
+    const name = def.name
+    const from = await execute(s.conn, await prepare(s.conn, `MATCH (a:${def.from.table}) RETURN a.${primaryKey(def.from.table)} AS k LIMIT 1`), {})
+    if (from.length === 0) continue
+    const to = await execute(s.conn, await prepare(s.conn, `MATCH (a:${def.from.table} {${primaryKey(def.from.table)}: $a}), (b:${def.to.table}) WHERE NOT (a)-[:${name}]->(b) RETURN b.${primaryKey(def.to.table)} AS k LIMIT 1`), { a: from[0].k })
+    if (to.length === 0) continue
+    await createGuard(s, def, from[0].k, to[0].k)
+    s.ledger.guards.push({ def, from: from[0].k, to: to[0].k })
+  }
+  s.ledger.pending.clear()
+}
+
+/**
+ * Deletes the guard rows: those between its two nodes with no property set (a relationship without
+ * properties: any of them). A real row the delta added there since and that looks the same is put
+ * back: rows with the same ends and properties are the same row to every query.
+ */
+async function dropGuards(s: DeltaSession): Promise<void> {
+  for (const { def, from, to } of s.ledger.guards) {
+    const ends = `(a:${def.from.table} {${primaryKey(def.from.table)}: $a})-[r:${def.name}]->(b:${def.to.table} {${primaryKey(def.to.table)}: $b})`
+    const unset = def.columns.map((c) => ` AND r.${c.name} IS NULL`).join('').replace(' AND', ' WHERE')
+    const out = await execute(s.conn, await prepare(s.conn, `MATCH ${ends}${unset} DELETE r RETURN count(*) AS n`), { a: from, b: to })
+    const n = Number(out[0]?.n ?? 0)
+    // none: it went with a node the delta deleted (a replaced community), counted then
+    s.ledger.expected.set(def.name, s.ledger.expected.get(def.name)! - n)
+    for (let i = 1; i < n; i++) await createGuard(s, def, from, to)
+  }
+  s.ledger.guards = []
+}
+
+async function createGuard(s: DeltaSession, def: RelDef, from: unknown, to: unknown): Promise<void> {
+  await execute(s.conn, await prepare(s.conn, `MATCH (a:${def.from.table} {${primaryKey(def.from.table)}: $a}), (b:${def.to.table} {${primaryKey(def.to.table)}: $b}) CREATE (a)-[:${def.name}]->(b)`), { a: from, b: to })
+  s.ledger.expected.set(def.name, s.ledger.expected.get(def.name)! + 1)
+}
+
+async function openDelta(dbPath: string, guarding: boolean): Promise<DeltaSession> {
+  // no automatic checkpoints: one could come between a deletion and its guard (RelLedger)
+  const db = new kuzu.Database(dbPath, DELTA_BUFFER_POOL_BYTES, true, false, 0, false)
   await db.init()
   const conn = new kuzu.Connection(db)
   try {
     await conn.init()
+    return { db, conn, ledger: { guarding, expected: await countRels(conn), pending: new Set(), guards: [] } }
   } catch (error) {
+    await conn.close()
     await db.close()
     throw error
   }
-  return { db, conn }
 }
 
 /**
  * Applies a delta (or a part of one: an update sends what the history gives as soon as it is
  * known, and the analytics and code graph later). Its deletions go before its insertions.
  */
-async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): Promise<void> {
+async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<void> {
+  const { conn } = s
   const replaceSymbolsOf = delta.replaceSymbolsOf ?? []
-  if (replaceSymbolsOf.length > 0) await run(conn, DELETE_SYMBOLS, { paths: replaceSymbolsOf })
+  if (replaceSymbolsOf.length > 0) await deleteNodes(s, 'Symbol', SYMBOLS_OF, { paths: replaceSymbolsOf })
   if (delta.removeSymbolDocsOf && delta.removeSymbolDocsOf.length > 0) {
     const paths = { paths: delta.removeSymbolDocsOf }
     await run(conn, DELETE_SYMBOL_VECTORS, paths)
@@ -239,19 +376,23 @@ async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): P
   }
   const a = delta.analytics
   if (a) {
-    await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.a})-[e:CO_CHANGED]->(:File {path: r.b}) DELETE e', a.removeFileCoChanges.map((r) => ({ ...r })))
-    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.a})-[e:CO_CHANGED]->(:Symbol {id: r.b}) DELETE e', a.removeSymbolCoChanges.map((r) => ({ ...r })))
-    if (a.replaceCommunities) await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
-    if (a.ownershipOf.length > 0) await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: a.ownershipOf })
+    await deleteCounted(s, relDef('CO_CHANGED', 'File', 'File'), 'UNWIND $rows AS r MATCH (:File {path: r.a})-[e:CO_CHANGED]->(:File {path: r.b}) DELETE e RETURN count(*) AS n', a.removeFileCoChanges.map((r) => ({ ...r })))
+    await deleteCounted(s, relDef('CO_CHANGED', 'Symbol', 'Symbol'), 'UNWIND $rows AS r MATCH (:Symbol {id: r.a})-[e:CO_CHANGED]->(:Symbol {id: r.b}) DELETE e RETURN count(*) AS n', a.removeSymbolCoChanges.map((r) => ({ ...r })))
+    if (a.replaceCommunities) await deleteNodes(s, 'Community', 'true', {})
+    if (a.ownershipOf.length > 0) {
+      const out = await execute(conn, await prepare(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r RETURN count(*) AS n'), { paths: a.ownershipOf })
+      deleted(s, relDef('OWNED_BY', 'File', 'Author'), Number(out[0].n))
+    }
   }
   const code = delta.codeGraph
   if (code) {
-    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:CALLS]->(:Symbol {id: r.to}) WHERE e.line = r.line DELETE e', code.calls.map((r) => ({ ...r })))
-    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:EXTENDS]->(:Symbol {id: r.to}) DELETE e', code.extends.map((r) => ({ ...r })))
-    await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:IMPLEMENTS]->(:Symbol {id: r.to}) DELETE e', code.implements.map((r) => ({ ...r })))
-    await runBatched(conn, 'UNWIND $rows AS r MATCH (:File {path: r.from})-[e:IMPORTS]->(:File {path: r.to}) DELETE e', code.imports.map((r) => ({ ...r })))
-    if (code.processes.length > 0) await run(conn, 'MATCH (p:Process) WHERE p.id IN $ids DETACH DELETE p', { ids: code.processes })
+    await deleteCounted(s, relDef('CALLS', 'Symbol', 'Symbol'), 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:CALLS]->(:Symbol {id: r.to}) WHERE e.line = r.line DELETE e RETURN count(*) AS n', code.calls.map((r) => ({ ...r })))
+    await deleteCounted(s, relDef('EXTENDS', 'Symbol', 'Symbol'), 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:EXTENDS]->(:Symbol {id: r.to}) DELETE e RETURN count(*) AS n', code.extends.map((r) => ({ ...r })))
+    await deleteCounted(s, relDef('IMPLEMENTS', 'Symbol', 'Symbol'), 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:IMPLEMENTS]->(:Symbol {id: r.to}) DELETE e RETURN count(*) AS n', code.implements.map((r) => ({ ...r })))
+    await deleteCounted(s, relDef('IMPORTS', 'File', 'File'), 'UNWIND $rows AS r MATCH (:File {path: r.from})-[e:IMPORTS]->(:File {path: r.to}) DELETE e RETURN count(*) AS n', code.imports.map((r) => ({ ...r })))
+    if (code.processes.length > 0) await deleteNodes(s, 'Process', 'x.id IN $ids', { ids: code.processes })
   }
+  await guardPending(s)
   // a symbol goes in with the DEFINES edge from its file, in one statement: a DEFINES COPY after
   // the symbols' CREATEs took 150–220 ms on vuejs/core's graph, however few its rows
   const definedIn = new Map((delta.insert?.defines ?? []).map((d) => [d.symbol, d.path]))
@@ -260,15 +401,15 @@ async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): P
     let rows = delta.insert?.[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
     if (!rows || rows.length === 0) continue
     if (def.name === 'Symbol' && def.kind === 'node') {
-      await insertSymbols(conn, def, rows, definedIn, defined)
+      await insertSymbols(s, def, rows, definedIn, defined)
       continue
     }
     if (def.name === 'DEFINES') rows = rows.filter((d) => !defined.has(String(d.symbol)))
-    if (rows.length > 0) await insert(conn, def, insertRows(def, rows))
+    if (rows.length > 0) await insert(s, def, insertRows(def, rows))
   }
 }
 
-const DELETE_SYMBOLS = 'MATCH (s:Symbol) WHERE s.path IN $paths DETACH DELETE s'
+const SYMBOLS_OF = 'x.path IN $paths'
 const DELETE_SYMBOL_VECTORS = "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v"
 const DELETE_SYMBOL_DOCS = "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d"
 const SHIFT_TOPO = 'MATCH (c:Commit) SET c.topo = c.topo + $k'
@@ -284,7 +425,7 @@ function symbolWithFileStatement(def: TableDef): string {
  * and their edges. ~0.1 s of statements prepared off the update's path.
  */
 async function warmDelta({ conn }: DeltaSession): Promise<void> {
-  const statements = [DELETE_SYMBOLS, DELETE_SYMBOL_VECTORS, DELETE_SYMBOL_DOCS, SHIFT_TOPO]
+  const statements = [...deleteNodeStatements('Symbol', SYMBOLS_OF), DELETE_SYMBOL_VECTORS, DELETE_SYMBOL_DOCS, SHIFT_TOPO]
   for (const def of TABLES) {
     if (def.name === 'Symbol') statements.push(insertStatement(def), symbolWithFileStatement(def))
     else if (def.name === 'Doc' || def.name === 'Commit') statements.push(insertStatement(def))
@@ -295,7 +436,8 @@ async function warmDelta({ conn }: DeltaSession): Promise<void> {
 }
 
 /** Symbols one CREATE each (full-text indexed), each with its file's DEFINES edge where the delta has one. */
-async function insertSymbols(conn: Connection, def: TableDef, rows: ReadonlyArray<Record<string, unknown>>, definedIn: Map<string, string>, defined: Set<string>): Promise<void> {
+async function insertSymbols(s: DeltaSession, def: TableDef, rows: ReadonlyArray<Record<string, unknown>>, definedIn: Map<string, string>, defined: Set<string>): Promise<void> {
+  const { conn } = s
   const alone = await prepare(conn, insertStatement(def))
   const withFile = await prepare(conn, symbolWithFileStatement(def))
   for (const row of insertRows(def, rows)) {
@@ -309,11 +451,24 @@ async function insertSymbols(conn: Connection, def: TableDef, rows: ReadonlyArra
     if (Number(out[0]?.made ?? 0) !== 1) throw new Error(`DEFINES: no File ${path} for Symbol ${id}`)
     defined.add(id)
   }
+  inserted(s, relDef('DEFINES', 'File', 'Symbol'), defined.size)
 }
 
-/** Checkpoints the applied deltas; the row counts after them, as analyze reports them. */
-async function finishDelta({ conn }: DeltaSession): Promise<Record<string, number>> {
+/**
+ * Checkpoints the applied deltas (then again without the guard rows) and checks every relationship
+ * table against the ledger; the row counts after them, as analyze reports them.
+ */
+async function finishDelta(s: DeltaSession): Promise<Record<string, number>> {
+  const { conn } = s
+  await guardPending(s)
   await run(conn, 'CHECKPOINT', {})
+  if (s.ledger.guards.length > 0) {
+    await dropGuards(s)
+    await run(conn, 'CHECKPOINT', {})
+  }
+  const now = await countRels(conn)
+  const wrong = REL_NAMES.filter((name) => now.get(name) !== s.ledger.expected.get(name))
+  if (wrong.length > 0) throw new GraphDeltaMismatch(`the updated graph lost rows: ${wrong.map((name) => `${name} has ${now.get(name)}, expected ${s.ledger.expected.get(name)}`).join('; ')}`)
   const counts: Record<string, number> = {}
   for (const [name, statement] of Object.entries(COUNTS)) {
     const result = await conn.query(statement)
@@ -357,7 +512,7 @@ export interface DeltaFinish {
  * the previous graph and opens the copy, finish checkpoints, closes and hashes it, close closes
  * it when finish did not (a failed step).
  */
-export function deltaRunner(): (op: DeltaOp) => Promise<unknown> {
+export function deltaRunner(options: { guards?: boolean } = {}): (op: DeltaOp) => Promise<unknown> {
   let session: DeltaSession | null = null
   let openedPath: string | null = null
   let queue: Promise<unknown> = Promise.resolve()
@@ -366,7 +521,7 @@ export function deltaRunner(): (op: DeltaOp) => Promise<unknown> {
     switch (op.op) {
       case 'open':
         copyFileSync(op.from, op.to)
-        session = await openDelta(op.to)
+        session = await openDelta(op.to, options.guards ?? true)
         openedPath = op.to
         await warmDelta(session)
         return null

@@ -62,6 +62,8 @@ export interface WriteGraphOptions {
    * starts: on git/git the heap holds ~0.9 GB then, of which ~60 MB is live afterwards.
    */
   release?: boolean
+  /** Kuzu's threads (default: one a core). One lays the tables out the same way every time (a test that needs their layout). */
+  threads?: number
 }
 
 export interface GraphVectors {
@@ -121,7 +123,7 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
   let ok = false
   try {
     await db.init()
-    conn = new kuzu.Connection(db)
+    conn = new kuzu.Connection(db, options.threads)
     phase('schema')
     // the vector table's width is the model's: created last, once the vectors are there
     const vectorTable = TABLES.filter((def) => def.name === VECTOR_INDEX.table)

@@ -74,6 +74,8 @@ export interface AnalyzeOptions {
   onProgress?: ProgressFn
   /** Something went wrong that does not affect the index (e.g. the user-level registry). */
   onWarning?: (message: string) => void
+  /** Build afresh even where an update would do (after an update whose graph did not check out). */
+  rebuild?: boolean
 }
 
 export interface AnalyzeSummary {
@@ -105,7 +107,15 @@ export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> 
   const root = gitwhyDir(repo)
   const hadDir = existsSync(root)
   try {
-    return await analyzeRepo(repo, options)
+    try {
+      return await analyzeRepo(repo, options)
+    } catch (error) {
+      // the graph of an update did not hold the rows it should (Kuzu lost some: delta.ts RelLedger);
+      // the update left nothing behind, and a rebuild gives the index it should have given
+      if (!(error instanceof Error && error.name === 'GraphDeltaMismatch')) throw error
+      options.onWarning?.(`rebuilt the index instead of updating it: ${error.message}`)
+      return await analyzeRepo(repo, { ...options, rebuild: true })
+    }
   } catch (error) {
     // a first analyze that fails leaves no .gitwhy/ behind (only what it wrote there: the .gitignore)
     if (!hadDir) {
@@ -164,7 +174,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const shallow = await shallowCommits(repo)
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
-    const canUpdate = prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
+    const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
     const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
       progress('history', 0, 0) // the phase's clock starts before git's first commit arrives
       return readHistory(repo, {

@@ -315,6 +315,25 @@ export async function codeGraphEdges(repo: string): Promise<Record<string, strin
 }
 
 /**
+ * The graph's history and analytics edges, each row as text, sorted: an updated graph must hold
+ * exactly the rows a fresh build writes (Kuzu once lost whole tables on an update: delta.ts).
+ */
+export async function historyEdges(repo: string): Promise<Record<string, string[]>> {
+  const { cypher } = await import('../../src/services/cypher.js')
+  const q = async (statement: string) => (await cypher({ repo, statement, maxRows: 0 })).rows.map((r) => JSON.stringify(r)).sort()
+  return {
+    blamedOn: await q('MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit) RETURN s.id AS symbol, c.sha AS sha, b.lines AS lines'),
+    changed: await q('MATCH (c:Commit)-[r:CHANGED]->(s:Symbol) RETURN c.sha AS sha, s.id AS symbol, r.added AS added, r.removed AS removed'),
+    touched: await q('MATCH (c:Commit)-[t:TOUCHED]->(f:File) RETURN c.sha AS sha, f.path AS path, t.change AS change'),
+    defines: await q('MATCH (f:File)-[:DEFINES]->(s:Symbol) RETURN f.path AS path, s.id AS symbol'),
+    contains: await q('MATCH (a:Symbol)-[:CONTAINS]->(b:Symbol) RETURN a.id AS parent, b.id AS child'),
+    memberOf: await q('MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) RETURN s.id AS symbol, c.label AS community'),
+    ownedBy: await q('MATCH (f:File)-[o:OWNED_BY]->(a:Author) RETURN f.path AS path, a.email AS email, o.lines AS lines'),
+    coChanged: await q('MATCH (a)-[r:CO_CHANGED]->(b) RETURN a.path AS a, b.path AS b, r.shared AS shared'),
+  }
+}
+
+/**
  * What the full-text index answers for every word of every symbol's search text: the hits and
  * their BM25 scores, which depend on every indexed row (document count, lengths), so an index an
  * update kept current must answer exactly as one built from scratch.

@@ -6,7 +6,7 @@
  * The tests in this file run in order on one repository.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { assertNoMismatches, checkEverything, codeGraphEdges, collectAnswers, diffAnswers, gatherFacts } from '../helpers/compare.js'
+import { assertNoMismatches, checkEverything, codeGraphEdges, collectAnswers, diffAnswers, gatherFacts, historyEdges } from '../helpers/compare.js'
 import { mergesScenario, pyFunction, tsClass, type Scenario } from '../helpers/scenarios.js'
 import { memoServices, sharedServices, type SharedServices } from '../helpers/services.js'
 
@@ -39,6 +39,7 @@ describe('incremental analyze', () => {
     // the code graph too: every edge of the updated index equals the fresh build's
     const edges = await codeGraphEdges(repo.dir)
     expect(edges, `${label}: code graph`).toEqual(await codeGraphEdges(clone.dir))
+    expect(await historyEdges(repo.dir), `${label}: history and analytics edges`).toEqual(await historyEdges(clone.dir))
     return edges
   }
 
