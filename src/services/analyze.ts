@@ -39,6 +39,8 @@ import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { collectGarbage } from '../runtime/gc.js'
 import { verifyAgainstGit } from './index-verify.js'
+import { decisionGraph, decisionTables, endsOf, loadableDecisions } from '../knowledge/decision-rows.js'
+import { reportDecisionHealth } from './decision-verify.js'
 import {
   acquireLock,
   emptyTrash,
@@ -209,7 +211,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer! }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed } = updated)
         mode = 'incremental'
@@ -222,6 +224,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
+      Object.assign(data, decisionTables(decisionGraph(loadableDecisions(repo, options.onWarning)), endsOf(data)))
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       counts = {
@@ -236,6 +239,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         blamed_on: data.blamedOn.length,
         changed: data.changed.length,
         docs: data.docs.length,
+        decisions: data.decisions?.length ?? 0,
       }
       // the load empties data's tables as it writes them (release): what the vectors need stays here
       const docs = embedder ? data.docs : []
@@ -274,6 +278,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
+    await reportDecisionHealth(repo, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
   } catch (error) {
     await writer?.close()
@@ -764,6 +769,7 @@ async function updateIndex(u: {
   cache: VectorCache
   /** The graph's delta, its copy of the previous graph under way (the caller closes it). */
   writer: GraphDeltaWriter
+  onWarning?: (message: string) => void
 }): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
@@ -894,6 +900,8 @@ async function updateIndex(u: {
       docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
     },
   })
+  // the decisions last: their edges end at this update's symbols and communities
+  writer.apply({ decisions: decisionGraph(loadableDecisions(u.repo, u.onWarning)) })
   // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest
   const finished = writer.finish()
   finished.catch(() => {})
