@@ -13,6 +13,7 @@ import { decisionSentences } from '../knowledge/decision-language.js'
 import { DECISION_KINDS, DECISION_ID, STORED_STATUSES, checkRegex, DecisionFormatError, targetText, type Decision, type DecisionCheck, type DecisionEvidence, type DecisionKind, type GovernedTarget } from '../knowledge/decision-model.js'
 import { readDecisions, updateDecisions, DECISION_FILE, type DecisionFileProblem } from '../knowledge/decision-store.js'
 import { importsDependency, isManifestPath, manifestDependencies } from '../knowledge/manifests.js'
+import { QueryChecker } from '../knowledge/query-check.js'
 import { isTestPath } from '../parse/index.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { locateTarget, verifyDecisions, type DecisionVerification } from './decision-verify.js'
@@ -595,7 +596,7 @@ export async function decisionsFor(o: { repo?: string; reader?: IndexReader; tar
  * first target they reach; verified, the not-served ones dropped. Used by `decisions for`, why,
  * detect-changes and context-for-pr.
  */
-export async function governingDecisions(reader: IndexReader, targets: Array<{ kind: 'file' | 'directory' | 'symbol'; path: string; qualified_name: string | null; start: number; end: number }>): Promise<GoverningDecision[]> {
+export async function governingDecisions(reader: IndexReader, targets: Array<{ kind: 'file' | 'directory' | 'symbol'; path: string; qualified_name: string | null; start: number; end: number }>, options: { community?: boolean } = {}): Promise<GoverningDecision[]> {
   const active = readDecisions(reader.repo).decisions.filter((d) => d.status === 'active')
   if (active.length === 0 || targets.length === 0) return []
   // renamed files and moved symbols: matched where they are now
@@ -624,7 +625,7 @@ export async function governingDecisions(reader: IndexReader, targets: Array<{ k
     const f = reader.file(t.path)
     return f ? f.symbols.filter((s) => t.kind === 'file' || (s.startLine <= t.end && s.endLine >= t.start)).slice(0, 200).map((s) => `${t.path}#${s.qualifiedName}`) : []
   })
-  if (symbolIdsOf.length > 0 && active.some((d) => !reached.has(d.id))) {
+  if (options.community !== false && symbolIdsOf.length > 0 && active.some((d) => !reached.has(d.id))) {
     const g = await reader.graph()
     const communities = await g.query<{ id: string }>(DECISION_QUERIES.communitiesOf, { ids: symbolIdsOf })
     if (communities.length > 0) {
@@ -657,7 +658,8 @@ export async function governingDecisions(reader: IndexReader, targets: Array<{ k
         applies_to,
         evidence: v.evidence.map((e) => `${e.evidence} ${e.verdict}`),
         stale_commits: v.status === 'stale' ? (v.stale?.commits ?? []).slice(0, 5).map((c) => ({ short: c.short, subject: c.subject, lines: c.lines })) : [],
-        violations: (v.check?.violations ?? []).slice(0, 10).map((x) => ({ path: x.path, line: x.line, text: x.text, commit: x.commit?.short ?? null })),
+        // the violations in the code asked about (a rule over src/ lists those of this file)
+        violations: (v.check?.violations ?? []).filter((x) => targets.some((t) => (t.kind === 'directory' ? x.path.startsWith(t.path) : x.path === t.path && x.line >= t.start && x.line <= Math.max(t.end, t.start)))).slice(0, 10).map((x) => ({ path: x.path, line: x.line, text: x.text, commit: x.commit?.short ?? null })),
       }
     })
     .sort((a, b) => order[a.via] - order[b.via] || b.confidence - a.confidence || a.id.localeCompare(b.id))
@@ -673,4 +675,81 @@ export function governingLines(decisions: GoverningDecision[]): string[] {
     ...(d.stale_commits.length ? [`  rewritten since by: ${d.stale_commits.map((c) => `${c.short} ${clip(c.subject, 60)} (${c.lines} lines)`).join('; ')}`] : []),
     ...d.violations.map((v) => `  VIOLATION ${v.path}:${v.line} ${clip(v.text, 100)}${v.commit ? ` (${v.commit})` : ''}`),
   ])
+}
+
+export interface ChangedCode {
+  path: string
+  /** The symbols the change touches (qualified names) at the indexed HEAD; null: the whole file counts. */
+  symbols: Array<{ qualified_name: string; start: number; end: number }> | null
+  /** The file's new content, and the new-side lines the change adds (1-based); null: not known (then no constraint is checked). */
+  content: string | null
+  added: number[] | null
+}
+
+export interface ChangeDecisions {
+  /** Active decisions governing what the change touches (not through communities: too wide for a warning). */
+  decisions: Array<GoverningDecision & { touched: string[] }>
+  /** Lines the change adds that break a checkable constraint (or a file it leaves without a required match). */
+  violations: Array<{ decision: string; title: string; path: string; line: number; text: string }>
+}
+
+/** What detect-changes and context-for-pr warn about: governed code the change touches, and constraints its added lines break. */
+export async function changeDecisions(reader: IndexReader, changes: ChangedCode[]): Promise<ChangeDecisions> {
+  if (!readDecisions(reader.repo).decisions.some((d) => d.status === 'active') || changes.length === 0) return { decisions: [], violations: [] }
+  const out = new Map<string, GoverningDecision & { touched: string[] }>()
+  for (const c of changes) {
+    const file = reader.file(c.path)
+    const targets = [
+      ...(c.symbols ?? []).map((s) => ({ kind: 'symbol' as const, path: c.path, qualified_name: s.qualified_name, start: s.start, end: s.end })),
+      { kind: 'file' as const, path: c.path, qualified_name: null, start: 1, end: file?.lines ?? 1 },
+    ]
+    const touchedNames = new Set((c.symbols ?? []).map((s) => s.qualified_name))
+    for (const d of await governingDecisions(reader, targets, { community: false })) {
+      // a rule on one symbol of the file is not touched by a change elsewhere in it
+      if (d.via === 'symbol' && c.symbols !== null && !touchedNames.has(d.applies_to.slice(d.applies_to.lastIndexOf(':') + 1))) continue
+      const known = out.get(d.id)
+      if (known) known.touched.push(c.path)
+      else out.set(d.id, { ...d, violations: [], touched: [c.path] })
+    }
+  }
+  const violations: ChangeDecisions['violations'] = []
+  const recorded = new Map(readDecisions(reader.repo).decisions.map((d) => [d.id, d]))
+  for (const g of out.values()) {
+    const check = recorded.get(g.id)?.check
+    if (!check) continue
+    for (const c of changes) {
+      if (!g.touched.includes(c.path) || c.content === null) continue
+      if (check.paths && !check.paths.some((p) => c.path.startsWith(p))) continue
+      const lines = c.content.split('\n')
+      const added = new Set(c.added ?? lines.map((_, i) => i + 1))
+      if (check.kind === 'regex') {
+        const re = new RegExp(check.pattern)
+        if (check.mode === 'require') {
+          if (!lines.some((l) => re.test(l))) violations.push({ decision: g.id, title: g.title, path: c.path, line: 1, text: `no line matches /${check.pattern}/ after the change` })
+          continue
+        }
+        lines.forEach((l, i) => {
+          if (added.has(i + 1) && re.test(l)) violations.push({ decision: g.id, title: g.title, path: c.path, line: i + 1, text: l.trim().slice(0, 200) })
+        })
+      } else {
+        const checker = new QueryChecker(check.query)
+        try {
+          for (const h of (await checker.check(c.path, c.content)) ?? []) if (added.has(h.line)) violations.push({ decision: g.id, title: g.title, path: c.path, line: h.line, text: h.text.slice(0, 200) })
+        } catch {
+          // a query that does not compile for this language checks nothing here; verify reports it
+        } finally {
+          checker.close()
+        }
+      }
+    }
+  }
+  return { decisions: [...out.values()], violations: violations.slice(0, 50) }
+}
+
+/** Text lines of a change's decision warnings. */
+export function changeDecisionLines(r: ChangeDecisions): string[] {
+  return [
+    ...(r.decisions.length ? ['decisions governing the changed code (respect them, or supersede them):', ...r.decisions.flatMap((d) => governingLines([d]).map((l, i) => `  ${i === 0 ? `${l}  touched: ${d.touched.join(', ')}` : l}`))] : []),
+    ...r.violations.map((v) => `VIOLATION of ${v.decision} (${clip(v.title, 60)}): ${v.path}:${v.line} ${clip(v.text, 100)}`),
+  ]
 }

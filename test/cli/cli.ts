@@ -329,6 +329,22 @@ export const WHY_ITEM = t.obj(
   ['lines', 'ignored'],
 )
 
+/** A decision in the answers that include the governing ones (decisions for, why, detect-changes). */
+export const GOVERNING_DECISION = t.obj({
+  id: t.str(/^[a-z]{1,3}-[0-9a-f]{6,16}$/),
+  kind: t.lit('feature', 'decision', 'constraint', 'pattern', 'convention'),
+  title: t.str(),
+  statement: t.str(),
+  rationale: t.str(),
+  status: t.lit('active', 'stale'),
+  confidence: t.num(),
+  via: t.lit('symbol', 'contains', 'file', 'directory', 'community'),
+  applies_to: t.str(),
+  evidence: t.arr(t.str()),
+  stale_commits: t.arr(t.obj({ short: t.str(SHORT), subject: t.str(), lines: t.int() })),
+  violations: t.arr(t.obj({ path: t.str(), line: t.int(), text: t.str(), commit: t.or(t.nul(), t.str(SHORT)) })),
+})
+
 export const WHY_DOC = t.obj({
   target: t.or(t.nul(), t.obj({ path: t.str(), line_start: t.int(), line_end: t.int(), symbol: t.or(t.nul(), t.obj({ qualified_name: t.str(), kind: t.str() })) })),
   question: t.or(t.nul(), t.str()),
@@ -346,6 +362,7 @@ export const WHY_DOC = t.obj({
   ),
   evidence: t.arr(WHY_ITEM),
   changes_with: t.arr(t.obj({ path: t.str(), qualified_name: t.or(t.nul(), t.str()), shared: t.int(), example: t.or(t.nul(), t.str(SHA)) })),
+  decisions: t.arr(GOVERNING_DECISION),
   total: t.int(),
   index: INDEX_INFO,
 })
