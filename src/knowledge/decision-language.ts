@@ -20,7 +20,9 @@ const CUES: Cue[] = [
   { name: 'decided to', re: /\b(decided|decision)\s+(to|was|is|that|against|on)\b/i, kind: 'decision', weight: 0.5 },
   { name: 'deprecated in favour of', re: /\bdeprecated?\b[^.]{0,60}\bin\s+favou?r\s+of\b/i, kind: 'convention', weight: 0.6 },
   { name: 'in favour of', re: /\b(drop|remov|replac|switch|mov|migrat)\w*\b[^.]{0,60}\bin\s+favou?r\s+of\b/i, kind: 'decision', weight: 0.5 },
-  { name: 'must not', re: /\b(must|should|shall)\s+(not|never)\b|\bmustn't\b|\bshouldn't\s+ever\b/i, kind: 'constraint', weight: 0.45 },
+  { name: 'must not', re: /\b(must|shall)\s+(not|never)\b|\bmustn't\b|\bshould\s+never\b/i, kind: 'constraint', weight: 0.45 },
+  // "X should not Y" is as often the bug a fix describes as a rule: it needs a reason to count
+  { name: 'should not', re: /\bshould\s*(not|n't)\b/i, kind: 'constraint', weight: 0.3 },
   { name: 'never use', re: /\b(never|do not|don't)\s+(use|call|import|rely on|depend on|mutate|touch)\b/i, kind: 'constraint', weight: 0.45 },
   { name: 'always use', re: /\balways\s+(use|call|go through|prefer|import|wrap|run)\b/i, kind: 'convention', weight: 0.5 },
   { name: 'prefer over', re: /\bprefer\w*\b[^.]{0,60}\b(over|to)\b/i, kind: 'convention', weight: 0.35 },
@@ -55,6 +57,8 @@ function proseLines(body: string): string[] {
     if (/^[A-Z][\w-]+(-by|-to)?:\s/i.test(line) && /^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|cc|fixes|closes|refs?|see|change-id|pr-url|bug|link):/i.test(line)) continue
     if (/^>/.test(line) || /^\* [0-9a-f]{7,}\b/.test(line) || /^(\s{4}|\t)/.test(raw)) continue
     if (/^(bumps?|updates?|dependabot|renovate)\b/i.test(line)) continue
+    // a squashed branch's commit list ("* fix(x): …"): the history of the PR, not its rationale
+    if (/^([-*+]\s+)?(feat|fix|refactor|perf|chore|docs|test|tests|style|build|ci|revert|wip)(\([^)]*\))?!?:\s/i.test(line)) continue
     out.push(line.replace(/^[-*+]\s+|^\d+[.)]\s+/, ''))
   }
   return out
@@ -86,7 +90,10 @@ export function decisionSentences(subject: string, body: string, max = 2): Decis
   all.forEach((sentence, i) => {
     const words = sentence.split(/\s+/).length
     if (words < 5 || words > 80) return
-    const cues = CUES.filter((c) => c.re.test(sentence))
+    const found = CUES.filter((c) => c.re.test(sentence))
+    // "returned X instead of Y", "was Y instead of": the bug a fix describes, not a choice
+    const bugReport = /\b(returned|returns|returning|produced|produces|was|were|got|gets|throws|threw|incorrectly|wrongly|erroneously|unexpectedly)\b[^.]*\binstead of\b/i.test(sentence)
+    const cues = found.filter((c) => !(bugReport && c.name === 'instead of'))
     if (cues.length === 0) return
     const best = cues.reduce((a, b) => (b.weight > a.weight ? b : a))
     let confidence = best.weight + 0.05 * (cues.length - 1)
@@ -95,7 +102,7 @@ export function decisionSentences(subject: string, body: string, max = 2): Decis
     // a rationale written out in the body is what a recorded decision looks like; a subject alone rarely is one
     if (i === 0) confidence -= 0.1
     if (bodyWords >= 25) confidence += 0.05
-    // "instead of" and "by design" in a one-line fix describe the fix, not a choice
+    // "instead of", "should not" and "by design" in a one-line fix describe the fix, not a choice
     if (best.weight < 0.35 && !reason) return
     // code-ish sentences (mostly identifiers and punctuation) describe the diff
     const symbolic = (sentence.match(/[`(){}[\];=<>]/g) ?? []).length / sentence.length

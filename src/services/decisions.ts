@@ -397,9 +397,16 @@ async function mineCommits(reader: IndexReader, now: string): Promise<{ candidat
   const g = await reader.graph()
   const rows = await g.query<{ sha: string; subject: string; body: string }>(DECISION_QUERIES.commitMessages, {})
   const candidates: Decision[] = []
+  const byStatement = new Map<string, Decision>()
   for (const row of rows) {
     const [best] = decisionSentences(row.subject, row.body, 1)
     if (!best) continue
+    // a squash and its merge (or a cherry-pick) say it twice: one candidate, both commits as evidence
+    const same = byStatement.get(best.sentence)
+    if (same) {
+      same.evidence.push({ kind: 'commit', sha: row.sha })
+      continue
+    }
     const entry = reader.commits().get(row.sha)
     const owned = await g.query<{ path: string; qualified_name: string }>(DECISION_QUERIES.commitOwnedSymbols, { sha: row.sha, limit: 3 })
     const applies_to: GovernedTarget[] = owned.length > 0
@@ -426,6 +433,7 @@ async function mineCommits(reader: IndexReader, now: string): Promise<{ candidat
       check: null,
       superseded_by: null,
     })
+    byStatement.set(best.sentence, candidates[candidates.length - 1])
   }
   return { candidates, scanned: rows.length }
 }
@@ -436,7 +444,10 @@ async function mineManifests(reader: IndexReader, tree: Array<{ path: string; bl
   const byBlob = new Map<string, string[]>()
   for (const m of manifests) byBlob.set(m.blob, [...(byBlob.get(m.blob) ?? []), m.path])
   await readBlobs(reader.repo, [...byBlob.keys()], (blob, content) => byBlob.get(blob)!.forEach((p) => texts.set(p, content.toString('utf8'))))
-  const code = reader.files().filter((f) => !isTestPath(f.path) && (f.imports?.length ?? 0) > 0)
+  // the product's code: not tests, examples, fixtures, scripts or tool configuration
+  const code = reader.files().filter((f) => !isTestPath(f.path) && (f.imports?.length ?? 0) > 0 && !/(^|\/)(examples?|fixtures?|scripts|playground|benchmarks?|e2e)\/|(^|\/)[^/]*\.config\.[cm]?[jt]s$|(^|\/)\.[^/]+\//.test(f.path))
+  // the repository's own packages (workspace dependencies) are no choice of a library
+  const own = new Set([...texts.entries()].flatMap(([p, t]) => (p.endsWith('package.json') ? [/"name"\s*:\s*"([^"]+)"/.exec(t)?.[1] ?? ''] : [])).filter(Boolean))
   const seen = new Set<string>()
   const out: Decision[] = []
   for (const m of manifests) {
@@ -445,8 +456,10 @@ async function mineManifests(reader: IndexReader, tree: Array<{ path: string; bl
     const lines = text.split('\n')
     for (const dep of manifestDependencies(m.path, text)) {
       const key = `${dep.ecosystem}\0${dep.name}`
-      if (dep.dev || seen.has(key)) continue
-      const users = code.filter((f) => f.imports!.some((i) => importsDependency(dep, i.source)))
+      if (dep.dev || seen.has(key) || own.has(dep.name) || /^(workspace|link|file|portal):|^\*$/.test(dep.version)) continue
+      // a manifest speaks for the code under its directory
+      const under = m.path.includes('/') ? m.path.slice(0, m.path.lastIndexOf('/') + 1) : ''
+      const users = code.filter((f) => f.path.startsWith(under) && f.imports!.some((i) => importsDependency(dep, i.source)))
       if (users.length === 0) continue
       seen.add(key)
       const evidence: DecisionEvidence[] = [{ kind: 'document', path: m.path, start_line: dep.line, end_line: dep.line, snippet: lines[dep.line - 1] ?? '' }]
