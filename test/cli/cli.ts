@@ -221,7 +221,7 @@ export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/
 
 export const ERROR_DOC = t.obj({ error: t.obj({ code: t.str(/^[a-z_]+$/), message: t.str(), remedy: t.str() }) })
 
-export const COUNT_KEYS = ['commits', 'files', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs'] as const
+export const COUNT_KEYS = ['commits', 'files', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs', 'decisions'] as const
 export const SKIPPED_KEYS = ['binary', 'generated', 'vendored', 'minified', 'too_large'] as const
 export const FULL_TIMING_KEYS = ['history_ms', 'files_ms', 'reverts_ms', 'hunk_map_ms', 'rows_ms', 'code_graph_ms', 'analytics_ms', 'graph_load_ms', 'save_ms', 'embeddings_ms', 'manifest_ms', 'total_ms'] as const
 
