@@ -14,6 +14,7 @@ import { DECISION_KINDS, DECISION_ID, STORED_STATUSES, checkRegex, DecisionForma
 import { readDecisions, updateDecisions, DECISION_FILE, type DecisionFileProblem } from '../knowledge/decision-store.js'
 import { importsDependency, isManifestPath, manifestDependencies } from '../knowledge/manifests.js'
 import { QueryChecker } from '../knowledge/query-check.js'
+import { readmeFeatures } from '../knowledge/readme-features.js'
 import { isTestPath } from '../parse/index.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { locateTarget, verifyDecisions, type DecisionVerification } from './decision-verify.js'
@@ -313,8 +314,10 @@ export async function acceptDecisions(o: { repo?: string; ids?: string[]; auto?:
 
 // ---------------------------------------------------------------- mining
 
-export const MINE_SOURCES = ['adr', 'commits', 'manifests'] as const
+export const MINE_SOURCES = ['adr', 'commits', 'manifests', 'readme'] as const
 export type MineSource = (typeof MINE_SOURCES)[number]
+/** What `decisions mine` reads unless told: README features are opt-in (a section is more often documentation than a finding). */
+export const DEFAULT_MINE_SOURCES: readonly MineSource[] = ['adr', 'commits', 'manifests']
 
 export interface MineOptions {
   repo?: string
@@ -332,7 +335,7 @@ export interface MineOptions {
 
 export interface MineResult {
   candidates: Decision[]
-  /** New candidates by source (already recorded, accepted or rejected ones are not proposed again). */
+  /** New candidates by source (already recorded, accepted or rejected ones are not proposed again). readme only with --source readme. */
   found: Record<MineSource, number>
   proposed: number
   accepted: number
@@ -493,6 +496,30 @@ async function mineManifests(reader: IndexReader, tree: Array<{ path: string; bl
   return out
 }
 
+/** Features from the root README's sections (opt-in: `--source readme`). */
+async function mineReadme(reader: IndexReader, tree: Array<{ path: string; blob: string }>, decided: string, now: string): Promise<Decision[]> {
+  const readme = tree.find((e) => /^readme(\.md|\.markdown)?$/i.test(e.path))
+  if (!readme) return []
+  let text = ''
+  await readBlobs(reader.repo, [readme.blob], (_, c) => (text = c.toString('utf8')))
+  return readmeFeatures(text).map((f): Decision => ({
+    id: hashId('f', `${readme.path}\0${f.title}`),
+    kind: 'feature',
+    title: clip(scrubSecrets(f.title), 120),
+    statement: clip(scrubSecrets(f.statement), 600),
+    rationale: '',
+    confidence: 0.5,
+    status: 'proposed',
+    created: now,
+    decided_at: decided,
+    source: 'mined',
+    applies_to: namedFiles(reader, f.snippet),
+    evidence: [{ kind: 'document', path: readme.path, start_line: f.start_line, end_line: f.end_line, snippet: f.snippet }],
+    check: null,
+    superseded_by: null,
+  }))
+}
+
 /**
  * Mine candidates and keep them as proposed (.gitwhy/decisions-proposed.jsonl), beside the
  * recorded ones: a candidate already recorded, accepted or rejected is not proposed again; the
@@ -500,7 +527,7 @@ async function mineManifests(reader: IndexReader, tree: Array<{ path: string; bl
  */
 export async function mineDecisions(o: MineOptions): Promise<MineResult> {
   return withReader(o, async (reader) => {
-    const sources = o.sources && o.sources.length > 0 ? o.sources : [...MINE_SOURCES]
+    const sources = o.sources && o.sources.length > 0 ? o.sources : [...DEFAULT_MINE_SOURCES]
     for (const s of sources) if (!MINE_SOURCES.includes(s)) throw new UserError(`unknown source ${s}`, `pass --source with some of ${MINE_SOURCES.join(', ')}`, 'bad_option')
     const min = o.minConfidence ?? 0.4
     if (!(min >= 0 && min <= 1)) throw new UserError(`--min-confidence must be from 0 to 1, got ${min}`, 'pass e.g. --min-confidence 0.5', 'bad_option')
@@ -508,12 +535,13 @@ export async function mineDecisions(o: MineOptions): Promise<MineResult> {
     const limit = o.limit ?? 30
     const now = new Date().toISOString()
     const decided = headDate(reader)
-    const tree = sources.includes('adr') || sources.includes('manifests') ? await listTree(reader.repo, reader.meta.head) : []
+    const tree = sources.some((s) => s !== 'commits') ? await listTree(reader.repo, reader.meta.head) : []
     const adr = sources.includes('adr') ? await mineAdrs(reader, tree, decided, now) : { candidates: [], files: 0, records: 0 }
     const commits = sources.includes('commits') ? await mineCommits(reader, now) : { candidates: [], scanned: 0 }
     const manifests = sources.includes('manifests') ? await mineManifests(reader, tree, decided, now) : []
-    const all = [...adr.candidates, ...commits.candidates, ...manifests].filter((d) => d.confidence >= min)
-    const bySource = (c: Decision): MineSource => (c.source === 'adr' ? 'adr' : c.id.startsWith('p-') ? 'manifests' : 'commits')
+    const readme = sources.includes('readme') ? await mineReadme(reader, tree, decided, now) : []
+    const all = [...adr.candidates, ...commits.candidates, ...manifests, ...readme].filter((d) => d.confidence >= min)
+    const bySource = (c: Decision): MineSource => (c.source === 'adr' ? 'adr' : c.id.startsWith('p-') ? 'manifests' : c.id.startsWith('f-') ? 'readme' : 'commits')
     const apply = (state: { decisions: Decision[]; proposed: Decision[] }) => {
       const known = new Set([...state.decisions.map((d) => d.id), ...state.proposed.filter((d) => d.status !== 'proposed').map((d) => d.id)])
       const fresh = all.filter((c) => !known.has(c.id))

@@ -46,7 +46,7 @@ export function verifyLines(r: VerifyResult): string[] {
 
 export function mineLines(r: MineResult): string[] {
   return [
-    `${r.dry_run ? 'would propose' : 'proposed'} ${r.proposed} new candidates${r.accepted ? `, accepted ${r.accepted}` : ''} (adr ${r.found.adr}, commits ${r.found.commits}, manifests ${r.found.manifests}); ${r.adr.files} ADR files (${r.adr.records} records), ${r.commits_scanned} commit messages read`,
+    `${r.dry_run ? 'would propose' : 'proposed'} ${r.proposed} new candidates${r.accepted ? `, accepted ${r.accepted}` : ''} (adr ${r.found.adr}, commits ${r.found.commits}, manifests ${r.found.manifests}${r.found.readme ? `, readme ${r.found.readme}` : ''}); ${r.adr.files} ADR files (${r.adr.records} records), ${r.commits_scanned} commit messages read`,
     ...r.candidates.map((d) => `${d.id}  ${d.confidence.toFixed(2)} ${d.kind.padEnd(10)} ${clip(d.statement, 110)}  [${d.evidence.slice(0, 2).map(evidenceText).join(', ')}]`),
     ...(r.total > r.candidates.length ? [`… ${r.total - r.candidates.length} more: gitwhy decisions list --status proposed`] : []),
     ...(r.proposed > 0 && !r.dry_run ? ['accept with `gitwhy decisions accept ID…` (or --auto THRESHOLD); reject with `gitwhy decision reject ID`'] : []),

@@ -88,7 +88,7 @@ describe('decision commands', () => {
     const mined = await runJson(['decisions', 'mine', '--repo', repo.dir], opts)
     expect(mined.json.found.commits).toBe(1)
     expectShape(mined.json, t.obj({
-      candidates: t.arr(DECISION), found: t.obj({ adr: t.int(), commits: t.int(), manifests: t.int() }), proposed: t.int(), accepted: t.int(),
+      candidates: t.arr(DECISION), found: t.obj({ adr: t.int(), commits: t.int(), manifests: t.int(), readme: t.int() }), proposed: t.int(), accepted: t.int(),
       adr: t.obj({ files: t.int(), records: t.int() }), commits_scanned: t.int(), dry_run: t.bool(), total: t.int(), index: INDEX_INFO,
     }), 'decisions mine --json')
     const accepted = await runJson(['decisions', 'accept', mined.json.candidates[0].id, '--repo', repo.dir], opts)

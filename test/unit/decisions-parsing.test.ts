@@ -8,6 +8,7 @@ import { isAdrPath, parseAdr } from '../../src/knowledge/adr.js'
 import { decisionSentences } from '../../src/knowledge/decision-language.js'
 import { DecisionFormatError, formatDecision, parseDecision, type Decision } from '../../src/knowledge/decision-model.js'
 import { importsDependency, manifestDependencies } from '../../src/knowledge/manifests.js'
+import { readmeFeatures } from '../../src/knowledge/readme-features.js'
 import { checkDocument, similarity } from '../../src/services/decision-verify.js'
 
 const NYGARD = `# 2. Use PostgreSQL for persistence
@@ -196,5 +197,18 @@ describe('document evidence', () => {
     expect(checkDocument('# T\nWe use SQLite now.\n', e).verdict).toBe('REJECTED')
     expect(checkDocument(null, e)).toMatchObject({ verdict: 'REJECTED', similarity: 0 })
     expect(similarity('a b c', 'a b d')).toBeCloseTo(2 / 3)
+  })
+})
+
+describe('README features', () => {
+  test('each product section\'s first paragraph; installation, licence and code-only sections are not features', () => {
+    const readme = [
+      '# tool', '', 'Intro.', '',
+      '## Installation', '', 'npm install tool and then run it from anywhere you like.', '',
+      '## Offline search', '', '```sh', 'tool search x', '```', '', 'Searches the index without any network access, using BM25 over', 'the stored documents.', '',
+      '## Short', '', 'Too short.', '',
+      '## License', '', 'MIT, see the LICENSE file in the repository root for details.',
+    ].join('\n')
+    expect(readmeFeatures(readme)).toEqual([{ title: 'Offline search', statement: 'Searches the index without any network access, using BM25 over the stored documents.', start_line: 15, end_line: 16, snippet: 'Searches the index without any network access, using BM25 over\nthe stored documents.' }])
   })
 })

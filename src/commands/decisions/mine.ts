@@ -8,7 +8,7 @@ export default class DecisionsMine extends BaseCommand {
   static description = 'Candidates are kept as proposed in .gitwhy/decisions-proposed.jsonl, each with its evidence and a confidence, until `gitwhy decisions accept` (or --auto) records them. A candidate already recorded, accepted or rejected is not proposed again. Needs an index (`gitwhy analyze`).'
   static examples = ['<%= config.bin %> decisions mine', '<%= config.bin %> decisions mine --source adr --auto 0.85', '<%= config.bin %> decisions mine --dry-run --limit 0 --json']
   static flags = {
-    source: Flags.string({ description: 'where to look (repeatable; default all)', options: [...MINE_SOURCES], multiple: true }),
+    source: Flags.string({ description: 'where to look (repeatable; default adr, commits and manifests; readme: features from the README, opt-in)', options: [...MINE_SOURCES], multiple: true }),
     'min-confidence': Flags.string({ description: 'drop candidates below this confidence (0-1)', default: '0.4' }),
     auto: Flags.string({ description: 'accept candidates with at least this confidence (0-1) right away', helpValue: 'THRESHOLD' }),
     'dry-run': Flags.boolean({ description: 'only report; write nothing' }),
