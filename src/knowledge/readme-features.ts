@@ -13,7 +13,7 @@ export interface ReadmeFeature {
 }
 
 /** Sections about the project's housekeeping rather than what it does. */
-const NOT_A_FEATURE = /^(table of contents|contents|toc|install(ation|ing)?|setup|getting started|quick ?start|requirements|prerequisites|usage|development|developing|building|build|tests?|testing|contribut(e|ing|ors)|licen[cs]e|changelog|release notes|sponsors?|backers|credits|acknowledg(e)?ments|authors?|support|faq|community|code of conduct|security|badges|documentation|docs|links|related( projects)?|see also|thanks|roadmap|status|versioning|migration|examples?)\b/i
+const NOT_A_FEATURE = /^(table of contents|contents|toc|install(ation|ing)?|setup|getting started|quick ?start|requirements|prerequisites|usage|development|developing|building|build|tests?|testing|contribut(e|ing|ors)|licen[cs]e|changelog|release notes|sponsors?|backers|credits|acknowledg(e)?ments|authors?|support|faq|community|code of conduct|security|badges|documentation|docs|links|related( projects)?|see also|thanks|roadmap|status|versioning|migration|examples?|contribution|questions|issues|communication|(core )?team|maintainers|stay in touch|chat|ai agents|llms?)\b/i
 
 export function readmeFeatures(text: string): ReadmeFeature[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n')
@@ -40,6 +40,9 @@ export function readmeFeatures(text: string): ReadmeFeature[] {
     const paragraph = lines.slice(s, e + 1)
     const statement = paragraph.map((l) => l.trim().replace(/^[-*+]\s+/, '')).join(' ').replace(/\s+/g, ' ').trim()
     if (statement.split(' ').length < 6) continue
+    // an instruction to the reader or a list of links is housekeeping, not what the product does
+    if (/^(>|please\b|if you\b|read\b|see\b|for (questions|support|more)\b)/i.test(statement)) continue
+    if ((statement.match(/\]\(/g) ?? []).length >= 2 && statement.replace(/\[[^\]]*\]\([^)]*\)/g, '').split(' ').length < 15) continue
     out.push({ title, statement, start_line: s + 1, end_line: e + 1, snippet: paragraph.join('\n') })
   }
   return out
