@@ -105,6 +105,8 @@ export interface GraphData {
   evidencedByPullRequest?: EvidencedByRow[]
   evidencedByIssue?: EvidencedByRow[]
   evidencedByDocument?: EvidencedByRow[]
+  relatesTo?: DecisionLinkRow[]
+  dependsOn?: DecisionLinkRow[]
 }
 
 export interface DecisionRow {
@@ -123,4 +125,5 @@ export interface DecisionRow {
   superseded_by: string
 }
 export interface GovernsRow { decision: string; target: string | number; applies_to: string }
+export interface DecisionLinkRow { from: string; to: string; reason: string }
 export interface EvidencedByRow { decision: string; target: string | number; start_line: number; end_line: number }

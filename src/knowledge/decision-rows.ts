@@ -5,7 +5,7 @@
  * says so). A full build filters by the rows it loads, an update by MATCHing in the graph
  * (graph/delta.ts): the same rule, so an update gives the graph a full build gives.
  */
-import type { DecisionRow, EvidencedByRow, GovernsRow, GraphData } from '../graph/types.js'
+import type { DecisionLinkRow, DecisionRow, EvidencedByRow, GovernsRow, GraphData } from '../graph/types.js'
 import { symbolId, targetText, type Decision } from './decision-model.js'
 import { readDecisions } from './decision-store.js'
 
@@ -23,6 +23,10 @@ export interface DecisionEdges {
 
 export interface DecisionGraph extends DecisionEdges {
   decisions: DecisionRow[]
+  /** Decisions governing the same code (from < to). */
+  relatesTo: DecisionLinkRow[]
+  /** A decision naming the dependency a "uses X" finding records. */
+  dependsOn: DecisionLinkRow[]
 }
 
 /** What analyze loads: every decision of the committed file, and the candidates still proposed. */
@@ -33,7 +37,7 @@ export function loadableDecisions(repo: string, onWarning?: (message: string) =>
 }
 
 export function decisionGraph(decisions: Decision[]): DecisionGraph {
-  const g: DecisionGraph = { decisions: [], governsSymbol: [], governsFile: [], governsCommunity: [], governsDirectory: [], evidencedByCommit: [], evidencedByPullRequest: [], evidencedByIssue: [], evidencedByDocument: [] }
+  const g: DecisionGraph = { decisions: [], governsSymbol: [], governsFile: [], governsCommunity: [], governsDirectory: [], evidencedByCommit: [], evidencedByPullRequest: [], evidencedByIssue: [], evidencedByDocument: [], relatesTo: [], dependsOn: [] }
   for (const d of decisions) {
     g.decisions.push({
       id: d.id,
@@ -71,7 +75,46 @@ export function decisionGraph(decisions: Decision[]): DecisionGraph {
       else g.evidencedByDocument.push({ decision: d.id, target: e.path, start_line: e.start_line, end_line: e.end_line })
     }
   }
+  g.relatesTo = relations(decisions)
+  g.dependsOn = dependencies(decisions)
   return g
+}
+
+/** Pairs of decisions governing the same file, or a file under the other's directory. */
+function relations(decisions: Decision[]): DecisionLinkRow[] {
+  const paths = decisions.map((d) => ({ id: d.id, files: new Set(d.applies_to.flatMap((t) => (t.kind === 'file' || t.kind === 'symbol' ? [t.path] : []))), dirs: d.applies_to.flatMap((t) => (t.kind === 'directory' ? [t.path] : [])) }))
+  const out: DecisionLinkRow[] = []
+  for (const a of paths) {
+    for (const b of paths) {
+      if (a.id >= b.id) continue
+      const file = [...a.files].find((f) => b.files.has(f))
+      const under = file ? null : [...a.files].find((f) => b.dirs.some((d) => f.startsWith(d))) ?? [...b.files].find((f) => a.dirs.some((d) => f.startsWith(d)))
+      const dir = file || under ? null : a.dirs.find((d) => b.dirs.some((e) => d.startsWith(e) || e.startsWith(d)))
+      const reason = file ? `both govern ${file}` : under ? `both govern ${under}` : dir ? `both govern ${dir}` : null
+      if (reason) out.push({ from: a.id, to: b.id, reason })
+    }
+  }
+  return out
+}
+
+/** A decision whose title or statement names the package a "uses X" finding is about. */
+function dependencies(decisions: Decision[]): DecisionLinkRow[] {
+  const uses = decisions.flatMap((d) => {
+    const m = /^uses (\S{3,})$/.exec(d.title)
+    return m ? [{ id: d.id, name: m[1] }] : []
+  })
+  const out: DecisionLinkRow[] = []
+  for (const d of decisions) {
+    const text = `${d.title}\n${d.statement}`.toLowerCase()
+    for (const u of uses) {
+      if (u.id === d.id) continue
+      const name = u.name.toLowerCase()
+      const at = text.indexOf(name)
+      // a whole word: "kuzu" in "use Kuzu as", not in "kuzudb-extra"
+      if (at >= 0 && !/[\w@/-]/.test(text[at - 1] ?? ' ') && !/[\w-]/.test(text[at + name.length] ?? ' ')) out.push({ from: d.id, to: u.id, reason: `names ${u.name}` })
+    }
+  }
+  return out
 }
 
 /** The graph's nodes an edge can end at: every File path (directories expand over them) and the keys of the others. */
@@ -118,6 +161,8 @@ export function decisionTables(g: DecisionGraph, ends: DecisionEnds): Partial<Gr
     evidencedByPullRequest: g.evidencedByPullRequest.filter((r) => ends.pullRequests.has(Number(r.target))),
     evidencedByIssue: g.evidencedByIssue.filter((r) => ends.issues.has(Number(r.target))),
     evidencedByDocument: g.evidencedByDocument.filter((r) => files.has(String(r.target))),
+    relatesTo: g.relatesTo,
+    dependsOn: g.dependsOn,
   }
 }
 

@@ -226,6 +226,8 @@ describe('CLI contract (--json documents and human output)', () => {
       'Decision-GOVERNS->Symbol',
       'Decision-GOVERNS->File',
       'Decision-GOVERNS->Community',
+      'Decision-RELATES_TO->Decision',
+      'Decision-DEPENDS_ON->Decision',
       'Decision-EVIDENCED_BY->Commit',
       'Decision-EVIDENCED_BY->PullRequest',
       'Decision-EVIDENCED_BY->Issue',

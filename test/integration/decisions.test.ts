@@ -175,6 +175,7 @@ describe('decisions', () => {
         nodes: await rows('MATCH (d:Decision) RETURN d.id, d.status, d.title, d.applies_to, d.check, d.superseded_by, d.decided_at'),
         governs: await rows('MATCH (d:Decision)-[g:GOVERNS]->(x) RETURN d.id, g.applies_to, label(x) AS t, coalesce(x.path, x.id) AS k'),
         evidence: await rows('MATCH (d:Decision)-[e:EVIDENCED_BY]->(x) RETURN d.id, label(x) AS t, e.start_line, e.end_line'),
+        links: await rows('MATCH (a:Decision)-[r]->(b:Decision) RETURN a.id, label(r) AS l, r.reason, b.id'),
       }
     }
     // the decision that rewrote other() was added after the last analyze: an update with a new commit loads it
@@ -186,6 +187,8 @@ describe('decisions', () => {
     // the graph keeps the target as recorded (the old path's File node, present: false); verify and the answers follow the rename
     expect(updated.governs.filter((g) => g.includes('"g.applies_to":"src/old.ts"'))).toEqual([JSON.stringify({ 'd.id': ids.old, 'g.applies_to': 'src/old.ts', t: 'File', k: 'src/old.ts' })])
     expect(updated.governs.filter((g) => g.includes('"g.applies_to":"src/"')).length).toBe(5)
+    const [first, second] = [ids.noFetch, ids.noFetchQuery].sort()
+    expect(updated.links).toContain(JSON.stringify({ 'a.id': first, l: 'RELATES_TO', 'r.reason': 'both govern src/ui.ts', 'b.id': second }))
     expect(updated.governs.filter((g) => g.includes('"Symbol"')).length).toBeGreaterThan(0)
     const clone = repo.clone()
     try {

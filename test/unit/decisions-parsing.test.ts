@@ -10,6 +10,7 @@ import { DecisionFormatError, formatDecision, parseDecision, type Decision } fro
 import { importsDependency, manifestDependencies } from '../../src/knowledge/manifests.js'
 import { readmeFeatures } from '../../src/knowledge/readme-features.js'
 import { checkDocument, similarity } from '../../src/services/decision-verify.js'
+import { decisionGraph } from '../../src/knowledge/decision-rows.js'
 
 const NYGARD = `# 2. Use PostgreSQL for persistence
 
@@ -210,5 +211,23 @@ describe('README features', () => {
       '## License', '', 'MIT, see the LICENSE file in the repository root for details.',
     ].join('\n')
     expect(readmeFeatures(readme)).toEqual([{ title: 'Offline search', statement: 'Searches the index without any network access, using BM25 over the stored documents.', start_line: 15, end_line: 16, snippet: 'Searches the index without any network access, using BM25 over\nthe stored documents.' }])
+  })
+})
+
+describe('links between findings', () => {
+  const base = { kind: 'decision' as const, rationale: '', confidence: 1, status: 'active' as const, created: '2026-01-01T00:00:00.000Z', decided_at: '2026-01-01T00:00:00.000Z', source: 'manual' as const, evidence: [], check: null, superseded_by: null }
+  test('RELATES_TO when two govern the same code, DEPENDS_ON when one names the package a "uses X" finding records', () => {
+    const g = decisionGraph([
+      { ...base, id: 'd-000001', title: 'Kuzu stores the graph', statement: 'We use Kuzu, embedded.', applies_to: [{ kind: 'file', path: 'src/graph/store.ts' }] },
+      { ...base, id: 'p-000002', title: 'uses kuzu', statement: 'The project depends on kuzu.', applies_to: [{ kind: 'file', path: 'src/graph/store.ts' }, { kind: 'file', path: 'src/graph/load.ts' }] },
+      { ...base, id: 'd-000003', title: 'One writer', statement: 'One process writes the graph.', applies_to: [{ kind: 'directory', path: 'src/graph/' }] },
+      { ...base, id: 'd-000004', title: 'Unrelated', statement: 'kuzudb-extra is not kuzu-like.', applies_to: [{ kind: 'file', path: 'README.md' }] },
+    ])
+    expect(g.relatesTo).toEqual([
+      { from: 'd-000001', to: 'p-000002', reason: 'both govern src/graph/store.ts' },
+      { from: 'd-000001', to: 'd-000003', reason: 'both govern src/graph/store.ts' },
+      { from: 'd-000003', to: 'p-000002', reason: 'both govern src/graph/store.ts' },
+    ])
+    expect(g.dependsOn).toEqual([{ from: 'd-000001', to: 'p-000002', reason: 'names kuzu' }])
   })
 })
