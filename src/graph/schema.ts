@@ -456,24 +456,19 @@ export const TABLES: readonly TableDef[] = [
     to: { table, field: 'target' },
     columns: [text('applies_to', 'The target as the decision names it (path, dir/, path:Symbol, community:ID).')],
   })),
-  {
+  // links between findings (decision-rows.ts)
+  ...([
+    ['RELATES_TO', 'relatesTo', 'The decisions govern the same code (one edge per pair, source id < target id).', 'What they share, e.g. "both govern src/db.ts".'],
+    ['DEPENDS_ON', 'dependsOn', 'The decision names what a dependency finding ("uses X") records: it depends on that choice.', 'What it names, e.g. "names kuzu".'],
+  ] as const).map(([name, rows, description, reason]): RelTableDef => ({
     kind: 'rel',
-    name: 'RELATES_TO',
-    description: 'The decisions govern the same code (one edge per pair, source id < target id).',
-    rows: 'relatesTo',
+    name,
+    description,
+    rows,
     from: { table: 'Decision', field: 'from' },
     to: { table: 'Decision', field: 'to' },
-    columns: [text('reason', 'What they share, e.g. "both govern src/db.ts".')],
-  },
-  {
-    kind: 'rel',
-    name: 'DEPENDS_ON',
-    description: 'The decision names what a dependency finding ("uses X") records: it depends on that choice.',
-    rows: 'dependsOn',
-    from: { table: 'Decision', field: 'from' },
-    to: { table: 'Decision', field: 'to' },
-    columns: [text('reason', 'What it names, e.g. "names kuzu".')],
-  },
+    columns: [text('reason', reason)],
+  })),
   ...(['Commit', 'PullRequest', 'Issue', 'File'] as const).map((table): RelTableDef => ({
     kind: 'rel',
     name: 'EVIDENCED_BY',
