@@ -107,4 +107,14 @@ describe('decision commands', () => {
     expectShape(why.json, WHY_DOC, 'why --json')
     expect(why.json.decisions.length).toBe(9)
   })
+
+  test('decisions verify --fail: exit 1 with the report when a constraint is violated', async () => {
+    await runJson(['decision', 'add', 'No URL is returned as is', '--kind', 'constraint', '--applies-to', 'src/api.ts', '--forbid', 'return url', '--repo', repo.dir], opts)
+    const ok = await runCli(['decisions', 'verify', '--repo', repo.dir], opts)
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toMatch(/src\/api\.ts:2 {2}return url/)
+    const failed = await runCli(['decisions', 'verify', '--fail', '--json', '--repo', repo.dir], opts)
+    expect(failed.code, failed.stderr).toBe(1)
+    expect(JSON.parse(failed.stdout).summary).toMatchObject({ violations: 1 })
+  })
 })
