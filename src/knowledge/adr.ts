@@ -71,7 +71,7 @@ export function adrStatus(text: string): AdrStatus {
   if (/supersed|replaced by|amended by/.test(t)) return 'superseded'
   if (/reject|deprecat|obsolete|withdrawn|declined/.test(t)) return 'rejected'
   if (/accept|approv|adopted|done|implemented|decided|agreed/.test(t)) return 'accepted'
-  if (/propos|draft|open|review|discuss/.test(t)) return 'proposed'
+  if (/propos|draft|open|review|discuss|hold|pending/.test(t)) return 'proposed'
   return 'unknown'
 }
 

@@ -380,7 +380,7 @@ async function mineAdrs(reader: IndexReader, tree: Array<{ path: string; blob: s
         kind: 'decision',
         title: clip(scrubSecrets(r.title), 120),
         statement: clip(scrubSecrets(r.statement), 600),
-        rationale: clip(scrubSecrets(r.rationale + (r.status !== 'accepted' ? ` (ADR status: ${r.status})` : '')), 600),
+        rationale: clip(scrubSecrets(r.rationale + (r.status !== 'accepted' && r.status !== 'unknown' ? ` (ADR status: ${r.status})` : '')), 600),
         confidence,
         status: 'proposed',
         created: now,

@@ -4,7 +4,7 @@
  * file's line format (round trip, and a bad line says what is wrong).
  */
 import { describe, expect, test } from 'vitest'
-import { isAdrPath, parseAdr } from '../../src/knowledge/adr.js'
+import { adrStatus, isAdrPath, parseAdr } from '../../src/knowledge/adr.js'
 import { decisionSentences } from '../../src/knowledge/decision-language.js'
 import { DecisionFormatError, formatDecision, parseDecision, type Decision } from '../../src/knowledge/decision-model.js'
 import { importsDependency, manifestDependencies } from '../../src/knowledge/manifests.js'
@@ -102,6 +102,7 @@ describe('ADR parsing', () => {
     const log = '# Decisions\n\n## 2023-01-02 Tabs\n\nWe indent with tabs.\n\n## Lockfile\n\nThe lockfile is committed.\n'
     expect(parseAdr('DECISIONS.md', log).map((r) => [r.title, r.statement, r.start_line])).toEqual([['2023-01-02 Tabs', 'We indent with tabs.', 5], ['Lockfile', 'The lockfile is committed.', 9]])
     expect(parseAdr('docs/notes.md', '# Notes\n\nSome text.\n\n## Setup\n\nRun it.\n')).toEqual([])
+    expect(['on hold', 'Superseded by ADR-7', 'Accepted', 'whatever'].map(adrStatus)).toEqual(['proposed', 'superseded', 'accepted', 'unknown'])
     expect(['docs/adr/0001-x.md', 'doc/architecture/decisions/0002-y.md', 'DECISIONS.md', 'adr-004-z.md'].map(isAdrPath)).toEqual([true, true, true, true])
     expect(['docs/adr/README.md', 'docs/adr/template.md', 'src/adr.ts', 'README.md'].map(isAdrPath)).toEqual([false, false, false, false])
   })
