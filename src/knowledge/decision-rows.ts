@@ -6,7 +6,8 @@
  * (graph/delta.ts): the same rule, so an update gives the graph a full build gives.
  */
 import type { DecisionLinkRow, DecisionRow, EvidencedByRow, GovernsRow, GraphData } from '../graph/types.js'
-import { symbolId, targetText, type Decision } from './decision-model.js'
+import { createHash } from 'node:crypto'
+import { formatDecision, symbolId, targetText, type Decision } from './decision-model.js'
 import { readDecisions } from './decision-store.js'
 
 export interface DecisionEdges {
@@ -35,6 +36,14 @@ export function loadableDecisions(repo: string, onWarning?: (message: string) =>
   for (const p of state.problems.slice(0, 3)) onWarning?.(`skipped line ${p.line} of ${p.file}: ${p.message}`)
   return [...state.decisions, ...state.proposed.filter((d) => d.status === 'proposed')]
 }
+
+/** What the graph's decisions were loaded from (meta.json `decisions`): a changed file refreshes them, HEAD unchanged. */
+export function decisionsFingerprint(decisions: Decision[]): string {
+  return createHash('sha256').update(decisions.map(formatDecision).join('\n')).digest('hex')
+}
+
+/** The fingerprint of no decisions (an index built before they were recorded in meta.json). */
+export const NO_DECISIONS = decisionsFingerprint([])
 
 export function decisionGraph(decisions: Decision[]): DecisionGraph {
   const g: DecisionGraph = { decisions: [], governsSymbol: [], governsFile: [], governsCommunity: [], governsDirectory: [], evidencedByCommit: [], evidencedByPullRequest: [], evidencedByIssue: [], evidencedByDocument: [], relatesTo: [], dependsOn: [] }

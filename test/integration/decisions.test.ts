@@ -15,6 +15,8 @@ import { cypher } from '../../src/services/cypher.js'
 import { verifyDecisions } from '../../src/services/decision-verify.js'
 import { acceptDecisions, addDecision, decisionsFor, mineDecisions, rejectDecision, supersedeDecision } from '../../src/services/decisions.js'
 import { why } from '../../src/services/why.js'
+import { doctor } from '../../src/services/doctor.js'
+import { IndexReader } from '../../src/services/index-reader.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
 const ADR = `# 1. Use Kuzu for the graph
@@ -166,6 +168,24 @@ describe('decisions', () => {
     const r = await decisionsFor({ repo: repo.dir, target: 'src/db.ts:other' })
     expect(r.decisions.map((d) => d.id)).toContain(next.decision.id)
     expect(r.decisions.map((d) => d.id)).not.toContain(ids.other)
+  })
+
+  test('decisions recorded with HEAD unchanged: analyze reloads them into a new index (its other files shared), then is a no-op', async () => {
+    const before = await IndexReader.open(repo.dir)
+    const oldDir = before.dir
+    await before.close()
+    const summary = (await analyze({ repo: repo.dir })) as { mode: string; new_commits: number; counts: { decisions: number } }
+    expect(summary).toMatchObject({ mode: 'incremental', new_commits: 0 })
+    expect(summary.counts.decisions).toBe(readDecisions(repo.dir).decisions.length)
+    const rows = (await cypher({ repo: repo.dir, statement: 'MATCH (d:Decision) RETURN count(*) AS n' })).rows
+    expect(rows).toEqual([{ n: readDecisions(repo.dir).decisions.length }])
+    const after = await IndexReader.open(repo.dir)
+    expect(after.dir).not.toBe(oldDir)
+    await after.close()
+    // the new index is whole: every file matches its manifest, and the history answers as before
+    expect((await doctor({ repo: repo.dir })).checks.filter((c) => c.status === 'fail')).toEqual([])
+    expect((await decisionsFor({ repo: repo.dir, target: 'src/renamed.ts' })).decisions.map((d) => d.id)).toContain(ids.old)
+    expect(((await analyze({ repo: repo.dir })) as { mode: string }).mode).toBe('noop')
   })
 
   test('the update loaded the same decisions, edges and all, as a full build; the file survives analyze --force', async () => {
