@@ -8,7 +8,7 @@ import { CALL_EDGES } from '../codegraph/adjacency.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { filterTouched } from '../history/hunk-mapper.js'
 import { checkLimit } from '../errors.js'
-import { changeDecisionLines, changeDecisions, type ChangeDecisions, type ChangedCode } from './decisions.js'
+import { changeDecisionLines, changeDecisions, hasCheckableDecisions, type ChangeDecisions, type ChangedCode } from './decisions.js'
 import { history } from './history.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
@@ -253,7 +253,8 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
         if (!known || p.degree > known.degree) missing.set(p.key, { path: p.key, usually_with: c.path, degree: p.degree, shared: p.shared, confidence: p.confidence })
       }
     }
-    if (mode !== 'files') await readChangedContent(reader.repo, mode, head, changed, changedCode)
+    // the new content is read only when a recorded constraint can be checked against it (a git call a file)
+    if (mode !== 'files' && hasCheckableDecisions(reader.repo)) await readChangedContent(reader.repo, mode, head, changed, changedCode)
     const levels = files.map((f) => f.risk?.level)
     const { callers, total: callerTotal, tests, communities } = await callersOfChange(reader, changedIds, limit)
     return {

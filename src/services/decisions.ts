@@ -734,6 +734,11 @@ export interface ChangeDecisions {
   violations: Array<{ decision: string; title: string; path: string; line: number; text: string }>
 }
 
+/** Whether an active decision carries a check (then a change's new content is worth reading). */
+export function hasCheckableDecisions(repo: string): boolean {
+  return readDecisions(repo).decisions.some((d) => d.status === 'active' && d.check !== null)
+}
+
 /** What detect-changes and context-for-pr warn about: governed code the change touches, and constraints its added lines break. */
 export async function changeDecisions(reader: IndexReader, changes: ChangedCode[]): Promise<ChangeDecisions> {
   if (!readDecisions(reader.repo).decisions.some((d) => d.status === 'active') || changes.length === 0) return { decisions: [], violations: [] }

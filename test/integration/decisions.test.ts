@@ -16,6 +16,7 @@ import { verifyDecisions } from '../../src/services/decision-verify.js'
 import { acceptDecisions, addDecision, decisionsFor, mineDecisions, rejectDecision, supersedeDecision } from '../../src/services/decisions.js'
 import { why } from '../../src/services/why.js'
 import { doctor } from '../../src/services/doctor.js'
+import { contextForPr, detectChangesLines } from '../../src/services/context-for-pr.js'
 import { IndexReader } from '../../src/services/index-reader.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
@@ -168,6 +169,23 @@ describe('decisions', () => {
     const r = await decisionsFor({ repo: repo.dir, target: 'src/db.ts:other' })
     expect(r.decisions.map((d) => d.id)).toContain(next.decision.id)
     expect(r.decisions.map((d) => d.id)).not.toContain(ids.other)
+  })
+
+  test('detect-changes / context-for-pr: the decisions a change touches, and the constraint its added line breaks', async () => {
+    const ui = readFileSync(repo.path('src/ui.ts'), 'utf8')
+    const old = readFileSync(repo.path('src/renamed.ts'), 'utf8')
+    try {
+      repo.write('src/ui.ts', ui.replace('return v + 1', 'fetch("/more")\n  return v + 1'))
+      repo.write('src/renamed.ts', old.replace('return input', 'return input + 0'))
+      const r = await contextForPr({ repo: repo.dir, worktree: true })
+      expect(r.decisions.decisions.map((d) => [d.id, d.touched]).sort()).toEqual([[ids.noFetch, ['src/ui.ts']], [ids.noFetchQuery, ['src/renamed.ts', 'src/ui.ts']], [ids.old, ['src/renamed.ts']]].sort())
+      // only the added line: the fetch("/api") committed earlier is verify's to report
+      expect(r.decisions.violations.map((v) => [v.decision, v.path, v.line, v.text]).sort()).toEqual([[ids.noFetch, 'src/ui.ts', 4, 'fetch("/more")'], [ids.noFetchQuery, 'src/ui.ts', 4, 'fetch("/more")']].sort())
+      expect(detectChangesLines(r).join('\n')).toContain(`VIOLATION of ${ids.noFetch}`)
+    } finally {
+      repo.write('src/ui.ts', ui)
+      repo.write('src/renamed.ts', old)
+    }
   })
 
   test('decisions recorded with HEAD unchanged: analyze reloads them into a new index (its other files shared), then is a no-op', async () => {
