@@ -4,6 +4,7 @@ import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, FileRow, GraphData } from './types.js'
+import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
 
 /**
  * A small change applied in place to a copy of the previous graph (an incremental analyze):
@@ -44,6 +45,8 @@ export interface GraphDelta {
   removeSymbolDocsOf?: string[]
   /** Rows to insert. */
   insert: Partial<GraphData>
+  /** Every Decision node (and its edges) replaced by these: sent last, once communities and symbols are in place. */
+  decisions?: DecisionGraph
 }
 
 /**
@@ -199,6 +202,7 @@ const COUNTS: Record<string, string> = {
   pull_requests: 'MATCH (n:PullRequest) RETURN count(*) AS n',
   issues: 'MATCH (n:Issue) RETURN count(*) AS n',
   docs: 'MATCH (n:Doc) RETURN count(*) AS n',
+  decisions: 'MATCH (n:Decision) RETURN count(*) AS n',
 }
 const REL_COUNTS: Record<string, string> = { calls: 'CALLS', imports: 'IMPORTS', blamed_on: 'BLAMED_ON', changed: 'CHANGED' }
 const COUNT_ORDER = ['commits', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs']
@@ -404,6 +408,32 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     }
     if (def.name === 'DEFINES') rows = rows.filter((d) => !defined.has(String(d.symbol)))
     if (rows.length > 0) await insert(s, def, insertRows(def, rows))
+  }
+  if (delta.decisions) await replaceDecisions(conn, delta.decisions)
+}
+
+/**
+ * All decisions out, these in: their edges where both ends are in the graph, decided as a full
+ * build decides (decisionTables), over the ends the graph has.
+ */
+async function replaceDecisions(conn: Connection, g: DecisionGraph): Promise<void> {
+  await run(conn, 'MATCH (d:Decision) DETACH DELETE d', {})
+  const named = namedEnds(g)
+  const keys = async <T>(statement: string, params: { k?: unknown[] }): Promise<T[]> => params.k?.length === 0 ? [] : (await execute(conn, await prepare(conn, statement), params)).map((r) => r.k as T)
+  const files = g.governsDirectory.length > 0 || g.governsFile.length > 0 || g.evidencedByDocument.length > 0 ? await keys<string>('MATCH (f:File) RETURN f.path AS k', {}) : []
+  const ends = {
+    files,
+    symbols: new Set(await keys<string>('MATCH (s:Symbol) WHERE s.id IN $k RETURN s.id AS k', { k: named.symbols })),
+    commits: new Set(await keys<string>('MATCH (c:Commit) WHERE c.sha IN $k RETURN c.sha AS k', { k: named.commits })),
+    pullRequests: new Set((await keys<number>('MATCH (p:PullRequest) WHERE p.number IN $k RETURN p.number AS k', { k: named.pullRequests })).map(Number)),
+    issues: new Set((await keys<number>('MATCH (i:Issue) WHERE i.number IN $k RETURN i.number AS k', { k: named.issues })).map(Number)),
+    communities: new Set(await keys<string>('MATCH (c:Community) WHERE c.id IN $k RETURN c.id AS k', { k: named.communities })),
+  }
+  const rows = decisionTables(g, ends)
+  for (const def of TABLES) {
+    const table = rows[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
+    if (def.rows === 'decisions' && table && table.length > 0) await runBatched(conn, insertStatement(def), insertRows(def, table))
+    else if (table && table.length > 0) await insert(conn, def, insertRows(def, table))
   }
 }
 

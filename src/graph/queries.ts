@@ -222,3 +222,35 @@ export const CODE_QUERIES = {
     RETURN p.id AS process, s.id AS id, s.qualified_name AS qualified_name, s.kind AS kind, s.path AS path, s.start_line AS start_line, r.step AS step
     ORDER BY step, id`,
 } as const
+
+/** What decisions cite and govern, and what their miner reads (src/services/decisions.ts, decision-verify.ts). */
+export const DECISION_QUERIES = {
+  pullRequestExists: `
+    MATCH (p:PullRequest {number: $number}) RETURN p.number AS number`,
+  issueExists: `
+    MATCH (i:Issue {number: $number}) RETURN i.number AS number`,
+  communityExists: `
+    MATCH (c:Community {id: $id}) RETURN c.id AS id, c.label AS label`,
+  communitiesOf: `
+    MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE s.id IN $ids
+    RETURN DISTINCT c.id AS id, c.label AS label`,
+  communityMembers: `
+    MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) WHERE c.id IN $ids
+    RETURN s.id AS id, c.id AS community`,
+  renamedTo: `
+    MATCH (f:File)-[r:RENAMED_FROM]->(:File {path: $path})
+    RETURN f.path AS path, f.present AS present, r.sha AS sha`,
+  commitMessages: `
+    MATCH (c:Commit) WHERE NOT c.category IN ['bot', 'revert']
+    RETURN c.sha AS sha, c.subject AS subject, c.body AS body
+    ORDER BY c.topo`,
+  commitOwnedSymbols: `
+    MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit {sha: $sha}) WHERE s.name <> '<module>'
+    RETURN s.path AS path, s.qualified_name AS qualified_name, b.lines AS lines
+    ORDER BY lines DESC, path LIMIT $limit`,
+  commitPresentFiles: `
+    MATCH (c:Commit {sha: $sha})-[:TOUCHED]->(f:File) WHERE f.present
+    RETURN f.path AS path ORDER BY path LIMIT $limit`,
+  decisionsLoaded: `
+    MATCH (d:Decision) RETURN d.id AS id, d.status AS status ORDER BY id`,
+} as const

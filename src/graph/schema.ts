@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 10
+export const SCHEMA_VERSION = 11
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE' | 'FLOAT[]'
@@ -226,6 +226,27 @@ export const TABLES: readonly TableDef[] = [
     ],
   },
   {
+    kind: 'node',
+    name: 'Decision',
+    description: 'A decision, constraint, convention, pattern or feature recorded in .gitwhy-decisions.jsonl (manual or accepted) or waiting in .gitwhy/decisions-proposed.jsonl (mined, proposed): loaded by analyze from those files, which stay the source of truth (see "Decisions" in the README).',
+    rows: 'decisions',
+    columns: [
+      text('id', 'Decision id, e.g. d-1a2b3c4d (manual) or m-… (mined) (primary key).'),
+      text('kind', 'feature, decision, constraint, pattern or convention.'),
+      text('title', 'One line.'),
+      text('statement', 'What was decided.'),
+      text('rationale', 'Why (may be empty).'),
+      real('confidence', 'How sure the source is that this is a real decision (0..1).'),
+      text('status', 'As recorded: proposed, active, superseded or rejected (stale is derived by `gitwhy decisions verify`).'),
+      time('created', 'When it was recorded.'),
+      time('decided_at', 'When it was decided (a mined one: its evidence commit\'s date); commits after it that rewrite the governed code make it stale.'),
+      text('source', 'manual, mined or adr.'),
+      text('applies_to', 'The governed targets as written, space-separated (path, dir/, path:Symbol, community:ID).'),
+      text('check', 'The mechanically checkable rule as JSON ({kind: regex, pattern, mode: forbid|require} or {kind: query, query}), empty when none.'),
+      text('superseded_by', 'Id of the decision that replaced it, empty when none.'),
+    ],
+  },
+  {
     kind: 'rel',
     name: 'DEFINES',
     description: 'The file defines the symbol.',
@@ -426,6 +447,37 @@ export const TABLES: readonly TableDef[] = [
     to: { table: 'Process', field: 'process' },
     columns: [int('step', 'Call distance from the entry plus one: 1 = the entry, 2 = what it calls, ...')],
   },
+  ...(['Symbol', 'File', 'Community'] as const).map((table): RelTableDef => ({
+    kind: 'rel',
+    name: 'GOVERNS',
+    description: `The decision governs the ${table === 'Symbol' ? 'symbol' : table === 'File' ? 'file (a directory target: every file under it)' : 'community'}.`,
+    rows: table === 'Symbol' ? 'governsSymbol' : table === 'File' ? 'governsFile' : 'governsCommunity',
+    from: { table: 'Decision', field: 'decision' },
+    to: { table, field: 'target' },
+    columns: [text('applies_to', 'The target as the decision names it (path, dir/, path:Symbol, community:ID).')],
+  })),
+  // links between findings (decision-rows.ts)
+  ...([
+    ['RELATES_TO', 'relatesTo', 'The decisions govern the same code (one edge per pair, source id < target id).', 'What they share, e.g. "both govern src/db.ts".'],
+    ['DEPENDS_ON', 'dependsOn', 'The decision names what a dependency finding ("uses X") records: it depends on that choice.', 'What it names, e.g. "names kuzu".'],
+  ] as const).map(([name, rows, description, reason]): RelTableDef => ({
+    kind: 'rel',
+    name,
+    description,
+    rows,
+    from: { table: 'Decision', field: 'from' },
+    to: { table: 'Decision', field: 'to' },
+    columns: [text('reason', reason)],
+  })),
+  ...(['Commit', 'PullRequest', 'Issue', 'File'] as const).map((table): RelTableDef => ({
+    kind: 'rel',
+    name: 'EVIDENCED_BY',
+    description: table === 'File' ? "The decision's evidence is a range of lines of the document (an ADR, a manifest)." : `The decision's evidence is the ${table === 'Commit' ? 'commit' : table === 'PullRequest' ? 'pull request' : 'issue'}.`,
+    rows: table === 'Commit' ? 'evidencedByCommit' : table === 'PullRequest' ? 'evidencedByPullRequest' : table === 'Issue' ? 'evidencedByIssue' : 'evidencedByDocument',
+    from: { table: 'Decision', field: 'decision' },
+    to: { table, field: 'target' },
+    columns: [int('start_line', "First line of the document's range (0 for history evidence)."), int('end_line', "Last line of the document's range (0 for history evidence).")],
+  })),
 ]
 
 /** A table definition's name, with its endpoints when several definitions share the name (CO_CHANGED). */

@@ -96,4 +96,34 @@ export interface GraphData {
   docs: DocRow[]
   /** Written from a vectors file (writeGraph's `vectors`), not row by row; an update inserts its few here. */
   docVectors: Array<{ row: number; embedding: number[] }>
+  /** Decisions and their edges (src/knowledge/decision-rows.ts); absent: none. */
+  decisions?: DecisionRow[]
+  governsSymbol?: GovernsRow[]
+  governsFile?: GovernsRow[]
+  governsCommunity?: GovernsRow[]
+  evidencedByCommit?: EvidencedByRow[]
+  evidencedByPullRequest?: EvidencedByRow[]
+  evidencedByIssue?: EvidencedByRow[]
+  evidencedByDocument?: EvidencedByRow[]
+  relatesTo?: DecisionLinkRow[]
+  dependsOn?: DecisionLinkRow[]
 }
+
+export interface DecisionRow {
+  id: string
+  kind: string
+  title: string
+  statement: string
+  rationale: string
+  confidence: number
+  status: string
+  created: string
+  decided_at: string
+  source: string
+  applies_to: string
+  check: string
+  superseded_by: string
+}
+export interface GovernsRow { decision: string; target: string | number; applies_to: string }
+export interface DecisionLinkRow { from: string; to: string; reason: string }
+export interface EvidencedByRow { decision: string; target: string | number; start_line: number; end_line: number }

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { decisionsFingerprint, loadableDecisions, NO_DECISIONS } from '../knowledge/decision-rows.js'
 import { existsSync } from 'node:fs'
 import { UserError } from '../errors.js'
 import { currentEmbeddingModel, type EmbeddingRecord } from '../embed/model.js'
@@ -104,6 +105,8 @@ export async function analyzeIfCurrent(options: AnalyzeOptions): Promise<Analyze
   if (!previous || !s.sameOptions || previous.head !== s.head || previous.schemaVersion !== SCHEMA_VERSION || s.invalidIgnoreRevs.length > 0) return null
   const dir = path.join(gitwhyDir(repo), previous.indexDir)
   if (!existsSync(dir) || missingIndexFiles(dir).length > 0 || !unchangedSinceTrusted(repo, dir, previous.manifest)) return null
+  // recorded decisions changed: the full analyze reloads them into the graph
+  if ((previous.decisions ?? NO_DECISIONS) !== decisionsFingerprint(loadableDecisions(repo))) return null
   return finishNoop(repo, s.head, previous, options.onWarning)
 }
 

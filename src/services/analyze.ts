@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { decodeSource } from '../git/decode.js'
@@ -39,6 +39,9 @@ import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { collectGarbage } from '../runtime/gc.js'
 import { verifyAgainstGit } from './index-verify.js'
+import { decisionGraph, decisionsFingerprint, decisionTables, endsOf, loadableDecisions, NO_DECISIONS } from '../knowledge/decision-rows.js'
+import type { Decision } from '../knowledge/decision-model.js'
+import { reportDecisionHealth } from './decision-verify.js'
 import {
   acquireLock,
   emptyTrash,
@@ -136,7 +139,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const { head, maxFileBytes, maxCommits, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, embeddings: embeddingModel, previous } = settings
   if (settings.invalidIgnoreRevs.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${settings.invalidIgnoreRevs.slice(0, 5).join(', ')}`)
   const usable = !options.force && previous !== null && settings.sameOptions && (await usablePrevious(repo, previous, options.onWarning))
-  if (usable && previous.head === head) return finishNoop(repo, head, previous, options.onWarning)
+  // the decisions the graph gets: read once, so that meta.json's fingerprint says what was loaded
+  const decisions = loadableDecisions(repo, options.onWarning)
+  const fingerprint = decisionsFingerprint(decisions)
+  if (usable && previous.head === head) {
+    if ((previous.decisions ?? NO_DECISIONS) === fingerprint || !previous.manifest) return finishNoop(repo, head, previous, options.onWarning)
+    return refreshDecisions(repo, previous, decisions, fingerprint, options)
+  }
 
   const release = acquireLock(repo)
   // what earlier runs retired is deleted meanwhile
@@ -219,7 +228,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer! }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions }))
       if (updated) {
         ;({ counts, hashed } = updated)
         mode = 'incremental'
@@ -232,6 +241,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
+      Object.assign(data, decisionTables(decisionGraph(decisions), endsOf(data)))
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       counts = {
@@ -246,6 +256,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         blamed_on: data.blamedOn.length,
         changed: data.changed.length,
         docs: data.docs.length,
+        decisions: data.decisions?.length ?? 0,
       }
       // the load empties data's tables as it writes them (release): what the vectors need stays here
       const docs = embedder ? data.docs : []
@@ -276,6 +287,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       gitwhyVersion: VERSION,
       manifest,
       remote: await remote,
+      decisions: fingerprint,
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
@@ -284,6 +296,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     refreshTrust(repo, dir, manifest)
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
+    await reportDecisionHealth(repo, options.onWarning)
     return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
   } catch (error) {
     await writer?.close()
@@ -294,6 +307,57 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     await embedder?.close()
     await trash
     release()
+  }
+}
+
+/**
+ * HEAD unchanged, the recorded decisions changed: a new index whose files are the active one's
+ * (hard links) and whose graph is a copy with the decisions replaced, swapped in like any other.
+ */
+async function refreshDecisions(repo: string, previous: IndexMeta, decisions: Decision[], fingerprint: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
+  const release = acquireLock(repo)
+  const started = performance.now()
+  const prevDir = path.join(gitwhyDir(repo), previous.indexDir)
+  const { id, dir } = newIndexDir(repo)
+  const writer = new GraphDeltaWriter(path.join(prevDir, GRAPH_DB), path.join(dir, GRAPH_DB))
+  try {
+    linkIndexFiles(prevDir, dir, new Set([GRAPH_DB, 'manifest.json']))
+    writer.apply({ decisions: decisionGraph(decisions) })
+    const { counts, graph } = await writer.finish()
+    const manifest = writeManifest(dir, { dir: prevDir, manifest: previous.manifest! }, { [GRAPH_DB]: graph })
+    const timings = { decisions_ms: Math.round(performance.now() - started), total_ms: Math.round(performance.now() - started) }
+    const meta: IndexMeta = { ...previous, indexDir: id, counts: { ...previous.counts, decisions: counts.decisions }, timings, createdAt: new Date().toISOString(), manifest, decisions: fingerprint }
+    trustIndex(repo, dir, manifest)
+    activateIndex(repo, meta)
+    refreshTrust(repo, dir, manifest)
+    register(repo, previous.head, options.onWarning)
+    await reportDecisionHealth(repo, options.onWarning)
+    return { repo, head: previous.head, mode: 'incremental', new_commits: 0, counts: meta.counts, skipped: previous.skipped, timings, embeddings: { model: previous.options.embeddings?.id ?? null, embedded: 0 } }
+  } catch (error) {
+    await writer.close()
+    rmSync(dir, { recursive: true, force: true })
+    throw writeFailure(error, dir) ?? error
+  } finally {
+    await writer.close()
+    release()
+  }
+}
+
+/** Every file of an index directory but `except`, hard-linked into another (copied where links are refused). */
+function linkIndexFiles(from: string, to: string, except: ReadonlySet<string>, rel = ''): void {
+  for (const entry of readdirSync(path.join(from, rel), { withFileTypes: true })) {
+    const name = rel ? `${rel}/${entry.name}` : entry.name
+    if (except.has(name)) continue
+    if (entry.isDirectory()) {
+      mkdirSync(path.join(to, name), { recursive: true })
+      linkIndexFiles(from, to, except, name)
+      continue
+    }
+    try {
+      linkSync(path.join(from, name), path.join(to, name))
+    } catch {
+      copyFileSync(path.join(from, name), path.join(to, name))
+    }
   }
 }
 
@@ -774,6 +838,7 @@ async function updateIndex(u: {
   cache: VectorCache
   /** The graph's delta, its copy of the previous graph under way (the caller closes it). */
   writer: GraphDeltaWriter
+  decisions: Decision[]
 }): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
@@ -904,6 +969,8 @@ async function updateIndex(u: {
       docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
     },
   })
+  // the decisions last: their edges end at this update's symbols and communities
+  writer.apply({ decisions: decisionGraph(u.decisions) })
   // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest
   const finished = writer.finish()
   finished.catch(() => {})

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { UserError } from '../errors.js'
 import { DiffStreamParser, type FileDiff } from '../git/diff-parser.js'
 import { assertSafeRef, git, gitBuffer } from '../git/run.js'
@@ -6,6 +8,7 @@ import { CALL_EDGES } from '../codegraph/adjacency.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
 import { filterTouched } from '../history/hunk-mapper.js'
 import { checkLimit } from '../errors.js'
+import { changeDecisionLines, changeDecisions, hasCheckableDecisions, type ChangeDecisions, type ChangedCode } from './decisions.js'
 import { history } from './history.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
@@ -66,6 +69,8 @@ export interface ContextForPrResult {
   /** Communities the changed symbols belong to. */
   communities: Array<{ id: string; label: string; symbols: number }>
   summary: { files: number; high: number; medium: number; low: number; new_files: number; symbols: number; callers: number }
+  /** Recorded decisions governing the changed code, and the constraints the added lines break. */
+  decisions: ChangeDecisions
 }
 
 interface ChangedFile {
@@ -199,10 +204,13 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
     const owners = new Map<string, { name: string; email: string; lines: number; files: number }>()
     /** Changed symbol id → qualified name. */
     const changedIds = new Map<string, string>()
+    const changedCode: ChangedCode[] = []
     for (const c of changed) {
       const indexedPath = indexedPathOf(c)
       const entry: PrFile = { path: c.path, status: c.status, old_path: c.old_path, indexed: indexedPath !== null, risk: null, owners: [], symbols: [], more_symbols: 0, last_prs: [] }
       files.push(entry)
+      const code: ChangedCode = { path: c.path, symbols: null, content: null, added: null }
+      if (c.status !== 'D') changedCode.push(code)
       if (!indexedPath) continue
       const r = risks.files.get(indexedPath)
       if (r) {
@@ -223,6 +231,7 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
         touched.push({ qualified_name: s.qualifiedName, kind: s.kind, start_line: s.startLine, end_line: s.endLine, level: risks.symbols.get(ids[i])?.level ?? 'LOW' })
         changedIds.set(ids[i], s.qualifiedName)
       }
+      if (c.hunks !== null && indexedPath === c.path) code.symbols = touched.map((t) => ({ qualified_name: t.qualified_name, start: t.start_line, end: t.end_line }))
       touched.sort((a, b) => LEVEL_RANK[a.level] - LEVEL_RANK[b.level] || a.start_line - b.start_line)
       entry.symbols = symbolLimit === 0 ? touched : touched.slice(0, symbolLimit)
       entry.more_symbols = touched.length - entry.symbols.length
@@ -244,6 +253,8 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
         if (!known || p.degree > known.degree) missing.set(p.key, { path: p.key, usually_with: c.path, degree: p.degree, shared: p.shared, confidence: p.confidence })
       }
     }
+    // the new content is read only when a recorded constraint can be checked against it (a git call a file)
+    if (mode !== 'files' && hasCheckableDecisions(reader.repo)) await readChangedContent(reader.repo, mode, head, changed, changedCode)
     const levels = files.map((f) => f.risk?.level)
     const { callers, total: callerTotal, tests, communities } = await callersOfChange(reader, changedIds, limit)
     return {
@@ -267,8 +278,26 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
         symbols: changedIds.size,
         callers: callerTotal,
       },
+      decisions: await changeDecisions(reader, changedCode),
     }
   })
+}
+
+/** The changed files' new content and added lines (checked against the decisions' constraints). */
+async function readChangedContent(repo: string, mode: ChangeMode, head: string | null, changed: ChangedFile[], code: ChangedCode[]): Promise<void> {
+  const byPath = new Map(changed.map((c) => [c.path, c]))
+  for (const c of code) {
+    const hunks = byPath.get(c.path)?.hunks ?? null
+    try {
+      c.content = mode === 'worktree' ? readFileSync(path.join(repo, c.path), 'utf8') : await git(repo, ['show', `${mode === 'staged' ? '' : assertSafeRef(head ?? 'HEAD')}:${c.path}`])
+    } catch {
+      continue
+    }
+    if (hunks === null) continue
+    const added: number[] = []
+    for (let i = 0; i < hunks.length; i += 4) for (let line = hunks[i]; line < hunks[i + 1]; line++) added.push(line + 1)
+    c.added = added
+  }
 }
 
 /** The call graph around the changed symbols: their callers outside the change, those callers' test files, and the changed symbols' communities. */
@@ -315,5 +344,6 @@ export function detectChangesLines(r: ContextForPrResult): string[] {
     for (const m of r.missing_co_changes) out.push(`  ${m.path} (with ${m.usually_with}: ${m.shared} shared commits, ${Math.round(m.confidence * 100)} % of its changes)`)
   }
   if (r.owners_to_ask.length) out.push(`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`)
+  out.push(...changeDecisionLines(r.decisions))
   return out
 }

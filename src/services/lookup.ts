@@ -54,7 +54,7 @@ function commitRefs(reader: IndexReader, shas: string[]): CommitRef[] {
 }
 
 /** A full or abbreviated (at least 4 hex digits) SHA as the full SHA of an indexed commit. */
-async function resolveSha(reader: IndexReader, input: string): Promise<string> {
+export async function resolveSha(reader: IndexReader, input: string): Promise<string> {
   const prefix = input.trim().toLowerCase()
   if (!/^[0-9a-f]{4,40}$/.test(prefix)) throw new UserError(`${input} is not a commit id`, 'pass a full SHA or at least its first 4 hex digits', 'bad_sha')
   if (prefix.length === 40 && reader.commits().get(prefix)) return prefix

@@ -1,4 +1,5 @@
 import { embed, embeddingText } from '../embed/model.js'
+import { governingDecisions, governingLines, type GoverningDecision } from './decisions.js'
 import { UserError, checkLimit } from '../errors.js'
 import { CODE_QUERIES, QUERIES } from '../graph/queries.js'
 import { scrubSecrets } from '../text/scrub.js'
@@ -70,6 +71,8 @@ export interface WhyResult {
   evidence: WhyEvidence[]
   /** Files or symbols that usually change with the target (co-change), with an example commit. */
   changes_with: Array<{ path: string; qualified_name: string | null; shared: number; example: string | null }>
+  /** The recorded decisions governing the target (`gitwhy decisions for`), stale ones flagged. */
+  decisions: GoverningDecision[]
   total: number
   index: IndexInfo
 }
@@ -342,6 +345,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       citations: citationsOf(evidenceOut),
       evidence: limit === 0 ? evidenceOut : evidenceOut.slice(0, limit),
       changes_with: changesWith,
+      decisions: target ? await governingDecisions(reader, [{ kind: target.symbol ? 'symbol' : 'file', path: target.path, qualified_name: target.symbol?.qualified_name ?? null, start: target.line_start, end: target.line_end }]) : [],
       total: evidenceOut.length,
       index: await reader.indexInfo(),
     }
@@ -438,5 +442,6 @@ export function whyLines(r: WhyResult): string[] {
     if (e.commit.why) out.push(`      ${e.commit.why}`)
   }
   if (r.total > r.evidence.length) out.push(`… ${r.total - r.evidence.length} more (--limit 0 for all)`)
+  if (r.decisions.length > 0) out.push('decisions governing it:', ...governingLines(r.decisions).map((l) => `  ${l}`))
   return out
 }

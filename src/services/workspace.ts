@@ -57,6 +57,8 @@ export interface IndexMeta {
   remote?: RemoteWeb | null
   /** The index this one replaced: kept until the next swap, for readers that opened it. */
   previousIndexDir?: string | null
+  /** Fingerprint of the decisions the graph holds (knowledge/decision-rows.ts); absent: none, or an index from before. */
+  decisions?: string
 }
 
 export async function resolveRepo(dir?: string): Promise<string> {

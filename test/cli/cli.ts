@@ -221,7 +221,7 @@ export const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/
 
 export const ERROR_DOC = t.obj({ error: t.obj({ code: t.str(/^[a-z_]+$/), message: t.str(), remedy: t.str() }) })
 
-export const COUNT_KEYS = ['commits', 'files', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs'] as const
+export const COUNT_KEYS = ['commits', 'files', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs', 'decisions'] as const
 export const SKIPPED_KEYS = ['binary', 'generated', 'vendored', 'minified', 'too_large'] as const
 export const FULL_TIMING_KEYS = ['history_ms', 'files_ms', 'reverts_ms', 'hunk_map_ms', 'rows_ms', 'code_graph_ms', 'analytics_ms', 'graph_load_ms', 'save_ms', 'embeddings_ms', 'manifest_ms', 'total_ms'] as const
 
@@ -329,6 +329,22 @@ export const WHY_ITEM = t.obj(
   ['lines', 'ignored'],
 )
 
+/** A decision in the answers that include the governing ones (decisions for, why, detect-changes). */
+export const GOVERNING_DECISION = t.obj({
+  id: t.str(/^[a-z]{1,3}-[0-9a-f]{6,16}$/),
+  kind: t.lit('feature', 'decision', 'constraint', 'pattern', 'convention'),
+  title: t.str(),
+  statement: t.str(),
+  rationale: t.str(),
+  status: t.lit('active', 'stale'),
+  confidence: t.num(),
+  via: t.lit('symbol', 'contains', 'file', 'directory', 'community'),
+  applies_to: t.str(),
+  evidence: t.arr(t.str()),
+  stale_commits: t.arr(t.obj({ short: t.str(SHORT), subject: t.str(), lines: t.int() })),
+  violations: t.arr(t.obj({ path: t.str(), line: t.int(), text: t.str(), commit: t.or(t.nul(), t.str(SHORT)) })),
+})
+
 export const WHY_DOC = t.obj({
   target: t.or(t.nul(), t.obj({ path: t.str(), line_start: t.int(), line_end: t.int(), symbol: t.or(t.nul(), t.obj({ qualified_name: t.str(), kind: t.str() })) })),
   question: t.or(t.nul(), t.str()),
@@ -346,6 +362,7 @@ export const WHY_DOC = t.obj({
   ),
   evidence: t.arr(WHY_ITEM),
   changes_with: t.arr(t.obj({ path: t.str(), qualified_name: t.or(t.nul(), t.str()), shared: t.int(), example: t.or(t.nul(), t.str(SHA)) })),
+  decisions: t.arr(GOVERNING_DECISION),
   total: t.int(),
   index: INDEX_INFO,
 })

@@ -200,7 +200,7 @@ describe('CLI contract (--json documents and human output)', () => {
   test('schema --json', async () => {
     const { json } = await cli('schema')
     expectShape(json, SCHEMA_DOC, 'schema --json')
-    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector'])
+    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector', 'Decision'])
     expect(json.relationships.map((r: any) => `${r.from}-${r.name}->${r.to}`)).toEqual([
       'File-DEFINES->Symbol',
       'Symbol-CONTAINS->Symbol',
@@ -223,6 +223,15 @@ describe('CLI contract (--json documents and human output)', () => {
       'Symbol-EXTENDS->Symbol',
       'Symbol-IMPLEMENTS->Symbol',
       'Symbol-STEP_IN->Process',
+      'Decision-GOVERNS->Symbol',
+      'Decision-GOVERNS->File',
+      'Decision-GOVERNS->Community',
+      'Decision-RELATES_TO->Decision',
+      'Decision-DEPENDS_ON->Decision',
+      'Decision-EVIDENCED_BY->Commit',
+      'Decision-EVIDENCED_BY->PullRequest',
+      'Decision-EVIDENCED_BY->Issue',
+      'Decision-EVIDENCED_BY->File',
     ])
   })
 

@@ -90,6 +90,20 @@ export function trickyGraph(): GraphData {
   g.docs.push({ row: 0, id: 'symbol:src/a,b "c".ts#Foo', kind: 'symbol', ref: 'src/a,b "c".ts#Foo', path: 'src/a,b "c".ts', line: 1, title: 'Foo', text: 'foo (class)\nsays "hi", \\n\r\nend', search: 'foo class says hi n end', hash: '0123456789abcdef0123456789abcdef' })
   // loaded from a vectors file by writeGraph, not from these rows (the schema test reads their fields)
   g.docVectors.push({ row: 0, embedding: [0.6, 0.8] })
+  g.decisions = [{
+    id: 'd-0a1b2c3d', kind: 'constraint', title: 'No "eval", ever', statement: 'line1\nline2, "quoted"', rationale: '', confidence: 0.85, status: 'active',
+    created: '2020-04-01T00:00:00.000Z', decided_at: '2020-03-01T10:00:00+02:00', source: 'manual', applies_to: 'src/a,b "c".ts:Foo docs/', check: '{"kind":"regex","pattern":"\\\\beval\\\\(","mode":"forbid"}', superseded_by: '',
+  }]
+  g.decisions.push({ ...g.decisions[0], id: 'p-0123456789', kind: 'decision', title: 'uses kuzu', statement: 'The project depends on kuzu.', check: '' })
+  g.relatesTo = [{ from: 'd-0a1b2c3d', to: 'p-0123456789', reason: 'both govern src/a,b "c".ts' }]
+  g.dependsOn = [{ from: 'd-0a1b2c3d', to: 'p-0123456789', reason: 'names kuzu' }]
+  g.governsSymbol = [{ decision: 'd-0a1b2c3d', target: 'src/a,b "c".ts#Foo', applies_to: 'src/a,b "c".ts:Foo' }]
+  g.governsFile = [{ decision: 'd-0a1b2c3d', target: 'docs/😀.md', applies_to: 'docs/' }]
+  g.governsCommunity = [{ decision: 'd-0a1b2c3d', target: 'c1', applies_to: 'community:c1' }]
+  g.evidencedByCommit = [{ decision: 'd-0a1b2c3d', target: sha(2), start_line: 0, end_line: 0 }]
+  g.evidencedByPullRequest = [{ decision: 'd-0a1b2c3d', target: 42, start_line: 0, end_line: 0 }]
+  g.evidencedByIssue = [{ decision: 'd-0a1b2c3d', target: 7, start_line: 0, end_line: 0 }]
+  g.evidencedByDocument = [{ decision: 'd-0a1b2c3d', target: 'docs/😀.md', start_line: 1, end_line: 2 }]
   return g
 }
 

@@ -36,6 +36,7 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   query: { text: 'f0 1' },
   search: { text: 'change one file' },
   why: { target: 'src/mod1.ts:3-9' },
+  decisions_for: { target: 'src/mod0.ts:f0_1' },
 }
 
 beforeAll(async () => {
@@ -49,6 +50,8 @@ beforeAll(async () => {
   }
   opts = { cwd: repo.dir, env: { ...repo.env(), GITWHY_HOME: mkdtempSync(join(tmpdir(), 'gitwhy-conc-home-')) } }
   await runJson(['analyze', '--repo', repo.dir], opts)
+  // a decision for decisions_for (and why) to find
+  await runJson(['decision', 'add', 'f0_1 stays a pure function', '--applies-to', 'src/mod0.ts:f0_1', '--forbid', 'console\\.log', '--repo', repo.dir], opts)
 })
 afterAll(() => repo?.cleanup())
 

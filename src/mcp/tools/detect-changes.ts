@@ -36,6 +36,7 @@ export function registerDetectChangesTool(server: McpServer, ctx: ServerContext)
         missing_co_changes: z.array(record('{path, usually_with, degree, shared, confidence}')),
         owners_to_ask: z.array(record('{name, email, lines, files}')),
         summary: record('{files, high, medium, low, new_files, symbols, callers}'),
+        decisions: record('{decisions governing the change, violations its added lines make}'),
         page: pageInfo,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -4,6 +4,7 @@ import type { ServerContext } from '../context.js'
 import { registerAreaHistoryTool } from './area-history.js'
 import { registerCatchupTool } from './catchup.js'
 import { registerCypherTool } from './cypher.js'
+import { registerDecisionsForTool } from './decisions-for.js'
 import { registerEvidenceForTool } from './evidence-for.js'
 import { registerListReposTool } from './list-repos.js'
 import { registerPickaxeTool } from './pickaxe.js'
@@ -36,6 +37,8 @@ export const TOOL_GROUPS: Record<string, Registrar[]> = {
   // raw access (ad-hoc Cypher, git log -S/-G/--grep over the index): moved out of the default to make room for why
   explore: [registerCypherTool, registerPickaxeTool],
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
+  // why (default) carries the governing decisions already; decisions_for alone would take the default past its budget
+  decisions: [registerDecisionsForTool],
 }
 
 /** context and impact carry the risk line and the co-change (hidden coupling) the analytics group answers alone. */

@@ -5,6 +5,7 @@ import { why, whyLines } from '../../services/why.js'
 import { evidenceItem, indexInfo, limitArg, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
+import { governingDecision } from './decisions-for.js'
 
 export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
@@ -32,6 +33,7 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
         citations: z.array(record('{ref, kind: commit|pr|issue, sha?, number?, subject}')).describe('best first'),
         evidence: z.array(evidenceItem),
         changes_with: z.array(record('{path, qualified_name, shared, example}')),
+        decisions: z.array(governingDecision).describe('recorded decisions governing the target (decisions_for)'),
         total: z.number(),
         index: indexInfo,
       },
