@@ -205,7 +205,7 @@ const COUNTS: Record<string, string> = {
   decisions: 'MATCH (n:Decision) RETURN count(*) AS n',
 }
 const REL_COUNTS: Record<string, string> = { calls: 'CALLS', imports: 'IMPORTS', blamed_on: 'BLAMED_ON', changed: 'CHANGED' }
-const COUNT_ORDER = ['commits', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs']
+const COUNT_ORDER = ['commits', 'symbols', 'calls', 'imports', 'authors', 'pull_requests', 'issues', 'blamed_on', 'changed', 'docs', 'decisions']
 
 /** An open copy of the graph that deltas are applied to, in order, then finished (or closed). */
 export interface DeltaSession {
@@ -409,15 +409,17 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     if (def.name === 'DEFINES') rows = rows.filter((d) => !defined.has(String(d.symbol)))
     if (rows.length > 0) await insert(s, def, insertRows(def, rows))
   }
-  if (delta.decisions) await replaceDecisions(conn, delta.decisions)
+  if (delta.decisions) await replaceDecisions(s, delta.decisions)
 }
 
 /**
  * All decisions out, these in: their edges where both ends are in the graph, decided as a full
  * build decides (decisionTables), over the ends the graph has.
  */
-async function replaceDecisions(conn: Connection, g: DecisionGraph): Promise<void> {
-  await run(conn, 'MATCH (d:Decision) DETACH DELETE d', {})
+async function replaceDecisions(s: DeltaSession, g: DecisionGraph): Promise<void> {
+  const { conn } = s
+  await deleteNodes(s, 'Decision', 'true', {})
+  await guardPending(s)
   const named = namedEnds(g)
   const keys = async <T>(statement: string, params: { k?: unknown[] }): Promise<T[]> => params.k?.length === 0 ? [] : (await execute(conn, await prepare(conn, statement), params)).map((r) => r.k as T)
   const files = g.governsDirectory.length > 0 || g.governsFile.length > 0 || g.evidencedByDocument.length > 0 ? await keys<string>('MATCH (f:File) RETURN f.path AS k', {}) : []
@@ -433,7 +435,7 @@ async function replaceDecisions(conn: Connection, g: DecisionGraph): Promise<voi
   for (const def of TABLES) {
     const table = rows[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
     if (def.rows === 'decisions' && table && table.length > 0) await runBatched(conn, insertStatement(def), insertRows(def, table))
-    else if (table && table.length > 0) await insert(conn, def, insertRows(def, table))
+    else if (table && table.length > 0) await insert(s, def, insertRows(def, table))
   }
 }
 
