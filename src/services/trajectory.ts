@@ -1,0 +1,421 @@
+/**
+ * The edit trajectory: what the CLI commands, the MCP tools and the answers (evidence, why,
+ * history) call. The recorder and the shadow repository live in src/trajectory/; everything read
+ * here comes from the journal (no git at query time) except a snapshot's diff.
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { UserError } from '../errors.js'
+import { RUN_JS } from '../setup/launcher.js'
+import { readIntent, readJournal, rewriteJournal, trajectoryPaths, writeIntent, type Intent, type SnapshotRecord, TRAJECTORY_REF } from '../trajectory/journal.js'
+import type { RecorderSettings } from '../trajectory/recorder.js'
+import { ShadowRepo } from '../trajectory/shadow.js'
+import { commitMessage, takeSnapshot, withWriteLock } from '../trajectory/snapshot.js'
+import { isAlive, lockHolder, resolveRepo } from './workspace.js'
+
+export interface RecorderStatus {
+  repo: string
+  running: boolean
+  pid: number | null
+  debounce_ms: number | null
+  idle_gap_ms: number | null
+  started_at: string | null
+  intent: Intent | null
+  snapshots: number
+  sessions: number
+  last_snapshot: { id: string; time: string; summary: string } | null
+  shadow_bytes: number
+  log: string | null
+}
+
+export function recorderStatus(repo: string): RecorderStatus {
+  const p = trajectoryPaths(repo)
+  const pid = lockHolder(p.lock)
+  let settings: RecorderSettings | null = null
+  if (pid !== null) {
+    try {
+      settings = JSON.parse(readFileSync(p.settings, 'utf8')) as RecorderSettings
+    } catch {
+      settings = null
+    }
+  }
+  const journal = readJournal(repo)
+  const last = journal[journal.length - 1]
+  return {
+    repo,
+    running: pid !== null,
+    pid,
+    debounce_ms: settings?.debounce_ms ?? null,
+    idle_gap_ms: settings?.idle_gap_ms ?? null,
+    started_at: settings?.started_at ?? null,
+    intent: readIntent(repo),
+    snapshots: journal.length,
+    sessions: new Set(journal.map((r) => r.session)).size,
+    last_snapshot: last ? { id: last.id, time: last.time, summary: last.summary } : null,
+    shadow_bytes: dirBytes(p.gitDir),
+    log: existsSync(p.log) ? p.log : null,
+  }
+}
+
+function dirBytes(dir: string): number {
+  let total = 0
+  if (!existsSync(dir)) return 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) total += dirBytes(full)
+    else if (entry.isFile()) total += statSync(full).size
+  }
+  return total
+}
+
+export interface RecorderFlags {
+  debounceMs?: number
+  idleGapMinutes?: number
+}
+
+export function checkRecorderFlags(flags: RecorderFlags): void {
+  if (flags.debounceMs !== undefined && (!Number.isInteger(flags.debounceMs) || flags.debounceMs < 50 || flags.debounceMs > 600_000)) {
+    throw new UserError(`--debounce must be a whole number of milliseconds from 50 to 600000, got ${flags.debounceMs}`, 'pass e.g. --debounce 2000 (the default)', 'bad_option')
+  }
+  if (flags.idleGapMinutes !== undefined && (!Number.isInteger(flags.idleGapMinutes) || flags.idleGapMinutes < 1 || flags.idleGapMinutes > 10_080)) {
+    throw new UserError(`--idle-gap must be a whole number of minutes from 1 to 10080, got ${flags.idleGapMinutes}`, 'pass e.g. --idle-gap 30 (the default)', 'bad_option')
+  }
+}
+
+/**
+ * Start the background recorder (`gitwhy watch` detached, its stderr in recorder.log) and wait
+ * until it holds the lock and has caught up; an already running one is reported, not doubled.
+ */
+export async function startRecorder(repoArg: string | undefined, flags: RecorderFlags = {}, timeoutMs = 30_000): Promise<RecorderStatus & { started: boolean }> {
+  checkRecorderFlags(flags)
+  const repo = await resolveRepo(repoArg)
+  const p = trajectoryPaths(repo)
+  if (lockHolder(p.lock) !== null) return { ...recorderStatus(repo), started: false }
+  mkdirSync(p.root, { recursive: true })
+  const log = openSync(p.log, 'a')
+  const args = [RUN_JS, 'watch', '--repo', repo]
+  if (flags.debounceMs !== undefined) args.push('--debounce', String(flags.debounceMs))
+  if (flags.idleGapMinutes !== undefined) args.push('--idle-gap', String(flags.idleGapMinutes))
+  rmSync(p.settings, { force: true })
+  const child = spawn(process.execPath, args, { cwd: repo, detached: true, stdio: ['ignore', 'ignore', log], env: { ...process.env, GITWHY_REPO: repo } })
+  closeSync(log)
+  let exited: number | null = null
+  child.on('exit', (code) => (exited = code ?? 1))
+  child.unref()
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (lockHolder(p.lock) === child.pid && existsSync(p.settings)) return { ...recorderStatus(repo), started: true }
+    if (exited !== null) {
+      if (lockHolder(p.lock) !== null) return { ...recorderStatus(repo), started: false }
+      throw new UserError(`the recorder exited at start (exit ${exited})`, `see ${p.log}`, 'recorder_failed')
+    }
+    await new Promise((r) => setTimeout(r, 25))
+  }
+  throw new UserError(`the recorder did not start within ${timeoutMs / 1000} s`, `see ${p.log}; stop it with \`gitwhy trajectory stop\``, 'recorder_failed')
+}
+
+/** Stop the recorder (SIGTERM: it snapshots what is pending first; SIGKILL after the timeout). */
+export async function stopRecorder(repoArg: string | undefined, timeoutMs = 15_000): Promise<RecorderStatus & { stopped: boolean }> {
+  const repo = await resolveRepo(repoArg)
+  const p = trajectoryPaths(repo)
+  const pid = lockHolder(p.lock)
+  if (pid === null) return { ...recorderStatus(repo), stopped: false }
+  try {
+    process.kill(pid, 'SIGTERM')
+  } catch {
+    // gone already
+  }
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 25))
+  if (isAlive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // gone already
+    }
+  }
+  if (lockHolder(p.lock) === null) {
+    rmSync(p.lock, { force: true })
+    rmSync(p.settings, { force: true })
+  }
+  return { ...recorderStatus(repo), stopped: true }
+}
+
+export async function setIntent(repoArg: string | undefined, text: string | null): Promise<{ repo: string; intent: Intent | null }> {
+  const repo = await resolveRepo(repoArg)
+  return { repo, intent: writeIntent(repo, text) }
+}
+
+/** A snapshot as answers show it: the record with what undid it and the commit it landed in. */
+export interface SnapshotItem extends SnapshotRecord {
+  reverted_by: string[]
+}
+
+function withReverts(journal: SnapshotRecord[]): SnapshotItem[] {
+  const by = new Map<string, string[]>()
+  for (const r of journal) for (const t of r.reverts) by.set(t, [...(by.get(t) ?? []), r.id])
+  return journal.map((r) => ({ ...r, reverted_by: by.get(r.id) ?? [] }))
+}
+
+export interface TimelineOptions {
+  target?: string
+  sinceConsolidate?: boolean
+  session?: string
+  limit?: number
+}
+
+export interface Timeline {
+  repo: string
+  target: string | null
+  since_consolidate: string | null
+  snapshots: SnapshotItem[]
+  total: number
+}
+
+/** Does the snapshot touch the target: a path (file or directory), a symbol id, `path:Name` or a qualified name? */
+export function touches(r: SnapshotRecord, target: string): boolean {
+  const t = target.replace(/\/+$/, '')
+  if (r.files.some((f) => f.path === t || f.path.startsWith(`${t}/`))) return true
+  const colon = t.lastIndexOf(':')
+  const asId = colon > 0 ? `${t.slice(0, colon)}#${t.slice(colon + 1)}` : t
+  return r.symbols.some((s) => s.id === t || s.id === asId || s.qualified_name === t || s.id.endsWith(`#${t}`))
+}
+
+/** Newest first; since the last checkpoint when asked. */
+export async function timeline(repoArg: string | undefined, options: TimelineOptions = {}): Promise<Timeline> {
+  const repo = await resolveRepo(repoArg)
+  if (options.target !== undefined && (options.target.trim() === '' || options.target.length > 1000)) {
+    throw new UserError('the target is empty or too long', 'pass a path, a directory, path:Name or a qualified symbol name', 'bad_target')
+  }
+  const journal = withReverts(readJournal(repo))
+  let from = 0
+  let since: string | null = null
+  if (options.sinceConsolidate) {
+    for (let i = journal.length - 1; i >= 0; i--) {
+      if (journal[i].kind === 'consolidate') {
+        from = i + 1
+        since = journal[i].id
+        break
+      }
+    }
+  }
+  let items = journal.slice(from)
+  if (options.session) {
+    if (!items.some((r) => r.session === options.session)) throw unknownSession(journal, options.session)
+    items = items.filter((r) => r.session === options.session)
+  }
+  if (options.target) items = items.filter((r) => touches(r, options.target!))
+  items.reverse()
+  const total = items.length
+  if (options.limit) items = items.slice(0, options.limit)
+  return { repo, target: options.target ?? null, since_consolidate: since, snapshots: items, total }
+}
+
+function unknownSession(journal: SnapshotRecord[], id: string): UserError {
+  const sessions = [...new Set(journal.map((r) => r.session))].slice(-5)
+  return new UserError(`no trajectory session ${id}`, sessions.length > 0 ? `pass one of ${sessions.join(', ')} (see \`gitwhy trajectory summary\`)` : 'record one first: `gitwhy trajectory start`', 'not_found')
+}
+
+export interface SessionSummary {
+  repo: string
+  session: string
+  first: string
+  last: string
+  snapshots: number
+  intents: string[]
+  files: Array<{ path: string; snapshots: number; added: number; removed: number }>
+  symbols: Array<{ id: string; qualified_name: string; snapshots: number }>
+  reverts: Array<{ snapshot: string; undid: string[]; summary: string }>
+  checkpoints: Array<{ id: string; summary: string }>
+  net: { files: number; added: number; removed: number }
+}
+
+/** A session (default: the newest) summed up: what it touched, its intents, its reverts and its net diff. */
+export async function sessionSummary(repoArg: string | undefined, session?: string): Promise<SessionSummary> {
+  const repo = await resolveRepo(repoArg)
+  const journal = readJournal(repo)
+  if (journal.length === 0) throw new UserError(`no trajectory recorded in ${repo}`, 'start the recorder: `gitwhy trajectory start` (or `gitwhy watch`)', 'no_trajectory')
+  const id = session ?? journal[journal.length - 1].session
+  const items = journal.filter((r) => r.session === id)
+  if (items.length === 0) throw unknownSession(journal, id)
+  const files = new Map<string, { path: string; snapshots: number; added: number; removed: number }>()
+  const symbols = new Map<string, { id: string; qualified_name: string; snapshots: number }>()
+  for (const r of items) {
+    for (const f of r.files) {
+      const e = files.get(f.path) ?? { path: f.path, snapshots: 0, added: 0, removed: 0 }
+      e.snapshots++
+      e.added += f.added
+      e.removed += f.removed
+      files.set(f.path, e)
+    }
+    for (const s of r.symbols) {
+      const e = symbols.get(s.id) ?? { id: s.id, qualified_name: s.qualified_name, snapshots: 0 }
+      e.snapshots++
+      symbols.set(s.id, e)
+    }
+  }
+  const net = await netDiff(repo, items[0].id, items[items.length - 1].id, journal)
+  return {
+    repo,
+    session: id,
+    first: items[0].time,
+    last: items[items.length - 1].time,
+    snapshots: items.length,
+    intents: [...new Set(items.map((r) => r.intent).filter((t): t is string => t !== null))],
+    files: [...files.values()].sort((a, b) => b.snapshots - a.snapshots || a.path.localeCompare(b.path)),
+    symbols: [...symbols.values()].sort((a, b) => b.snapshots - a.snapshots || a.id.localeCompare(b.id)),
+    reverts: items.filter((r) => r.reverts.length > 0).map((r) => ({ snapshot: r.id, undid: r.reverts, summary: r.summary })),
+    checkpoints: items.filter((r) => r.kind === 'consolidate').map((r) => ({ id: r.id, summary: r.summary })),
+    net,
+  }
+}
+
+/** The session's net change: from the state before its first snapshot to its last. */
+async function netDiff(repo: string, first: string, last: string, journal: SnapshotRecord[]): Promise<SessionSummary['net']> {
+  const shadow = new ShadowRepo(repo)
+  const firstRecord = journal.find((r) => r.id === first)
+  const from = firstRecord?.kind === 'baseline' ? first : `${first}^`
+  const out = await shadow.git(['diff', '--numstat', '-z', '--no-renames', from, last, '--'], { okCodes: [128] }).catch(() => '')
+  let files = 0
+  let added = 0
+  let removed = 0
+  for (const row of out.split('\0')) {
+    const m = /^(\d+|-)\t(\d+|-)\t/.exec(row)
+    if (!m) continue
+    files++
+    added += m[1] === '-' ? 0 : Number(m[1])
+    removed += m[2] === '-' ? 0 : Number(m[2])
+  }
+  return { files, added, removed }
+}
+
+export interface SnapshotDetail {
+  repo: string
+  snapshot: SnapshotItem
+  diff: string
+  truncated: boolean
+}
+
+const MAX_DIFF_CHARS = 15_000
+
+/** One snapshot (by id or unique prefix) with its diff against the previous snapshot. */
+export async function snapshotDetail(repoArg: string | undefined, id: string): Promise<SnapshotDetail> {
+  const repo = await resolveRepo(repoArg)
+  if (!/^[0-9a-f]{4,40}$/.test(id)) throw new UserError(`"${id.slice(0, 80)}" is not a snapshot id`, 'pass the hex id (4 characters or more) a trajectory answer shows', 'bad_target')
+  const journal = withReverts(readJournal(repo))
+  const hits = journal.filter((r) => r.id.startsWith(id))
+  if (hits.length !== 1) {
+    throw new UserError(hits.length === 0 ? `no snapshot ${id}` : `${id} names ${hits.length} snapshots`, hits.length === 0 ? 'see `gitwhy trajectory` for the ids' : 'pass more characters of the id', 'not_found')
+  }
+  const snap = hits[0]
+  const shadow = new ShadowRepo(repo)
+  const args = snap.kind === 'baseline' ? ['show', '--stat', '--format=', snap.id] : ['diff', '--no-color', '--no-ext-diff', '--no-renames', `${snap.id}^`, snap.id, '--']
+  const text = await shadow.git(['-c', 'core.quotePath=false', ...args])
+  return { repo, snapshot: snap, diff: text.slice(0, MAX_DIFF_CHARS), truncated: text.length > MAX_DIFF_CHARS }
+}
+
+/** Write a `[CONSOLIDATE]` checkpoint: what changed since the last snapshot, and the summary of the work. */
+export async function consolidate(repoArg: string | undefined, summary: string): Promise<{ repo: string; checkpoint: SnapshotRecord }> {
+  const repo = await resolveRepo(repoArg)
+  const clean = summary.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
+  if (clean === '' || clean.length > 2000) throw new UserError(clean === '' ? 'the summary is empty' : `the summary is ${clean.length} characters long (at most 2000)`, 'say in a sentence what the work so far did, e.g. "implemented the login feature"', 'bad_option')
+  const shadow = new ShadowRepo(repo)
+  await shadow.ensure()
+  const pending = (await shadow.head()) === null ? [] : await withWriteLock(shadow, () => shadow.changedSinceIndex())
+  const ignored = await shadow.ignored(pending)
+  const record = await takeSnapshot(shadow, pending.filter((p) => !ignored.has(p)), { kind: 'consolidate', message: clean, idleGapMs: recorderIdleGap(repo) })
+  return { repo, checkpoint: record! }
+}
+
+function recorderIdleGap(repo: string): number | undefined {
+  try {
+    return (JSON.parse(readFileSync(trajectoryPaths(repo).settings, 'utf8')) as RecorderSettings).idle_gap_ms
+  } catch {
+    return undefined
+  }
+}
+
+export interface PruneOptions {
+  /** Snapshots older than this are squashed (ms). */
+  maxAgeMs?: number
+  /** When the shadow repository is larger than this, every snapshot not kept is squashed (bytes). */
+  maxBytes?: number
+}
+
+export interface PruneResult {
+  repo: string
+  before: number
+  after: number
+  dropped: number
+  bytes_before: number
+  bytes_after: number
+}
+
+export const DEFAULT_PRUNE_AGE_MS = 30 * 24 * 3600 * 1000
+
+/**
+ * Squash old snapshots: each dropped snapshot's change folds into the next kept one (the tree of a
+ * kept snapshot is unchanged). Kept always: each session's first and last snapshot, the baseline,
+ * snapshots whose intent differs from the one before, checkpoints, and with --max-age the
+ * snapshots younger than it. The shadow repository is then repacked and its unreachable objects
+ * dropped.
+ */
+export async function prune(repoArg: string | undefined, options: PruneOptions = {}): Promise<PruneResult> {
+  const repo = await resolveRepo(repoArg)
+  const shadow = new ShadowRepo(repo)
+  if (!shadow.exists()) throw new UserError(`no trajectory recorded in ${repo}`, 'nothing to prune; start the recorder with `gitwhy trajectory start`', 'no_trajectory')
+  const bytesBefore = dirBytes(shadow.paths.gitDir)
+  const maxAge = options.maxAgeMs ?? DEFAULT_PRUNE_AGE_MS
+  return withWriteLock(shadow, async () => {
+    const journal = readJournal(repo)
+    const over = options.maxBytes !== undefined && bytesBefore > options.maxBytes
+    const cutoff = Date.now() - maxAge
+    const keep = journal.map((r, i) => {
+      if (r.kind !== 'auto') return true
+      const prev = journal[i - 1]
+      const next = journal[i + 1]
+      if (!prev || prev.session !== r.session || !next || next.session !== r.session) return true
+      if (prev.intent !== r.intent) return true
+      return !over && Date.parse(r.time) >= cutoff
+    })
+    if (keep.every(Boolean)) return { repo, before: journal.length, after: journal.length, dropped: 0, bytes_before: bytesBefore, bytes_after: bytesBefore }
+    const newId = new Map<string, string>()
+    const kept: SnapshotRecord[] = []
+    let parent: string | null = null
+    let folded: SnapshotRecord[] = []
+    for (const [i, r] of journal.entries()) {
+      if (!keep[i]) {
+        folded.push(r)
+        continue
+      }
+      const merged: SnapshotRecord = folded.length === 0 ? { ...r } : foldInto(folded, r)
+      const tree = await shadow.treeOf(r.id)
+      const date = new Date(r.time)
+      const sha = (await shadow.git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: commitMessage(merged), env: { GIT_AUTHOR_DATE: `${Math.floor(date.getTime() / 1000)} +0000`, GIT_COMMITTER_DATE: `${Math.floor(date.getTime() / 1000)} +0000` } })).trim()
+      for (const f of folded) newId.set(f.id, sha)
+      newId.set(r.id, sha)
+      merged.id = sha
+      kept.push(merged)
+      parent = sha
+      folded = []
+    }
+    for (const r of kept) r.reverts = [...new Set(r.reverts.map((id) => newId.get(id)).filter((id): id is string => id !== undefined && id !== r.id))]
+    await shadow.git(['update-ref', TRAJECTORY_REF, parent!])
+    rewriteJournal(repo, kept)
+    await shadow.git(['reflog', 'expire', '--expire=now', '--all'], { okCodes: [128] })
+    await shadow.git(['gc', '--prune=now', '--quiet'])
+    return { repo, before: journal.length, after: kept.length, dropped: journal.length - kept.length, bytes_before: bytesBefore, bytes_after: dirBytes(shadow.paths.gitDir) }
+  })
+}
+
+/** A kept snapshot that absorbs the dropped ones before it: their files, symbols and reverts join its own. */
+function foldInto(folded: SnapshotRecord[], r: SnapshotRecord): SnapshotRecord {
+  const files = new Map(r.files.map((f) => [f.path, f]))
+  const symbols = new Map(r.symbols.map((s) => [s.id, s]))
+  for (const f of folded) {
+    for (const x of f.files) if (!files.has(x.path)) files.set(x.path, x)
+    for (const x of f.symbols) if (!symbols.has(x.id)) symbols.set(x.id, x)
+  }
+  return { ...r, files: [...files.values()], symbols: [...symbols.values()], reverts: [...new Set([...folded.flatMap((f) => f.reverts), ...r.reverts])], summary: `${r.summary} (+${folded.length} squashed)` }
+}
