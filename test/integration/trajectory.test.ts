@@ -11,6 +11,7 @@ import { consolidate, prune, sessionSummary, timeline } from '../../src/services
 import { readJournal, writeIntent, type SnapshotRecord } from '../../src/trajectory/journal.js'
 import { Recorder } from '../../src/trajectory/recorder.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
+import { waitFor } from '../helpers/wait.js'
 
 const SOURCE = ['export function login(user: string): number {', '  return 1', '}', '', 'export function logout(): void {', '  console.log("bye")', '}', ''].join('\n')
 
@@ -30,16 +31,6 @@ function repoWithSource(): TestRepo {
   repo.commit('Add auth')
   repos.push(repo)
   return repo
-}
-
-export async function waitFor<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = probe()
-    if (v) return v
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 25))
-  }
 }
 
 async function record(repo: TestRepo, debounceMs = 150): Promise<Recorder> {
