@@ -40,6 +40,8 @@ export interface GraphDelta {
     /** Process nodes to delete with their STEP_IN edges (gone or replaced). */
     processes: string[]
   }
+  /** Every Snapshot node and its edges go (the trajectory's rows come back in `insert`: user state, reloaded whole). */
+  replaceSnapshots?: boolean
   /** Doc rows (and their vectors) of the symbols of these files go (they come back in `insert`). */
   removeSymbolDocsOf?: string[]
   /** Rows to insert. */
@@ -244,6 +246,7 @@ async function applyDelta({ conn }: DeltaSession, delta: Partial<GraphDelta>): P
     if (a.replaceCommunities) await run(conn, 'MATCH (c:Community) DETACH DELETE c', {})
     if (a.ownershipOf.length > 0) await run(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r', { paths: a.ownershipOf })
   }
+  if (delta.replaceSnapshots) await run(conn, 'MATCH (s:Snapshot) DETACH DELETE s', {})
   const code = delta.codeGraph
   if (code) {
     await runBatched(conn, 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:CALLS]->(:Symbol {id: r.to}) WHERE e.line = r.line DELETE e', code.calls.map((r) => ({ ...r })))

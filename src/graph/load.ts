@@ -102,7 +102,7 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
   let largest = 0
   try {
     for (const def of otherTables) {
-      const rows = data[def.rows] as unknown as ReadonlyArray<Record<string, unknown>>
+      const rows = (data[def.rows] ?? []) as unknown as ReadonlyArray<Record<string, unknown>>
       if (rows.length === 0) continue
       const t0 = performance.now()
       const file = join(csvDir, `${def.kind}-${TABLES.indexOf(def)}.csv`)

@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 10
+export const SCHEMA_VERSION = 11
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE' | 'FLOAT[]'
@@ -195,6 +195,20 @@ export const TABLES: readonly TableDef[] = [
       text('entry', 'Id of the entry symbol (the flow\'s step 1).'),
       int('steps', 'Symbols in the flow, the entry included.'),
       int('depth', 'Highest step: the longest call chain from the entry, counted in symbols.'),
+    ],
+  },
+  {
+    kind: 'node',
+    name: 'Snapshot',
+    description: 'An uncommitted state of the work tree recorded by the trajectory recorder (`gitwhy watch` / `trajectory start`): a commit of the shadow repository under .gitwhy/trajectory/, loaded at analyze from the user state beside the index.',
+    rows: 'snapshots',
+    columns: [
+      text('id', "The shadow repository's commit SHA (primary key)."),
+      time('time', 'When the snapshot was taken (end of the quiet period), UTC.'),
+      text('session', 'Session id (s-YYYYMMDD-HHMMSS of its first snapshot): activity separated by the idle gap.'),
+      text('intent', 'The intent set when it was taken (`gitwhy intent`), null when none.', { nullable: true }),
+      text('summary', 'What changed, e.g. "src/auth.ts (+3 -1): login"; for a checkpoint, its summary.'),
+      text('kind', 'baseline (the first state recorded), auto (a quiet period ended) or consolidate (a [CONSOLIDATE] checkpoint).'),
     ],
   },
   {
@@ -425,6 +439,42 @@ export const TABLES: readonly TableDef[] = [
     from: { table: 'Symbol', field: 'symbol' },
     to: { table: 'Process', field: 'process' },
     columns: [int('step', 'Call distance from the entry plus one: 1 = the entry, 2 = what it calls, ...')],
+  },
+  {
+    kind: 'rel',
+    name: 'SNAPSHOT_TOUCHED',
+    description: 'The snapshot changed the file (a File of the index; new, uncommitted files have no node).',
+    rows: 'snapshotFiles',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'File', field: 'path' },
+    columns: [int('added', 'Lines added.'), int('removed', 'Lines removed.')],
+  },
+  {
+    kind: 'rel',
+    name: 'SNAPSHOT_TOUCHED',
+    description: "The snapshot changed the symbol (its hunks through the commits' range algebra; a Symbol of the indexed HEAD).",
+    rows: 'snapshotSymbols',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'Symbol', field: 'symbol' },
+    columns: [int('added', "Lines added inside the symbol."), int('removed', "Lines removed inside the symbol.")],
+  },
+  {
+    kind: 'rel',
+    name: 'SNAPSHOT_REVERTS',
+    description: 'The snapshot undid the earlier one: a symbol (or file) it changed is back to its content before that one ("tried, then undone").',
+    rows: 'snapshotReverts',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'Snapshot', field: 'target' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'LANDED_IN',
+    description: "The snapshot's edit reached the history in the commit: the oldest commit since it whose diff adds every line it added, same files (matched by content: squashes and amends count).",
+    rows: 'landedIn',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'Commit', field: 'sha' },
+    columns: [],
   },
 ]
 

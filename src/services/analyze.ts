@@ -13,6 +13,7 @@ import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytic
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
+import { trajectoryRows } from '../trajectory/graph.js'
 import { buildGraph } from '../history/graph.js'
 import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
@@ -222,6 +223,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
+      Object.assign(data, await trajectoryRows(repo, head, knownAtHead(files)))
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       counts = {
@@ -521,6 +523,11 @@ async function indexFiles(
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { files, skipped, skippedPaths, previousFiles }
+}
+
+/** The files and symbols at the indexed HEAD: what trajectory edges may point at, in a build and an update alike. */
+function knownAtHead(files: IndexedFile[]): { files: Set<string>; symbols: Set<string> } {
+  return { files: new Set(files.map((f) => f.path)), symbols: new Set(files.flatMap((f) => symbolIds(f))) }
 }
 
 function fileRow(p: string, f: IndexedFile | undefined): FileRow {
@@ -882,7 +889,9 @@ async function updateIndex(u: {
   await time('embeddings', () => embedder?.finish())
   vectorCache.nextRow += docs.length
   const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
+  const trajectory = await trajectoryRows(u.repo, head, knownAtHead(files))
   writer.apply({
+    replaceSnapshots: true,
     updateFiles,
     analytics: analyticsChange,
     activity: {
@@ -892,6 +901,7 @@ async function updateIndex(u: {
     insert: {
       ...analytics,
       docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
+      ...trajectory,
     },
   })
   // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest

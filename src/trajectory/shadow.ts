@@ -103,6 +103,7 @@ export class ShadowRepo {
 
   /** The newest snapshot's commit, or null before the first. */
   async head(): Promise<string | null> {
+    if (!this.exists()) return null
     const { stdout, code } = await this.gitBuffer(['rev-parse', '-q', '--verify', `${TRAJECTORY_REF}^{commit}`], { okCodes: [1] })
     return code === 0 ? stdout.toString('utf8').trim() : null
   }

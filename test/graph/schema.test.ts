@@ -5,8 +5,8 @@ import { trickyGraph } from './fixtures.js'
 describe('schema', () => {
   it('renders node tables before the relationship tables that use them', () => {
     const ddl = renderDDL()
-    // the two CO_CHANGED definitions (File→File, Symbol→Symbol) are one table with two pairs
-    expect(ddl).toHaveLength(TABLES.length - 1)
+    // the two CO_CHANGED definitions (File→File, Symbol→Symbol) are one table with two pairs, and so are SNAPSHOT_TOUCHED's (→File, →Symbol)
+    expect(ddl).toHaveLength(TABLES.length - 2)
     expect(ddl[0]).toBe(
       'CREATE NODE TABLE File(path STRING, language STRING, lines INT64, is_test BOOLEAN, present BOOLEAN, revisions INT64, recent_revisions INT64, churn INT64, authors INT64, first_change TIMESTAMP, last_change TIMESTAMP, hotspot DOUBLE, hotspot_percentile DOUBLE, cochange_partners INT64, PRIMARY KEY (path))',
     )
@@ -32,7 +32,7 @@ describe('schema', () => {
   it('describes itself as JSON for `gitwhy schema --json`', () => {
     const schema = describeSchema()
     expect(schema.version).toBe(SCHEMA_VERSION)
-    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector'])
+    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Snapshot', 'Doc', 'DocVector'])
     expect(schema.relationships.find((r) => r.name === 'BLAMED_ON')).toMatchObject({ from: 'Symbol', to: 'Commit' })
     expect(schema.nodes.find((n) => n.name === 'Commit')?.primary_key).toBe('sha')
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema)
