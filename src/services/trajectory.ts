@@ -12,6 +12,8 @@ import { readIntent, readJournal, rewriteJournal, trajectoryPaths, writeIntent, 
 import type { RecorderSettings } from '../trajectory/recorder.js'
 import { ShadowRepo } from '../trajectory/shadow.js'
 import { commitMessage, takeSnapshot, withWriteLock } from '../trajectory/snapshot.js'
+import { QUERIES } from '../graph/queries.js'
+import type { IndexReader } from './index-reader.js'
 import { isAlive, lockHolder, resolveRepo } from './workspace.js'
 
 export interface RecorderStatus {
@@ -418,4 +420,66 @@ function foldInto(folded: SnapshotRecord[], r: SnapshotRecord): SnapshotRecord {
     for (const x of f.symbols) if (!symbols.has(x.id)) symbols.set(x.id, x)
   }
   return { ...r, files: [...files.values()], symbols: [...symbols.values()], reverts: [...new Set([...folded.flatMap((f) => f.reverts), ...r.reverts])], summary: `${r.summary} (+${folded.length} squashed)` }
+}
+
+/** What an answer appends after the committed evidence: recorded edits the index has no commit for. */
+export interface TrajectoryItem {
+  id: string
+  time: string
+  session: string
+  intent: string | null
+  summary: string
+  reverts: string[]
+  reverted_by: string[]
+  uncommitted: true
+}
+
+export interface RangeTarget {
+  path: string
+  line_start?: number
+  line_end?: number
+  symbol?: { qualified_name: string } | null
+}
+
+/** Does the snapshot touch the range: the symbol itself, or a changed line range of the file overlapping it (the snapshot's own line numbers). */
+function touchesRange(r: SnapshotRecord, t: RangeTarget): boolean {
+  if (t.symbol && r.symbols.some((s) => s.id === `${t.path}#${t.symbol!.qualified_name}`)) return true
+  const lo = t.line_start ?? 1
+  const hi = t.line_end ?? Number.MAX_SAFE_INTEGER
+  const everything = t.path === '.' || t.path === ''
+  return r.files.some((f) => {
+    if (!everything && f.path !== t.path && !f.path.startsWith(`${t.path.replace(/\/+$/, '')}/`)) return false
+    if (t.line_start === undefined || f.ranges.length === 0) return true
+    for (let i = 0; i < f.ranges.length; i += 2) if (f.ranges[i] <= hi && f.ranges[i + 1] >= lo) return true
+    return false
+  })
+}
+
+/**
+ * The recorded snapshots of a range (or a whole file or directory) that did not land in an
+ * indexed commit, newest first: the journal's, less those the graph links to a commit by LANDED_IN
+ * (asked only when there is a candidate, so an answer without trajectory never opens the graph).
+ */
+export async function uncommittedTrajectory(repo: string, target: RangeTarget, landed: (ids: string[]) => Promise<Set<string>>, limit = 5): Promise<TrajectoryItem[]> {
+  const journal = readJournal(repo)
+  if (journal.length === 0) return []
+  const hits = withReverts(journal).filter((r) => r.kind !== 'baseline' && touchesRange(r, target))
+  if (hits.length === 0) return []
+  const done = await landed(hits.map((r) => r.id)).catch(() => new Set<string>())
+  return hits
+    .filter((r) => !done.has(r.id))
+    .reverse()
+    .slice(0, limit)
+    .map((r) => ({ id: r.id, time: r.time, session: r.session, intent: r.intent, summary: r.summary, reverts: r.reverts, reverted_by: r.reverted_by, uncommitted: true }))
+}
+
+/** The snapshots among `ids` the index links to a commit (LANDED_IN). */
+export function landedIn(reader: IndexReader): (ids: string[]) => Promise<Set<string>> {
+  return async (ids) => new Set((await (await reader.graph()).query<{ id: string }>(QUERIES.landedSnapshots, { ids })).map((r) => r.id))
+}
+
+/** An answer with its uncommitted trajectory, when there is any (absent otherwise: the answer's shape is unchanged). */
+export async function withTrajectory<R extends object>(reader: IndexReader, target: RangeTarget, result: R): Promise<R & { trajectory?: TrajectoryItem[] }> {
+  const trajectory = await uncommittedTrajectory(reader.repo, target, landedIn(reader))
+  return trajectory.length > 0 ? { ...result, trajectory } : result
 }

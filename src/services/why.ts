@@ -5,6 +5,8 @@ import { scrubSecrets } from '../text/scrub.js'
 import { related } from './analytics.js'
 import { evidence } from './evidence.js'
 import { IndexReader, withReader } from './index-reader.js'
+import { withTrajectory, type TrajectoryItem } from './trajectory.js'
+import { trajectoryAppendix } from '../views/trajectory.js'
 import { resolveTarget, splitRange } from './resolve.js'
 import { matchedWords, questionWords, search, type SearchHit, type SearchMode } from './search.js'
 import type { CommitRef, EvidenceItem, EvidenceTarget, IndexInfo } from './types.js'
@@ -72,6 +74,8 @@ export interface WhyResult {
   changes_with: Array<{ path: string; qualified_name: string | null; shared: number; example: string | null }>
   total: number
   index: IndexInfo
+  /** Recorded edits of the target no indexed commit holds (the edit trajectory), newest first; absent when none. */
+  trajectory?: TrajectoryItem[]
 }
 
 /** What an answerer is given: the ranked, scrubbed evidence and its confidence. */
@@ -330,7 +334,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     const label = !target ? 'this' : target.symbol ? `${target.symbol.kind} ${target.symbol.qualified_name} (${target.path}:${target.line_start}-${target.line_end})` : `${target.path}:${target.line_start}-${target.line_end}`
     const answerer = options.answerer ?? extractiveAnswerer
     const text = await answerer.answer({ label, evidence: evidenceOut, changesWith, confidence, enough })
-    return {
+    const answer = {
       target,
       question: given ? null : options.text,
       search: searched,
@@ -345,6 +349,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       total: evidenceOut.length,
       index: await reader.indexInfo(),
     }
+    return target ? withTrajectory(reader, target, answer) : answer
   })
 }
 
@@ -438,5 +443,6 @@ export function whyLines(r: WhyResult): string[] {
     if (e.commit.why) out.push(`      ${e.commit.why}`)
   }
   if (r.total > r.evidence.length) out.push(`… ${r.total - r.evidence.length} more (--limit 0 for all)`)
+  out.push(...trajectoryAppendix(r.trajectory ?? []))
   return out
 }

@@ -1,12 +1,12 @@
 /** Text of the trajectory answers, shared by the CLI commands and the MCP tools. */
-import type { PruneResult, RecorderStatus, SessionSummary, SnapshotDetail, SnapshotItem, Timeline } from '../services/trajectory.js'
+import type { PruneResult, RecorderStatus, SessionSummary, SnapshotDetail, Timeline, TrajectoryItem } from '../services/trajectory.js'
 import type { SnapshotRecord } from '../trajectory/journal.js'
 
 const short = (id: string) => id.slice(0, 10)
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19)
 
 /** One snapshot on one line: `a1b2c3d4e5  2026-11-26 17:02:11  [intent] summary  (reverts …)`. */
-export function snapshotLine(r: SnapshotRecord & { reverted_by?: string[] }): string {
+export function snapshotLine(r: Pick<SnapshotRecord, 'id' | 'time' | 'intent' | 'summary' | 'reverts'> & { kind?: SnapshotRecord['kind']; reverted_by?: string[] }): string {
   const mark = r.kind === 'consolidate' ? '[CONSOLIDATE] ' : r.kind === 'baseline' ? '[baseline] ' : ''
   const intent = r.intent ? `  intent: "${r.intent}"` : ''
   const notes = [r.reverts.length > 0 ? `reverts ${r.reverts.map(short).join(', ')}` : '', (r.reverted_by ?? []).length > 0 ? `undone by ${r.reverted_by!.map(short).join(', ')}` : ''].filter(Boolean)
@@ -48,7 +48,7 @@ export function pruneLines(p: PruneResult): string[] {
 }
 
 /** The uncommitted trajectory an answer appends after the committed evidence. */
-export function trajectoryAppendix(items: SnapshotItem[]): string[] {
+export function trajectoryAppendix(items: TrajectoryItem[]): string[] {
   if (items.length === 0) return []
   return ['uncommitted trajectory (recorded edits since the indexed HEAD, not commits):', ...items.map((r) => `  ${snapshotLine(r)}`)]
 }

@@ -200,7 +200,7 @@ describe('CLI contract (--json documents and human output)', () => {
   test('schema --json', async () => {
     const { json } = await cli('schema')
     expectShape(json, SCHEMA_DOC, 'schema --json')
-    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector'])
+    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Snapshot', 'Doc', 'DocVector'])
     expect(json.relationships.map((r: any) => `${r.from}-${r.name}->${r.to}`)).toEqual([
       'File-DEFINES->Symbol',
       'Symbol-CONTAINS->Symbol',
@@ -223,6 +223,10 @@ describe('CLI contract (--json documents and human output)', () => {
       'Symbol-EXTENDS->Symbol',
       'Symbol-IMPLEMENTS->Symbol',
       'Symbol-STEP_IN->Process',
+      'Snapshot-SNAPSHOT_TOUCHED->File',
+      'Snapshot-SNAPSHOT_TOUCHED->Symbol',
+      'Snapshot-SNAPSHOT_REVERTS->Snapshot',
+      'Snapshot-LANDED_IN->Commit',
     ])
   })
 

@@ -6,10 +6,10 @@
  */
 import { writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, test } from 'vitest'
-import { readJournal, type SnapshotRecord } from '../../src/trajectory/journal.js'
+import { readJournal, writeIntent, type SnapshotRecord } from '../../src/trajectory/journal.js'
 import { ShadowRepo } from '../../src/trajectory/shadow.js'
 import { takeSnapshot } from '../../src/trajectory/snapshot.js'
-import { runJson } from '../cli/cli.js'
+import { runCli, runJson } from '../cli/cli.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
 let repos: TestRepo[] = []
@@ -96,5 +96,29 @@ describe('trajectory in the graph', () => {
     await analyze(repo, '--force')
     expect(await Promise.all(queries.map((q) => cypher(repo, q)))).toEqual(incremental)
     expect(readJournal(repo.dir)).toHaveLength(3)
+  }, 60_000)
+
+  test('evidence, why and history --trajectory append the uncommitted trajectory, marked, with the intent; what landed drops out', async () => {
+    const repo = setup()
+    await analyze(repo)
+    const json = async (...argv: string[]) => (await runJson([...argv, '--repo', repo.dir], { cwd: repo.dir, env: repo.env() })).json
+    expect(await json('evidence', 'src/a.ts:1-3')).not.toHaveProperty('trajectory')
+    writeIntent(repo.dir, 'alpha returns more')
+    const tried = await snap(repo, 'src/a.ts', fn('alpha', 'return 5') + '\n' + fn('beta', 'return 2'))
+    const kept = await snap(repo, 'src/a.ts', fn('alpha', 'return 6') + '\n' + fn('beta', 'return 2'))
+    const ev = await json('evidence', 'src/a.ts:1-3')
+    expect(ev.evidence.length).toBeGreaterThan(0)
+    expect(ev.trajectory.map((t: any) => [t.id, t.intent, t.uncommitted])).toEqual([[kept.id, 'alpha returns more', true], [tried.id, 'alpha returns more', true]])
+    // beta's lines were not touched
+    expect(await json('evidence', 'src/a.ts:5-7')).not.toHaveProperty('trajectory')
+    expect((await json('why', 'src/a.ts:alpha')).trajectory.map((t: any) => t.id)).toEqual([kept.id, tried.id])
+    expect(await json('history', 'src/a.ts')).not.toHaveProperty('trajectory')
+    expect((await json('history', 'src/a.ts', '--trajectory')).trajectory).toHaveLength(2)
+    const text = await runCli(['evidence', 'src/a.ts:1-3', '--repo', repo.dir], { cwd: repo.dir, env: repo.env() })
+    expect(text.stdout).toMatch(/uncommitted trajectory[\s\S]*intent: "alpha returns more"/)
+    repo.git('add', '-A')
+    repo.commit('alpha returns 6', { date: now() + 60 })
+    await analyze(repo)
+    expect((await json('evidence', 'src/a.ts:1-3')).trajectory.map((t: any) => t.id)).toEqual([tried.id])
   }, 60_000)
 })

@@ -4,7 +4,8 @@ import { UserError } from '../../errors.js'
 import { renderEvidence } from '../../render.js'
 import { evidence } from '../../services/evidence.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
-import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg } from '../schemas.js'
+import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg, trajectoryItems } from '../schemas.js'
+import { trajectoryAppendix } from '../../views/trajectory.js'
 import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
@@ -39,6 +40,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         undecided: z.object({ lines: z.number(), reason: z.string() }).nullable(),
         page: pageInfo,
         clamped: z.object({ requested_line_end: z.number(), note: z.string() }).nullable().describe('set when the range went past the end of the file and was cut there, as git blame -L does'),
+        trajectory: trajectoryItems,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -55,6 +57,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
               ...renderEvidence(d.evidence, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
               ...(d.clamped ? [`  note: ${d.clamped.note}`] : []),
               ...(d.undecided ? [`  ${d.undecided.lines} lines undecided: ${d.undecided.reason}`] : []),
+              ...trajectoryAppendix(d.trajectory ?? []),
               indexLine(d.index),
             ],
         )

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { SEARCH_MODES } from '../../services/search.js'
 import { why, whyLines } from '../../services/why.js'
-import { evidenceItem, indexInfo, limitArg, record, repoArg } from '../schemas.js'
+import { evidenceItem, indexInfo, limitArg, record, repoArg, trajectoryItems } from '../schemas.js'
 import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
@@ -34,6 +34,7 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
         changes_with: z.array(record('{path, qualified_name, shared, example}')),
         total: z.number(),
         index: indexInfo,
+        trajectory: trajectoryItems,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
