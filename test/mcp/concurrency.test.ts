@@ -36,6 +36,13 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   query: { text: 'f0 1' },
   search: { text: 'change one file' },
   why: { target: 'src/mod1.ts:3-9' },
+  trajectory: { target: 'src/mod0.ts' },
+  global_trajectory: {},
+  session_summary: {},
+  set_intent: { intent: 'answer many calls at once' },
+  consolidate: { summary: 'a checkpoint among many calls' },
+  trajectory_recorder: { action: 'status' },
+  // snapshot: the id of the one recorded in beforeAll
 }
 
 beforeAll(async () => {
@@ -49,6 +56,9 @@ beforeAll(async () => {
   }
   opts = { cwd: repo.dir, env: { ...repo.env(), GITWHY_HOME: mkdtempSync(join(tmpdir(), 'gitwhy-conc-home-')) } }
   await runJson(['analyze', '--repo', repo.dir], opts)
+  // a recorded edit for the trajectory tools (snapshot needs its id)
+  repo.write('src/mod0.ts', 'export const edited = 1\n')
+  GOOD_ARGS.snapshot = { id: (await runJson(['trajectory', 'consolidate', 'an edit to answer about', '--repo', repo.dir], opts)).json.checkpoint.id }
 })
 afterAll(() => repo?.cleanup())
 
