@@ -313,7 +313,7 @@ export async function snapshotDetail(repoArg: string | undefined, id: string): P
   const snap = hits[0]
   const shadow = new ShadowRepo(repo)
   const args = snap.kind === 'baseline' ? ['show', '--stat', '--format=', snap.id] : ['diff', '--no-color', '--no-ext-diff', '--no-renames', `${snap.id}^`, snap.id, '--']
-  const text = await shadow.git(['-c', 'core.quotePath=false', ...args])
+  const text = (await shadow.git(['-c', 'core.quotePath=false', ...args])).replace(/\n$/, '')
   return { repo, snapshot: snap, diff: text.slice(0, MAX_DIFF_CHARS), truncated: text.length > MAX_DIFF_CHARS }
 }
 
