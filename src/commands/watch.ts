@@ -3,7 +3,7 @@ import { BaseCommand } from '../base-command.js'
 import { UserError } from '../errors.js'
 import { checkRecorderFlags } from '../services/trajectory.js'
 import { resolveRepo } from '../services/workspace.js'
-import type { SnapshotRecord } from '../trajectory/journal.js'
+import { DEFAULT_DEBOUNCE_MS, type SnapshotRecord } from '../trajectory/journal.js'
 import { Recorder } from '../trajectory/recorder.js'
 import { snapshotLine } from '../views/trajectory.js'
 
@@ -17,7 +17,7 @@ export default class Watch extends BaseCommand {
   static description = 'Watches the work tree (honouring .gitignore; never .git/, .gitwhy/, node_modules/, binaries or files over 1 MB) and after each quiet period commits one snapshot of what changed to the shadow repository under .gitwhy/trajectory/. One recorder per repository: `gitwhy trajectory start` runs this in the background.'
   static examples = ['<%= config.bin %> watch', '<%= config.bin %> watch --debounce 500', '<%= config.bin %> watch --duration 60000 --json']
   static flags = {
-    debounce: Flags.integer({ description: 'quiet period in milliseconds before a snapshot (50–600000)', default: 2000 }),
+    debounce: Flags.integer({ description: 'quiet period in milliseconds before a snapshot (50–600000)', default: DEFAULT_DEBOUNCE_MS }),
     'idle-gap': Flags.integer({ description: 'minutes without a snapshot that start a new session (1–10080)', default: 30 }),
     duration: Flags.integer({ description: 'stop after this many milliseconds (default: at Ctrl-C / SIGTERM)' }),
   }
@@ -36,6 +36,8 @@ export default class Watch extends BaseCommand {
       onSnapshot: (r) => {
         snapshots.push({ id: r.id, time: r.time, session: r.session, intent: r.intent, summary: r.summary })
         if (!this.jsonEnabled()) this.log(snapshotLine(r))
+        const t = recorder.lastTiming
+        if (t) this.logStderr(`snapshot ${r.id.slice(0, 10)}: ${r.files.length} files, committed ${Math.round(t.committed - t.quietEnd)} ms after the quiet period`)
       },
       onError: (error) => this.logStderr(`gitwhy watch: ${error instanceof Error ? error.message : String(error)}`),
     })

@@ -7,14 +7,15 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
-import { RUN_JS } from '../setup/launcher.js'
-import { readIntent, readJournal, rewriteJournal, trajectoryPaths, writeIntent, type Intent, type SnapshotRecord, TRAJECTORY_REF } from '../trajectory/journal.js'
-import type { RecorderSettings } from '../trajectory/recorder.js'
+import { PROJECT_ROOT } from '../parse/registry.js'
+import { DEFAULT_DEBOUNCE_MS, DEFAULT_IDLE_GAP_MS, readIntent, readJournal, rewriteJournal, trajectoryPaths, writeIntent, type Intent, type RecorderSettings, type SnapshotRecord, TRAJECTORY_REF } from '../trajectory/journal.js'
 import { ShadowRepo } from '../trajectory/shadow.js'
-import { commitMessage, takeSnapshot, withWriteLock } from '../trajectory/snapshot.js'
 import { QUERIES } from '../graph/queries.js'
 import type { IndexReader } from './index-reader.js'
 import { isAlive, lockHolder, resolveRepo } from './workspace.js'
+
+/** The snapshot writer loads tree-sitter: imported when a command writes, not when the MCP server starts. */
+const snapshots = () => import('../trajectory/snapshot.js')
 
 export interface RecorderStatus {
   repo: string
@@ -85,8 +86,11 @@ export function checkRecorderFlags(flags: RecorderFlags): void {
   }
 }
 
+/** The background recorder's entry point (src/trajectory/daemon.ts), beside this package's other compiled modules. */
+const DAEMON_JS = path.join(PROJECT_ROOT, 'dist', 'trajectory', 'daemon.js')
+
 /**
- * Start the background recorder (`gitwhy watch` detached, its stderr in recorder.log) and wait
+ * Start the background recorder (the recorder of `gitwhy watch` without oclif, detached, its stderr in recorder.log) and wait
  * until it holds the lock and has caught up; an already running one is reported, not doubled.
  */
 export async function startRecorder(repoArg: string | undefined, flags: RecorderFlags = {}, timeoutMs = 30_000): Promise<RecorderStatus & { started: boolean }> {
@@ -96,11 +100,12 @@ export async function startRecorder(repoArg: string | undefined, flags: Recorder
   if (lockHolder(p.lock) !== null) return { ...recorderStatus(repo), started: false }
   mkdirSync(p.root, { recursive: true })
   const log = openSync(p.log, 'a')
-  const args = [RUN_JS, 'watch', '--repo', repo]
-  if (flags.debounceMs !== undefined) args.push('--debounce', String(flags.debounceMs))
-  if (flags.idleGapMinutes !== undefined) args.push('--idle-gap', String(flags.idleGapMinutes))
+  const args = [DAEMON_JS, repo, String(flags.debounceMs ?? DEFAULT_DEBOUNCE_MS), String((flags.idleGapMinutes ?? DEFAULT_IDLE_GAP_MS / 60_000) * 60_000)]
   rmSync(p.settings, { force: true })
-  const child = spawn(process.execPath, args, { cwd: repo, detached: true, stdio: ['ignore', 'ignore', log], env: { ...process.env, GITWHY_REPO: repo } })
+  // V8's baseline wasm compiler only: the optimizing tier compiles the grammars again in the
+  // background after the first parse, ~50 MB the recorder keeps for good; parsing a snapshot's few
+  // files stays fast without it (measured on vuejs/core: bench/README.md, "Trajectory recorder")
+  const child = spawn(process.execPath, ['--liftoff-only', ...args], { cwd: repo, detached: true, stdio: ['ignore', 'ignore', log], env: { ...process.env, GITWHY_REPO: repo } })
   closeSync(log)
   let exited: number | null = null
   child.on('exit', (code) => (exited = code ?? 1))
@@ -322,6 +327,7 @@ export async function consolidate(repoArg: string | undefined, summary: string):
   const repo = await resolveRepo(repoArg)
   const clean = summary.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
   if (clean === '' || clean.length > 2000) throw new UserError(clean === '' ? 'the summary is empty' : `the summary is ${clean.length} characters long (at most 2000)`, 'say in a sentence what the work so far did, e.g. "implemented the login feature"', 'bad_option')
+  const { takeSnapshot, withWriteLock } = await snapshots()
   const shadow = new ShadowRepo(repo)
   await shadow.ensure()
   const pending = (await shadow.head()) === null ? [] : await withWriteLock(shadow, () => shadow.changedSinceIndex())
@@ -367,6 +373,7 @@ export async function prune(repoArg: string | undefined, options: PruneOptions =
   const repo = await resolveRepo(repoArg)
   const shadow = new ShadowRepo(repo)
   if (!shadow.exists()) throw new UserError(`no trajectory recorded in ${repo}`, 'nothing to prune; start the recorder with `gitwhy trajectory start`', 'no_trajectory')
+  const { commitMessage, withWriteLock } = await snapshots()
   const bytesBefore = dirBytes(shadow.paths.gitDir)
   const maxAge = options.maxAgeMs ?? DEFAULT_PRUNE_AGE_MS
   return withWriteLock(shadow, async () => {

@@ -17,6 +17,18 @@ import { UserError } from '../errors.js'
 import { gitwhyDir } from '../services/workspace.js'
 
 export const TRAJECTORY_DIR = 'trajectory'
+/** The quiet period after which the recorder snapshots what changed. */
+export const DEFAULT_DEBOUNCE_MS = 2000
+/** Default idle gap that starts a new session: 30 minutes without a snapshot. */
+export const DEFAULT_IDLE_GAP_MS = 30 * 60 * 1000
+
+/** What `recorder.json` says about the running recorder. */
+export interface RecorderSettings {
+  pid: number
+  started_at: string
+  debounce_ms: number
+  idle_gap_ms: number
+}
 /** The shadow repository's branch: every snapshot and checkpoint, oldest at the root. */
 export const TRAJECTORY_REF = 'refs/heads/trajectory'
 

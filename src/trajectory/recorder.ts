@@ -12,11 +12,9 @@ import { watch, type FSWatcher } from 'chokidar'
 import { UserError } from '../errors.js'
 import { tryLock } from '../services/workspace.js'
 import { rmSync, writeFileSync } from 'node:fs'
-import type { SnapshotRecord } from './journal.js'
+import { DEFAULT_DEBOUNCE_MS, DEFAULT_IDLE_GAP_MS, type RecorderSettings, type SnapshotRecord } from './journal.js'
 import { alwaysIgnored, ShadowRepo } from './shadow.js'
-import { DEFAULT_IDLE_GAP_MS, sharedExtractor, takeSnapshot } from './snapshot.js'
-
-export const DEFAULT_DEBOUNCE_MS = 2000
+import { extractorFor, takeSnapshot } from './snapshot.js'
 
 export interface RecorderOptions {
   debounceMs?: number
@@ -25,14 +23,6 @@ export interface RecorderOptions {
   maxWaitMs?: number
   onSnapshot?: (record: SnapshotRecord) => void
   onError?: (error: unknown) => void
-}
-
-/** What `recorder.json` says about the running recorder. */
-export interface RecorderSettings {
-  pid: number
-  started_at: string
-  debounce_ms: number
-  idle_gap_ms: number
 }
 
 export class Recorder {
@@ -67,7 +57,15 @@ export class Recorder {
     if (!release) throw new UserError(`a trajectory recorder already runs for ${this.repo}`, 'see `gitwhy trajectory status`; stop it with `gitwhy trajectory stop`', 'locked')
     this.releaseLock = release
     try {
-      await sharedExtractor()
+      // the grammars of the languages the work tree has, loaded (and warmed up) before the first edit
+      const files = await this.shadow.userFiles()
+      const ex = await extractorFor(files)
+      const sample = new Map<string, string>()
+      for (const f of files) {
+        const language = ex.languageOf(f)
+        if (language !== null && !sample.has(language)) sample.set(language, f)
+      }
+      for (const f of sample.values()) ex.extract(f, 'function warm() {}\n')
       const ignoredDirs = new Set(await this.shadow.ignoredDirectories())
       const root = this.repo
       const ignored = (abs: string): boolean => {

@@ -27,6 +27,9 @@ export function alwaysIgnored(rel: string): boolean {
   return false
 }
 
+/** The first bytes of a file, read to tell a binary (one buffer for every file). */
+const SNIFF = Buffer.alloc(8000)
+
 export class ShadowRepo {
   readonly paths: TrajectoryPaths
   private readonly env: Record<string, string | undefined>
@@ -166,9 +169,8 @@ export class ShadowRepo {
     if (!st.isFile() || st.size > this.maxBytes) return false
     const fd = openSync(abs, 'r')
     try {
-      const head = Buffer.alloc(Math.min(st.size, 8000))
-      readSync(fd, head, 0, head.length, 0)
-      return !isBinary(head)
+      const n = readSync(fd, SNIFF, 0, SNIFF.length, 0)
+      return !isBinary(SNIFF.subarray(0, n))
     } finally {
       closeSync(fd)
     }

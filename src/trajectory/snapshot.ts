@@ -7,25 +7,37 @@
 import { createHash } from 'node:crypto'
 import { DiffStreamParser, type FileDiff } from '../git/diff-parser.js'
 import { filterTouched } from '../history/hunk-mapper.js'
-import { createSymbolExtractor, type ExtractedSymbol, type SymbolExtractor } from '../parse/index.js'
+import { createSymbolExtractor, installedLanguageRegistry, type ExtractedSymbol, type SymbolExtractor } from '../parse/index.js'
 import { printable } from '../render.js'
 import { symbolIds } from '../services/index-layout.js'
 import { tryLock } from '../services/workspace.js'
 import { UserError } from '../errors.js'
-import { appendJournal, readIntent, readJournal, type SnapshotFile, type SnapshotKind, type SnapshotRecord, type SnapshotSymbol } from './journal.js'
+import { appendJournal, DEFAULT_IDLE_GAP_MS, readIntent, readJournal, type SnapshotFile, type SnapshotKind, type SnapshotRecord, type SnapshotSymbol } from './journal.js'
 import type { ShadowRepo } from './shadow.js'
-
-/** Default idle gap that starts a new session: 30 minutes without a snapshot. */
-export const DEFAULT_IDLE_GAP_MS = 30 * 60 * 1000
 
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904'
 
-let extractor: Promise<SymbolExtractor> | null = null
+/** The process's extractor and the languages it has loaded. */
+let extractor: { languages: Set<string>; ready: Promise<SymbolExtractor> } | null = null
 
-/** One extractor per process (loading the grammars costs a few hundred milliseconds). */
-export function sharedExtractor(): Promise<SymbolExtractor> {
-  extractor ??= createSymbolExtractor()
-  return extractor
+/**
+ * An extractor that has the grammars of these paths' languages: one per process, loaded with the
+ * languages seen so far and loaded again when a new one appears. Only what the work tree uses: all
+ * 36 grammars cost the recorder ~60 MB of memory; a TypeScript repository needs two or three.
+ */
+export async function extractorFor(paths: Iterable<string>): Promise<SymbolExtractor> {
+  const registry = installedLanguageRegistry()
+  const wanted = new Set(extractor?.languages)
+  for (const p of paths) {
+    const id = registry.languageOf(p)?.id
+    if (id) wanted.add(id)
+  }
+  if (!extractor || wanted.size > extractor.languages.size) {
+    const previous = extractor?.ready
+    extractor = { languages: wanted, ready: createSymbolExtractor({ registry, languages: [...wanted] }) }
+    previous?.then((ex) => ex.close()).catch(() => {})
+  }
+  return extractor.ready
 }
 
 export interface SnapshotOptions {
@@ -130,7 +142,7 @@ const NULL_OID = /^0+$/
 /** The files and symbols a diff touched, with content hashes on both sides. */
 async function touched(shadow: ShadowRepo, diffs: Array<FileDiff & { oids?: [string, string] }>): Promise<{ files: SnapshotFile[]; symbols: SnapshotSymbol[] }> {
   const files: SnapshotFile[] = []
-  const ex = await sharedExtractor()
+  const ex = await extractorFor(diffs.filter((d) => !d.binary).map((d) => d.path))
   const parsed = diffs.filter((d) => !d.binary && ex.languageOf(d.path) !== null)
   const blobs = await shadow.blobs(parsed.flatMap((d) => (d.oids ?? []).filter((o) => !NULL_OID.test(o))))
   const symbols: SnapshotSymbol[] = []
