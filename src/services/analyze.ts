@@ -210,7 +210,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer! }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed } = updated)
         mode = 'incremental'
@@ -223,7 +223,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
-      Object.assign(data, await trajectoryRows(repo, head, knownAtHead(files)))
+      Object.assign(data, await trajectoryRows(repo, head, knownAtHead(files), options.onWarning))
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       counts = {
@@ -771,6 +771,7 @@ async function updateIndex(u: {
   cache: VectorCache
   /** The graph's delta, its copy of the previous graph under way (the caller closes it). */
   writer: GraphDeltaWriter
+  onWarning?: (message: string) => void
 }): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
@@ -889,7 +890,7 @@ async function updateIndex(u: {
   await time('embeddings', () => embedder?.finish())
   vectorCache.nextRow += docs.length
   const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
-  const trajectory = await trajectoryRows(u.repo, head, knownAtHead(files))
+  const trajectory = await trajectoryRows(u.repo, head, knownAtHead(files), u.onWarning)
   writer.apply({
     replaceSnapshots: true,
     updateFiles,

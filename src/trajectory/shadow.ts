@@ -27,22 +27,29 @@ export function alwaysIgnored(rel: string): boolean {
   return false
 }
 
+/** Every GIT_* variable of this process removed (a hook runner's GIT_DIR or GIT_INDEX_FILE, say). */
+function withoutGitVariables(): Record<string, undefined> {
+  const env: Record<string, undefined> = {}
+  for (const key of Object.keys(process.env)) if (key.startsWith('GIT_')) env[key] = undefined
+  return env
+}
+
 /** The first bytes of a file, read to tell a binary (one buffer for every file). */
 const SNIFF = Buffer.alloc(8000)
 
 export class ShadowRepo {
   readonly paths: TrajectoryPaths
   private readonly env: Record<string, string | undefined>
+  /** ensure() ran for this instance (the recorder's, for its whole life: one check per snapshot, not four git calls). */
+  private ensured = false
 
   constructor(
     readonly repo: string,
     readonly maxBytes = DEFAULT_MAX_SNAPSHOT_BYTES,
   ) {
     this.paths = trajectoryPaths(repo)
-    const env: Record<string, string | undefined> = {}
-    for (const key of Object.keys(process.env)) if (key.startsWith('GIT_')) env[key] = undefined
     this.env = {
-      ...env,
+      ...withoutGitVariables(),
       GIT_DIR: this.paths.gitDir,
       GIT_WORK_TREE: repo,
       GIT_INDEX_FILE: this.paths.indexFile,
@@ -76,6 +83,7 @@ export class ShadowRepo {
    * what it ignores for the user.
    */
   async ensure(): Promise<void> {
+    if (this.ensured && this.exists()) return
     ensureGitwhyDir(this.repo)
     mkdirSync(this.paths.root, { recursive: true })
     if (!this.exists()) {
@@ -90,13 +98,21 @@ export class ShadowRepo {
     const target = path.join(this.paths.gitDir, 'info', 'exclude')
     mkdirSync(path.dirname(target), { recursive: true })
     if (!existsSync(target) || readFileSync(target, 'utf8') !== own) writeFileSync(target, own)
+    // the repository's own core.excludesFile (the global one git reads for the shadow repository too)
+    const excludesFile = (await git(this.repo, ['config', '--path', '--get', 'core.excludesFile'], { okCodes: [1], env: this.userEnv() })).trim()
+    if (excludesFile !== '') await this.git(['config', 'core.excludesFile', path.resolve(this.repo, excludesFile)])
+    else await this.git(['config', '--unset', 'core.excludesFile'], { okCodes: [5] })
+    this.ensured = true
+  }
+
+  /** The environment for the few reads of the user's repository: none of this process's GIT_* variables. */
+  private userEnv(): Record<string, string | undefined> {
+    return { ...withoutGitVariables(), GIT_OPTIONAL_LOCKS: '0' }
   }
 
   private async userExcludeFile(): Promise<string | null> {
     try {
-      const env: Record<string, string | undefined> = {}
-      for (const key of Object.keys(process.env)) if (key.startsWith('GIT_')) env[key] = undefined
-      const rel = (await git(this.repo, ['rev-parse', '--git-path', 'info/exclude'], { env })).trim()
+      const rel = (await git(this.repo, ['rev-parse', '--git-path', 'info/exclude'], { env: this.userEnv() })).trim()
       const file = path.resolve(this.repo, rel)
       return existsSync(file) ? file : null
     } catch {
@@ -113,9 +129,7 @@ export class ShadowRepo {
 
   /** Paths of the user's work tree git would record: tracked by the user, or untracked and not ignored. */
   async userFiles(): Promise<string[]> {
-    const env: Record<string, string | undefined> = {}
-    for (const key of Object.keys(process.env)) if (key.startsWith('GIT_')) env[key] = undefined
-    const out = await git(this.repo, ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { env: { ...env, GIT_OPTIONAL_LOCKS: '0' } })
+    const out = await git(this.repo, ['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], { env: this.userEnv() })
     return [...new Set(out.split('\0').filter(Boolean))]
   }
 

@@ -51,9 +51,10 @@ describe('the recorder process', () => {
     expect((await runJson(['trajectory', 'stop'], opts(repo))).json).toMatchObject({ stopped: false })
   }, 30_000)
 
-  test('a killed recorder leaves a stale lock: status says not running, and start takes over and catches up', async () => {
+  test('a killed recorder leaves a stale lock: status says not running, and start takes over, catches up and keeps the intent', async () => {
     const repo = smallRepo()
     const pid = (await runJson(['trajectory', 'start', '--debounce', '100'], opts(repo))).json.pid as number
+    await runJson(['intent', 'keep a across restarts'], opts(repo))
     process.kill(pid, 'SIGKILL')
     await waitFor('the recorder to die', () => !isAlive(pid))
     expect((await runJson(['trajectory', 'status'], opts(repo))).json).toMatchObject({ running: false, pid: null })
@@ -62,7 +63,7 @@ describe('the recorder process', () => {
     const again = (await runJson(['trajectory', 'start', '--debounce', '100'], opts(repo))).json
     expect(again).toMatchObject({ started: true, running: true })
     expect(again.pid).not.toBe(pid)
-    expect(autos(repo).map((r) => r.files.map((f) => f.path))).toEqual([['src/a.ts']])
+    expect(autos(repo).map((r) => [r.files.map((f) => f.path), r.intent])).toEqual([[['src/a.ts'], 'keep a across restarts']])
     writeFileSync(repo.path('src/b.ts'), 'export const b = 1\n')
     await waitFor('the next snapshot', () => autos(repo)[1])
   }, 30_000)

@@ -191,4 +191,21 @@ describe('trajectory recorder', () => {
     expect(kept[1].symbols.map((x) => x.id)).toEqual(['src/auth.ts#login'])
     expect((await timeline(repo.dir)).total).toBe(3)
   })
+
+  test('prune --max-size: a shadow repository over the cap keeps only what is always kept, whatever its age', async () => {
+    const repo = repoWithSource()
+    const shadow = new Recorder(repo.dir).shadow
+    const { takeSnapshot } = await import('../../src/trajectory/snapshot.js')
+    await takeSnapshot(shadow, [])
+    for (let i = 2; i <= 5; i++) {
+      edit(repo, 'src/auth.ts', `return ${i - 1}`, `return ${i}`)
+      await takeSnapshot(shadow, ['src/auth.ts'])
+    }
+    // young snapshots: the age rule keeps them all, the size cap does not
+    expect(await prune(repo.dir)).toMatchObject({ dropped: 0 })
+    const r = await prune(repo.dir, { maxBytes: 1 })
+    expect(r).toMatchObject({ before: 5, after: 2, dropped: 3 })
+    expect(readJournal(repo.dir).map((k) => k.kind)).toEqual(['baseline', 'auto'])
+    expect(await shadow.git(['rev-list', '--count', 'refs/heads/trajectory'])).toBe('2\n')
+  })
 })
