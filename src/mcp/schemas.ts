@@ -27,4 +27,4 @@ export const limitArg = (fallback: number) => z.number().int().min(0).max(1000).
 export const pagedLimit = (args: { limit: number; offset?: number }) => (args.limit === 0 ? 0 : args.limit + (args.offset ?? 0))
 
 /** Recorded edits no indexed commit holds, appended after the committed evidence (evidence_for, why). */
-export const trajectoryItems = z.array(record('{id, time, session, intent, summary, reverts, reverted_by, uncommitted: true}')).optional().describe('uncommitted edits (edit trajectory); absent: none')
+export const trajectoryItems = z.array(record('{id, time, session, intent, summary, reverts, reverted_by, uncommitted}')).optional().describe('uncommitted edits')
