@@ -45,7 +45,7 @@ async function cypher(repo: TestRepo, query: string): Promise<Array<Record<strin
 const analyze = (repo: TestRepo, ...flags: string[]) => runJson(['analyze', '--repo', repo.dir, '--quiet', ...flags], { cwd: repo.dir, env: repo.env() })
 
 describe('trajectory in the graph', () => {
-  test('snapshots, the symbols they touched, a revert, and LANDED_IN after a commit', async () => {
+  test('snapshots, the symbols they touched, a revert, and LANDED_IN after a commit and after an amend', async () => {
     const repo = setup()
     const tried = await snap(repo, 'src/a.ts', fn('alpha', 'return 10') + '\n' + fn('beta', 'return 2'))
     const undo = await snap(repo, 'src/a.ts', fn('alpha', 'return 1') + '\n' + fn('beta', 'return 2'))
@@ -69,6 +69,12 @@ describe('trajectory in the graph', () => {
     expect(await cypher(repo, 'MATCH (a:Snapshot)-[:SNAPSHOT_REVERTS]->(b:Snapshot) RETURN a.id AS a, b.id AS b')).toEqual([{ a: undo.id, b: tried.id }])
     // only the edit that reached the commit landed: the tried-and-undone ones did not
     expect(await cypher(repo, 'MATCH (s:Snapshot)-[:LANDED_IN]->(c:Commit) RETURN s.id AS s, c.sha AS c')).toEqual([{ s: kept.id, c: sha }])
+    // an amend replaces the commit: both edits land in the amended one
+    const more = await snap(repo, 'src/a.ts', fn('alpha', 'return 1') + '\n' + fn('beta', 'return 21'))
+    repo.git('add', '-A')
+    const amended = repo.amend('beta returns 21', { date: now() + 120 })
+    await analyze(repo)
+    expect(await cypher(repo, 'MATCH (n:Snapshot)-[:LANDED_IN]->(c:Commit) RETURN n.id AS s, c.sha AS c ORDER BY n.time')).toEqual([{ s: more.id, c: amended }])
   }, 60_000)
 
   test('LANDED_IN after a squash; an incremental update loads the same trajectory tables as a rebuild', async () => {
