@@ -4,18 +4,21 @@
  * here comes from the journal (no git at query time) except a snapshot's diff.
  */
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
-import { DEFAULT_DEBOUNCE_MS, DEFAULT_IDLE_GAP_MS, readIntent, readJournal, rewriteJournal, trajectoryPaths, writeIntent, type Intent, type RecorderSettings, type SnapshotRecord, TRAJECTORY_REF } from '../trajectory/journal.js'
-import { ShadowRepo } from '../trajectory/shadow.js'
+import { DEFAULT_DEBOUNCE_MS, DEFAULT_IDLE_GAP_MS, readIntent, readJournal, trajectoryPaths, writeIntent, type Intent, type RecorderSettings, type SnapshotRecord } from '../trajectory/journal.js'
+import { dirBytes, ShadowRepo } from '../trajectory/shadow.js'
+import type { PruneOptions, PruneResult } from '../trajectory/prune.js'
 import { QUERIES } from '../graph/queries.js'
 import type { IndexReader } from './index-reader.js'
 import { isAlive, lockHolder, resolveRepo } from './workspace.js'
 
 /** The snapshot writer loads tree-sitter: imported when a command writes, not when the MCP server starts. */
 const snapshots = () => import('../trajectory/snapshot.js')
+
+export type { PruneOptions, PruneResult }
 
 export interface RecorderStatus {
   repo: string
@@ -59,17 +62,6 @@ export function recorderStatus(repo: string): RecorderStatus {
     shadow_bytes: dirBytes(p.gitDir),
     log: existsSync(p.log) ? p.log : null,
   }
-}
-
-function dirBytes(dir: string): number {
-  let total = 0
-  if (!existsSync(dir)) return 0
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) total += dirBytes(full)
-    else if (entry.isFile()) total += statSync(full).size
-  }
-  return total
 }
 
 export interface RecorderFlags {
@@ -344,89 +336,12 @@ function recorderIdleGap(repo: string): number | undefined {
   }
 }
 
-export interface PruneOptions {
-  /** Snapshots older than this are squashed (ms). */
-  maxAgeMs?: number
-  /** When the shadow repository is larger than this, every snapshot not kept is squashed (bytes). */
-  maxBytes?: number
-}
-
-export interface PruneResult {
-  repo: string
-  before: number
-  after: number
-  dropped: number
-  bytes_before: number
-  bytes_after: number
-}
-
-export const DEFAULT_PRUNE_AGE_MS = 30 * 24 * 3600 * 1000
-
-/**
- * Squash old snapshots: each dropped snapshot's change folds into the next kept one (the tree of a
- * kept snapshot is unchanged). Kept always: each session's first and last snapshot, the baseline,
- * snapshots whose intent differs from the one before, checkpoints, and with --max-age the
- * snapshots younger than it. The shadow repository is then repacked and its unreachable objects
- * dropped.
- */
+/** Squash old snapshots (see src/trajectory/prune.ts); the recorder does it too, at every start. */
 export async function prune(repoArg: string | undefined, options: PruneOptions = {}): Promise<PruneResult> {
   const repo = await resolveRepo(repoArg)
   const shadow = new ShadowRepo(repo)
   if (!shadow.exists()) throw new UserError(`no trajectory recorded in ${repo}`, 'nothing to prune; start the recorder with `gitwhy trajectory start`', 'no_trajectory')
-  const { commitMessage, withWriteLock } = await snapshots()
-  const bytesBefore = dirBytes(shadow.paths.gitDir)
-  const maxAge = options.maxAgeMs ?? DEFAULT_PRUNE_AGE_MS
-  return withWriteLock(shadow, async () => {
-    const journal = readJournal(repo)
-    const over = options.maxBytes !== undefined && bytesBefore > options.maxBytes
-    const cutoff = Date.now() - maxAge
-    const keep = journal.map((r, i) => {
-      if (r.kind !== 'auto') return true
-      const prev = journal[i - 1]
-      const next = journal[i + 1]
-      if (!prev || prev.session !== r.session || !next || next.session !== r.session) return true
-      if (prev.intent !== r.intent) return true
-      return !over && Date.parse(r.time) >= cutoff
-    })
-    if (keep.every(Boolean)) return { repo, before: journal.length, after: journal.length, dropped: 0, bytes_before: bytesBefore, bytes_after: bytesBefore }
-    const newId = new Map<string, string>()
-    const kept: SnapshotRecord[] = []
-    let parent: string | null = null
-    let folded: SnapshotRecord[] = []
-    for (const [i, r] of journal.entries()) {
-      if (!keep[i]) {
-        folded.push(r)
-        continue
-      }
-      const merged: SnapshotRecord = folded.length === 0 ? { ...r } : foldInto(folded, r)
-      const tree = await shadow.treeOf(r.id)
-      const date = new Date(r.time)
-      const sha = (await shadow.git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: commitMessage(merged), env: { GIT_AUTHOR_DATE: `${Math.floor(date.getTime() / 1000)} +0000`, GIT_COMMITTER_DATE: `${Math.floor(date.getTime() / 1000)} +0000` } })).trim()
-      for (const f of folded) newId.set(f.id, sha)
-      newId.set(r.id, sha)
-      merged.id = sha
-      kept.push(merged)
-      parent = sha
-      folded = []
-    }
-    for (const r of kept) r.reverts = [...new Set(r.reverts.map((id) => newId.get(id)).filter((id): id is string => id !== undefined && id !== r.id))]
-    await shadow.git(['update-ref', TRAJECTORY_REF, parent!])
-    rewriteJournal(repo, kept)
-    await shadow.git(['reflog', 'expire', '--expire=now', '--all'], { okCodes: [128] })
-    await shadow.git(['gc', '--prune=now', '--quiet'])
-    return { repo, before: journal.length, after: kept.length, dropped: journal.length - kept.length, bytes_before: bytesBefore, bytes_after: dirBytes(shadow.paths.gitDir) }
-  })
-}
-
-/** A kept snapshot that absorbs the dropped ones before it: their files, symbols and reverts join its own. */
-function foldInto(folded: SnapshotRecord[], r: SnapshotRecord): SnapshotRecord {
-  const files = new Map(r.files.map((f) => [f.path, f]))
-  const symbols = new Map(r.symbols.map((s) => [s.id, s]))
-  for (const f of folded) {
-    for (const x of f.files) if (!files.has(x.path)) files.set(x.path, x)
-    for (const x of f.symbols) if (!symbols.has(x.id)) symbols.set(x.id, x)
-  }
-  return { ...r, files: [...files.values()], symbols: [...symbols.values()], reverts: [...new Set([...folded.flatMap((f) => f.reverts), ...r.reverts])], summary: `${r.summary} (+${folded.length} squashed)` }
+  return (await import('../trajectory/prune.js')).pruneShadow(shadow, options)
 }
 
 /** What an answer appends after the committed evidence: recorded edits the index has no commit for. */

@@ -14,6 +14,7 @@ import { tryLock } from '../services/workspace.js'
 import { rmSync, writeFileSync } from 'node:fs'
 import { DEFAULT_DEBOUNCE_MS, DEFAULT_IDLE_GAP_MS, type RecorderSettings, type SnapshotRecord } from './journal.js'
 import { alwaysIgnored, ShadowRepo } from './shadow.js'
+import { pruneShadow } from './prune.js'
 import { extractorFor, takeSnapshot } from './snapshot.js'
 
 export interface RecorderOptions {
@@ -82,6 +83,8 @@ export class Recorder {
       // written once watching and caught up: `trajectory start` waits for it
       const settings: RecorderSettings = { pid: process.pid, started_at: new Date().toISOString(), debounce_ms: this.debounceMs, idle_gap_ms: this.idleGapMs }
       writeFileSync(this.shadow.paths.settings, JSON.stringify(settings) + '\n')
+      // the bound on history, after the start (a prune with something to squash rewrites and repacks)
+      this.running = this.running.then(() => pruneShadow(this.shadow).then(() => {}, (error: unknown) => this.options.onError?.(error)))
     } catch (error) {
       await this.stop()
       throw error

@@ -6,7 +6,7 @@
  * (update-index, write-tree, commit-tree, update-ref): no hook, no config of the user's, no reflog
  * of theirs runs or changes.
  */
-import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { git, gitBuffer } from '../git/run.js'
 import { isBinary } from '../parse/classify.js'
@@ -227,4 +227,16 @@ export class ShadowRepo {
     }
     return out
   }
+}
+
+/** Bytes of the files under a directory (the shadow repository's size). */
+export function dirBytes(dir: string): number {
+  let total = 0
+  if (!existsSync(dir)) return 0
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) total += dirBytes(full)
+    else if (entry.isFile()) total += statSync(full).size
+  }
+  return total
 }
