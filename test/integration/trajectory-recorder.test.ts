@@ -46,6 +46,15 @@ describe('the recorder process', () => {
     expect(snap.symbols.map((s) => s.id)).toEqual(['src/a.ts#a'])
     const status = (await runJson(['trajectory', 'status'], opts(repo))).json
     expect(status).toMatchObject({ running: true, pid, snapshots: 2, last_snapshot: { id: snap.id } })
+    // the documented JSON shapes (README, "Edit trajectory"), key for key
+    expect(Object.keys(status).sort()).toEqual(['debounce_ms', 'idle_gap_ms', 'intent', 'last_snapshot', 'log', 'pid', 'repo', 'running', 'sessions', 'shadow_bytes', 'snapshots', 'started_at'])
+    const t = (await runJson(['trajectory', 'src/a.ts'], opts(repo))).json
+    expect(Object.keys(t).sort()).toEqual(['repo', 'since_consolidate', 'snapshots', 'target', 'total'])
+    expect(Object.keys(t.snapshots[0]).sort()).toEqual(['files', 'id', 'intent', 'kind', 'reverted_by', 'reverts', 'session', 'summary', 'symbols', 'time'])
+    expect(Object.keys(t.snapshots[0].files[0]).sort()).toEqual(['added', 'after', 'before', 'path', 'ranges', 'removed', 'status'])
+    expect(Object.keys(t.snapshots[0].symbols[0]).sort()).toEqual(['added', 'after', 'before', 'id', 'kind', 'path', 'qualified_name', 'removed'])
+    const summary = (await runJson(['trajectory', 'summary'], opts(repo))).json
+    expect(Object.keys(summary).sort()).toEqual(['checkpoints', 'files', 'first', 'intents', 'last', 'net', 'repo', 'reverts', 'session', 'snapshots', 'symbols'])
     expect((await runJson(['trajectory', 'stop'], opts(repo))).json).toMatchObject({ stopped: true, running: false })
     expect(isAlive(pid)).toBe(false)
     expect((await runJson(['trajectory', 'stop'], opts(repo))).json).toMatchObject({ stopped: false })
