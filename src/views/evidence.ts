@@ -22,7 +22,7 @@ export const evidenceView: View<EvidenceInput, EvidenceResult> = {
     for (const line of renderEvidence(result.evidence, result.total)) lines.push(`  ${line}`)
     if (result.clamped) lines.push(`  note: ${result.clamped.note}`)
     if (result.undecided) lines.push(`  ${result.undecided.lines} lines undecided: ${result.undecided.reason}`)
-    lines.push(...trajectoryAppendix(result.trajectory ?? []))
+    lines.push(...trajectoryAppendix(result.trajectory ?? []).map((line) => `  ${line}`))
     return viewText(lines, renderIndexNote(result.index))
   },
 }

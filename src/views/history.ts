@@ -15,7 +15,7 @@ export const historyView: View<HistoryInput, HistoryResult> = {
     const lines = [`${result.target.path} (${result.target.kind}${result.target.follow_renames ? ', renames followed' : ''}): ${result.total} commits`]
     for (const line of renderEvidence(result.evidence, result.total)) lines.push(`  ${line}`)
     if (result.truncated) lines.push('  (history cut: older commits are not in the index)')
-    lines.push(...trajectoryAppendix(result.trajectory ?? []))
+    lines.push(...trajectoryAppendix(result.trajectory ?? []).map((line) => `  ${line}`))
     return viewText(lines, renderIndexNote(result.index))
   },
 }

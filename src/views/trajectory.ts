@@ -50,5 +50,5 @@ export function pruneLines(p: PruneResult): string[] {
 /** The uncommitted trajectory an answer appends after the committed evidence. */
 export function trajectoryAppendix(items: TrajectoryItem[]): string[] {
   if (items.length === 0) return []
-  return ['uncommitted trajectory (recorded edits since the indexed HEAD, not commits):', ...items.map((r) => `  ${snapshotLine(r)}`)]
+  return ['uncommitted trajectory (recorded edits no indexed commit holds, newest first):', ...items.map((r) => `  ${snapshotLine(r)}`)]
 }

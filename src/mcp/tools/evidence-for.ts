@@ -57,7 +57,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
               ...renderEvidence(d.evidence, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
               ...(d.clamped ? [`  note: ${d.clamped.note}`] : []),
               ...(d.undecided ? [`  ${d.undecided.lines} lines undecided: ${d.undecided.reason}`] : []),
-              ...trajectoryAppendix(d.trajectory ?? []),
+              ...trajectoryAppendix(d.trajectory ?? []).map((l) => `  ${l}`),
               indexLine(d.index),
             ],
         )
