@@ -149,6 +149,8 @@ export async function setIntent(repoArg: string | undefined, text: string | null
 /** A snapshot as answers show it: the record with what undid it and the commit it landed in. */
 export interface SnapshotItem extends SnapshotRecord {
   reverted_by: string[]
+  /** The indexed commit the edit landed in (null: none), when an index was there to ask; absent otherwise. */
+  landed_in?: string | null
 }
 
 function withReverts(journal: SnapshotRecord[]): SnapshotItem[] {
@@ -182,7 +184,7 @@ export function touches(r: SnapshotRecord, target: string): boolean {
 }
 
 /** Newest first; since the last checkpoint when asked. */
-export async function timeline(repoArg: string | undefined, options: TimelineOptions = {}): Promise<Timeline> {
+export async function timeline(repoArg: string | undefined, options: TimelineOptions = {}, landed?: LandedLookup): Promise<Timeline> {
   const repo = await resolveRepo(repoArg)
   if (options.target !== undefined && (options.target.trim() === '' || options.target.length > 1000)) {
     throw new UserError('the target is empty or too long', 'pass a path, a directory, path:Name or a qualified symbol name', 'bad_target')
@@ -208,6 +210,9 @@ export async function timeline(repoArg: string | undefined, options: TimelineOpt
   items.reverse()
   const total = items.length
   if (options.limit) items = items.slice(0, options.limit)
+  // where the edits went, when there is an index to ask (its LANDED_IN edges); none: left out
+  const commits = landed && items.length > 0 ? await landed(items.map((r) => r.id)).catch(() => null) : null
+  if (commits) items = items.map((r) => ({ ...r, landed_in: commits.get(r.id) ?? null }))
   return { repo, target: options.target ?? null, since_consolidate: since, snapshots: items, total }
 }
 
@@ -382,12 +387,12 @@ function touchesRange(r: SnapshotRecord, t: RangeTarget): boolean {
  * indexed commit, newest first: the journal's, less those the graph links to a commit by LANDED_IN
  * (asked only when there is a candidate, so an answer without trajectory never opens the graph).
  */
-export async function uncommittedTrajectory(repo: string, target: RangeTarget, landed: (ids: string[]) => Promise<Set<string>>, limit = 5): Promise<TrajectoryItem[]> {
+export async function uncommittedTrajectory(repo: string, target: RangeTarget, landed: LandedLookup, limit = 5): Promise<TrajectoryItem[]> {
   const journal = readJournal(repo)
   if (journal.length === 0) return []
   const hits = withReverts(journal).filter((r) => r.kind !== 'baseline' && touchesRange(r, target))
   if (hits.length === 0) return []
-  const done = await landed(hits.map((r) => r.id)).catch(() => new Set<string>())
+  const done = await landed(hits.map((r) => r.id)).catch(() => new Map<string, string>())
   return hits
     .filter((r) => !done.has(r.id))
     .reverse()
@@ -395,9 +400,11 @@ export async function uncommittedTrajectory(repo: string, target: RangeTarget, l
     .map((r) => ({ id: r.id, time: r.time, session: r.session, intent: r.intent, summary: r.summary, reverts: r.reverts, reverted_by: r.reverted_by, uncommitted: true }))
 }
 
-/** The snapshots among `ids` the index links to a commit (LANDED_IN). */
-export function landedIn(reader: IndexReader): (ids: string[]) => Promise<Set<string>> {
-  return async (ids) => new Set((await (await reader.graph()).query<{ id: string }>(QUERIES.landedSnapshots, { ids })).map((r) => r.id))
+/** The snapshots among `ids` the index links to a commit (LANDED_IN): snapshot id → commit SHA. */
+export type LandedLookup = (ids: string[]) => Promise<Map<string, string>>
+
+export function landedIn(reader: IndexReader): LandedLookup {
+  return async (ids) => new Map((await (await reader.graph()).query<{ id: string; sha: string }>(QUERIES.landedSnapshots, { ids })).map((r) => [r.id, r.sha]))
 }
 
 /** An answer with its uncommitted trajectory, when there is any (absent otherwise: the answer's shape is unchanged). */

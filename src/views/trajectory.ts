@@ -6,10 +6,10 @@ const short = (id: string) => id.slice(0, 10)
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19)
 
 /** One snapshot on one line: `a1b2c3d4e5  2026-11-26 17:02:11  [intent] summary  (reverts …)`. */
-export function snapshotLine(r: Pick<SnapshotRecord, 'id' | 'time' | 'intent' | 'summary' | 'reverts'> & { kind?: SnapshotRecord['kind']; reverted_by?: string[] }): string {
+export function snapshotLine(r: Pick<SnapshotRecord, 'id' | 'time' | 'intent' | 'summary' | 'reverts'> & { kind?: SnapshotRecord['kind']; reverted_by?: string[]; landed_in?: string | null }): string {
   const mark = r.kind === 'consolidate' ? '[CONSOLIDATE] ' : r.kind === 'baseline' ? '[baseline] ' : ''
   const intent = r.intent ? `  intent: "${r.intent}"` : ''
-  const notes = [r.reverts.length > 0 ? `reverts ${r.reverts.map(short).join(', ')}` : '', (r.reverted_by ?? []).length > 0 ? `undone by ${r.reverted_by!.map(short).join(', ')}` : ''].filter(Boolean)
+  const notes = [r.reverts.length > 0 ? `reverts ${r.reverts.map(short).join(', ')}` : '', (r.reverted_by ?? []).length > 0 ? `undone by ${r.reverted_by!.map(short).join(', ')}` : '', r.landed_in ? `landed in ${r.landed_in.slice(0, 7)}` : ''].filter(Boolean)
   return `${short(r.id)}  ${when(r.time)}  ${mark}${r.summary}${intent}${notes.length > 0 ? `  (${notes.join('; ')})` : ''}`
 }
 

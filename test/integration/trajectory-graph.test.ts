@@ -69,6 +69,10 @@ describe('trajectory in the graph', () => {
     expect(await cypher(repo, 'MATCH (a:Snapshot)-[:SNAPSHOT_REVERTS]->(b:Snapshot) RETURN a.id AS a, b.id AS b')).toEqual([{ a: undo.id, b: tried.id }])
     // only the edit that reached the commit landed: the tried-and-undone ones did not
     expect(await cypher(repo, 'MATCH (s:Snapshot)-[:LANDED_IN]->(c:Commit) RETURN s.id AS s, c.sha AS c')).toEqual([{ s: kept.id, c: sha }])
+    // and the timeline says so, from the index
+    const t = (await runJson(['trajectory', 'src/a.ts', '--repo', repo.dir], { cwd: repo.dir, env: repo.env() })).json
+    expect(t.snapshots.map((x: any) => [x.id, x.landed_in])).toEqual([[kept.id, sha], [undo.id, null], [tried.id, null]])
+    expect((await runCli(['trajectory', 'src/a.ts', '--repo', repo.dir], { cwd: repo.dir, env: repo.env() })).stdout).toContain(`landed in ${sha.slice(0, 7)}`)
     // an amend replaces the commit: both edits land in the amended one
     const more = await snap(repo, 'src/a.ts', fn('alpha', 'return 1') + '\n' + fn('beta', 'return 21'))
     repo.git('add', '-A')

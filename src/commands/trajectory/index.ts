@@ -1,7 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../base-command.js'
 import { checkLimit } from '../../errors.js'
-import { timeline, type Timeline } from '../../services/trajectory.js'
+import { IndexReader } from '../../services/index-reader.js'
+import { landedIn, timeline, type Timeline } from '../../services/trajectory.js'
 import { timelineLines } from '../../views/trajectory.js'
 
 export default class TrajectoryTimeline extends BaseCommand {
@@ -17,7 +18,14 @@ export default class TrajectoryTimeline extends BaseCommand {
   async run(): Promise<Timeline> {
     const { args, flags } = await this.parse(TrajectoryTimeline)
     checkLimit(flags.limit)
-    const t = await timeline(flags.repo, { target: args.target, sinceConsolidate: flags['since-consolidate'], session: flags.session, limit: flags.limit })
+    // the index, when there is one, says which snapshots landed in a commit
+    const reader = await IndexReader.open(flags.repo).catch(() => null)
+    let t: Timeline
+    try {
+      t = await timeline(flags.repo, { target: args.target, sinceConsolidate: flags['since-consolidate'], session: flags.session, limit: flags.limit }, reader ? landedIn(reader) : undefined)
+    } finally {
+      await reader?.close()
+    }
     if (!this.jsonEnabled()) for (const line of timelineLines(t)) this.log(line)
     return t
   }
