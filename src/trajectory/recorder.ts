@@ -30,6 +30,8 @@ export class Recorder {
   private watcher: FSWatcher | null = null
   private pending = new Set<string>()
   private removedDirs = new Set<string>()
+  /** Directories not watched: ignored at the start, or found ignored since. */
+  private readonly ignoredDirs = new Set<string>()
   private timer: NodeJS.Timeout | null = null
   private firstPending = 0
   private running: Promise<void> = Promise.resolve()
@@ -67,12 +69,12 @@ export class Recorder {
         if (language !== null && !sample.has(language)) sample.set(language, f)
       }
       for (const f of sample.values()) ex.extract(f, 'function warm() {}\n')
-      const ignoredDirs = new Set(await this.shadow.ignoredDirectories())
+      for (const d of await this.shadow.ignoredDirectories()) this.ignoredDirs.add(d)
       const root = this.repo
       const ignored = (abs: string): boolean => {
         const rel = path.relative(root, abs).split(path.sep).join('/')
         if (rel === '' || rel.startsWith('..')) return false
-        return alwaysIgnored(rel) || ignoredDirs.has(rel)
+        return alwaysIgnored(rel) || this.ignoredDirs.has(rel)
       }
       this.watcher = watch(root, { ignoreInitial: true, ignored, persistent: true, followSymlinks: false, atomic: false })
       this.watcher.on('all', (event, abs) => this.onEvent(event, abs))
@@ -115,16 +117,16 @@ export class Recorder {
     const dirs = [...this.removedDirs]
     this.pending.clear()
     this.removedDirs.clear()
-    this.running = this.running.then(async () => {
-      const inDirs = dirs.length > 0 ? (await this.shadow.git(['-c', 'core.quotePath=false', 'ls-files', '-z', '--', ...dirs.map((d) => `${d}/`)])).split('\0').filter(Boolean) : []
-      await this.record([...paths, ...inDirs], quietEnd)
-    })
+    this.running = this.running.then(() => this.record(paths, quietEnd, dirs))
   }
 
-  private async record(paths: string[], quietEnd = performance.now()): Promise<void> {
+  /** Snapshot the paths (and what the shadow index has under the removed directories); never rejects. */
+  private async record(paths: string[], quietEnd = performance.now(), removedDirs: string[] = []): Promise<void> {
     try {
-      const candidates = [...new Set(paths)]
+      const inDirs = removedDirs.length > 0 ? (await this.shadow.indexPaths()).filter((p) => removedDirs.some((d) => p.startsWith(`${d}/`))) : []
+      const candidates = [...new Set([...paths, ...inDirs])]
       const ignored = await this.shadow.ignored(candidates)
+      if (ignored.size > 0) await this.stopWatchingIgnored(ignored)
       const record = await takeSnapshot(this.shadow, candidates.filter((p) => !ignored.has(p)), { idleGapMs: this.idleGapMs })
       if (record) {
         this.lastTiming = { quietEnd, committed: performance.now() }
@@ -132,6 +134,31 @@ export class Recorder {
       }
     } catch (error) {
       this.options.onError?.(error)
+    }
+  }
+
+  /**
+   * A directory that became ignored after the start (a build's `dist/`, a new cache) is no longer
+   * watched once an event under it was found ignored: its top-most ignored ancestor, unless the
+   * shadow index tracks a file under it (a file the user force-added is still recorded).
+   */
+  private async stopWatchingIgnored(ignored: ReadonlySet<string>): Promise<void> {
+    const dirs = new Set<string>()
+    for (const p of ignored) {
+      const parts = p.split('/')
+      for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'))
+    }
+    const unknown = [...dirs].filter((d) => !this.ignoredDirs.has(d))
+    if (unknown.length === 0) return
+    const hits = new Set([...(await this.shadow.ignored(unknown.map((d) => `${d}/`)))].map((d) => d.replace(/\/$/, '')))
+    if (hits.size === 0) return
+    const tracked = await this.shadow.indexPaths()
+    for (const d of [...hits].sort()) {
+      const parts = d.split('/')
+      if (parts.some((_, i) => i > 0 && this.ignoredDirs.has(parts.slice(0, i).join('/')))) continue
+      if (tracked.some((p) => p.startsWith(`${d}/`))) continue
+      this.ignoredDirs.add(d)
+      this.watcher?.unwatch(path.join(this.repo, d))
     }
   }
 

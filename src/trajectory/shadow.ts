@@ -140,6 +140,11 @@ export class ShadowRepo {
     return [...new Set(out.split('\0').filter(Boolean))]
   }
 
+  /** Every path the shadow index tracks. */
+  async indexPaths(): Promise<string[]> {
+    return (await this.git(['-c', 'core.quotePath=false', 'ls-files', '-z'])).split('\0').filter(Boolean)
+  }
+
   /** Of these paths, the ones the ignore rules leave out (paths the shadow index tracks never are). */
   async ignored(paths: string[]): Promise<Set<string>> {
     if (paths.length === 0) return new Set()

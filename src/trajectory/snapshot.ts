@@ -83,7 +83,7 @@ export async function takeSnapshot(shadow: ShadowRepo, paths: string[], options:
       await shadow.stage(await shadow.userFiles())
       const tree = await shadow.writeTree()
       const now = options.now ?? new Date()
-      const count = (await shadow.git(['ls-files', '-z'])).split('\0').filter(Boolean).length
+      const count = (await shadow.indexPaths()).length
       const record: SnapshotRecord = { id: '', kind: 'baseline', time: now.toISOString(), session: sessionId(now), intent: readIntent(shadow.repo)?.text ?? null, summary: `baseline: ${count} files`, files: [], symbols: [], reverts: [], tree_files: count }
       record.id = await shadow.commit(tree, null, commitMessage(record), now)
       appendJournal(shadow.repo, record)

@@ -229,4 +229,15 @@ describe('trajectory recorder', () => {
     expect(await sessionSummary(repo.dir, 's-20260105-090000')).toMatchObject({ snapshots: 3, net: { files: 1, added: 1, removed: 1 } })
     await expect(sessionSummary(repo.dir, 's-nope')).rejects.toThrow(/no trajectory session s-nope/)
   })
+
+  test('a directory removed at once: every file the snapshot had under it is recorded as deleted', async () => {
+    const repo = repoWithSource()
+    put(repo, 'src/deep/x.ts', 'export const x = 1\n')
+    await record(repo)
+    rmSync(repo.path('src'), { recursive: true })
+    const snap = await nthSnapshot(repo, 1, 300)
+    expect(snap.files.map((f) => [f.path, f.status]).sort()).toEqual([['src/auth.ts', 'D'], ['src/deep/x.ts', 'D']])
+    expect(snap.symbols.map((s) => [s.id, s.after])).toEqual([['src/auth.ts#login', null], ['src/auth.ts#logout', null]])
+    expect(autos(repo)).toHaveLength(1)
+  })
 })
