@@ -174,13 +174,17 @@ export interface Timeline {
   total: number
 }
 
-/** Does the snapshot touch the target: a path (file or directory), a symbol id, `path:Name` or a qualified name? */
+/**
+ * Does the snapshot touch the target: a path (file or directory), a symbol id, `path:Name`, a
+ * qualified name or its last parts (`run` for `Server.run`)? Matched against the journal, not the
+ * index: a snapshot's symbols may exist nowhere in the history yet.
+ */
 export function touches(r: SnapshotRecord, target: string): boolean {
   const t = target.replace(/\/+$/, '')
   if (r.files.some((f) => f.path === t || f.path.startsWith(`${t}/`))) return true
   const colon = t.lastIndexOf(':')
   const asId = colon > 0 ? `${t.slice(0, colon)}#${t.slice(colon + 1)}` : t
-  return r.symbols.some((s) => s.id === t || s.id === asId || s.qualified_name === t || s.id.endsWith(`#${t}`))
+  return r.symbols.some((s) => s.id === t || s.id === asId || s.qualified_name === t || s.qualified_name.endsWith(`.${t}`))
 }
 
 /** Newest first; since the last checkpoint when asked. */

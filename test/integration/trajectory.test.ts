@@ -140,6 +140,8 @@ describe('trajectory recorder', () => {
     expect(other.reverts).toEqual([])
     const t = await timeline(repo.dir, { target: 'src/auth.ts:login' })
     expect(t.snapshots.map((s) => s.id)).toEqual([undo.id, tried.id])
+    expect((await timeline(repo.dir, { target: 'login' })).snapshots.map((s) => s.id)).toEqual([undo.id, tried.id])
+    expect((await timeline(repo.dir, { target: 'src/' })).total).toBe(3)
     expect(t.snapshots[1].reverted_by).toEqual([undo.id])
     const summary = await sessionSummary(repo.dir)
     expect(summary.reverts).toEqual([{ snapshot: undo.id, undid: [tried.id], summary: undo.summary }])
