@@ -13,7 +13,7 @@ import { dirBytes, ShadowRepo } from '../trajectory/shadow.js'
 import type { PruneOptions, PruneResult } from '../trajectory/prune.js'
 import { QUERIES } from '../graph/queries.js'
 import type { IndexReader } from './index-reader.js'
-import { isAlive, lockHolder, resolveRepo } from './workspace.js'
+import { isAlive, lockHolder, processStart, resolveRepo } from './workspace.js'
 
 /** The snapshot writer loads tree-sitter: imported when a command writes, not when the MCP server starts. */
 const snapshots = () => import('../trajectory/snapshot.js')
@@ -99,19 +99,29 @@ export async function startRecorder(repoArg: string | undefined, flags: Recorder
   // files stays fast without it (measured on vuejs/core: bench/README.md, "Trajectory recorder")
   const child = spawn(process.execPath, ['--liftoff-only', ...args], { cwd: repo, detached: true, stdio: ['ignore', 'ignore', log], env: { ...process.env, GITWHY_REPO: repo } })
   closeSync(log)
-  let exited: number | null = null
-  child.on('exit', (code) => (exited = code ?? 1))
+  let exited: string | null = null
+  child.on('exit', (code, signal) => (exited = signal ?? String(code)))
   child.unref()
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (lockHolder(p.lock) === child.pid && existsSync(p.settings)) return { ...recorderStatus(repo), started: true }
     if (exited !== null) {
       if (lockHolder(p.lock) !== null) return { ...recorderStatus(repo), started: false }
-      throw new UserError(`the recorder exited at start (exit ${exited})`, `see ${p.log}`, 'recorder_failed')
+      throw new UserError(`the recorder exited at start (${exited})${logTail(p.log)}`, `see ${p.log}`, 'recorder_failed')
     }
     await new Promise((r) => setTimeout(r, 25))
   }
   throw new UserError(`the recorder did not start within ${timeoutMs / 1000} s`, `see ${p.log}; stop it with \`gitwhy trajectory stop\``, 'recorder_failed')
+}
+
+/** The log's last lines, for an error that says why the recorder did not start. */
+function logTail(file: string): string {
+  try {
+    const lines = readFileSync(file, 'utf8').trim().split('\n')
+    return `: ${lines.slice(-3).join(' | ')}`
+  } catch {
+    return ''
+  }
 }
 
 /** Stop the recorder (SIGTERM: it snapshots what is pending first; SIGKILL after the timeout). */
@@ -120,14 +130,17 @@ export async function stopRecorder(repoArg: string | undefined, timeoutMs = 15_0
   const p = trajectoryPaths(repo)
   const pid = lockHolder(p.lock)
   if (pid === null) return { ...recorderStatus(repo), stopped: false }
+  // the pid with its start time, not the pid alone: a pid the recorder freed can be another process's by now
+  const started = processStart(pid)
   try {
     process.kill(pid, 'SIGTERM')
   } catch {
     // gone already
   }
+  const running = () => isAlive(pid) && processStart(pid) === started
   const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 25))
-  if (isAlive(pid)) {
+  while (Date.now() < deadline && running()) await new Promise((r) => setTimeout(r, 25))
+  if (running()) {
     try {
       process.kill(pid, 'SIGKILL')
     } catch {
