@@ -4,7 +4,7 @@
  * here comes from the journal (no git at query time) except a snapshot's diff.
  */
 import { spawn } from 'node:child_process'
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
@@ -78,6 +78,8 @@ export function checkRecorderFlags(flags: RecorderFlags): void {
   }
 }
 
+const MAX_LOG_BYTES = 1024 * 1024
+
 /** The background recorder's entry point (src/trajectory/daemon.ts), beside this package's other compiled modules. */
 const DAEMON_JS = path.join(PROJECT_ROOT, 'dist', 'trajectory', 'daemon.js')
 
@@ -91,6 +93,8 @@ export async function startRecorder(repoArg: string | undefined, flags: Recorder
   const p = trajectoryPaths(repo)
   if (lockHolder(p.lock) !== null) return { ...recorderStatus(repo), started: false }
   mkdirSync(p.root, { recursive: true })
+  // the log is bounded too: past 1 MB it becomes recorder.log.1 (replacing the one before)
+  if (existsSync(p.log) && statSync(p.log).size > MAX_LOG_BYTES) renameSync(p.log, `${p.log}.1`)
   const log = openSync(p.log, 'a')
   const args = [DAEMON_JS, repo, String(flags.debounceMs ?? DEFAULT_DEBOUNCE_MS), String((flags.idleGapMinutes ?? DEFAULT_IDLE_GAP_MS / 60_000) * 60_000)]
   rmSync(p.settings, { force: true })

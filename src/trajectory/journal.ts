@@ -8,7 +8,7 @@
  *     intent.json      the current intent ({text, set_at}), or absent
  *     recorder.lock    the running recorder: pid, start time, boot id (workspace.ts tryLock)
  *     recorder.json    the running recorder's settings (debounce, idle gap), for status
- *     recorder.log     the background recorder's stderr
+ *     recorder.log     the background recorder's log (past 1 MB moved to recorder.log.1 at its next start)
  *     write.lock       held while a snapshot, checkpoint or prune writes the shadow repository
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
