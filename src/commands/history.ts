@@ -10,6 +10,7 @@ export default class History extends BaseCommand {
   static flags = {
     limit: Flags.integer({ description: 'maximum items (0 = no cap)', default: 50 }),
     renames: Flags.boolean({ description: 'follow renames of a file (like git log --follow)', default: true, allowNo: true }),
+    trajectory: Flags.boolean({ description: 'append the recorded uncommitted edits of the path (the edit trajectory)' }),
   }
 
   async run(): Promise<HistoryResult> {

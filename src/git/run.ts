@@ -52,8 +52,8 @@ export interface GitRunOptions {
   input?: string | Buffer
   /** Exit codes that are not failures (e.g. 1 for merge-base --is-ancestor). */
   okCodes?: number[]
-  /** Extra environment (e.g. a private object directory). */
-  env?: Record<string, string>
+  /** Extra environment (e.g. a private object directory); an undefined value removes the variable. */
+  env?: Record<string, string | undefined>
 }
 
 /**
@@ -108,7 +108,7 @@ export async function git(cwd: string, args: string[], options: GitRunOptions = 
  * Run git with stdout written straight to `file` (no round trip through this process), so git
  * keeps its own pace while this thread is busy with other work. Resolves when git exits.
  */
-export async function gitToFile(cwd: string, args: string[], file: string, input?: string, env?: Record<string, string>): Promise<void> {
+export async function gitToFile(cwd: string, args: string[], file: string, input?: string, env?: Record<string, string | undefined>): Promise<void> {
   const fd = openSync(file, 'w')
   try {
     await runGit(cwd, args, { input, env, stdoutFd: fd })

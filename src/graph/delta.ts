@@ -41,6 +41,8 @@ export interface GraphDelta {
     /** Process nodes to delete with their STEP_IN edges (gone or replaced). */
     processes: string[]
   }
+  /** Every Snapshot node and its edges go (the trajectory's rows come back in `insert`: user state, reloaded whole). */
+  replaceSnapshots?: boolean
   /** Doc rows (and their vectors) of the symbols of these files go (they come back in `insert`). */
   removeSymbolDocsOf?: string[]
   /** Rows to insert. */
@@ -386,6 +388,7 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
       deleted(s, relDef('OWNED_BY', 'File', 'Author'), Number(out[0].n))
     }
   }
+  if (delta.replaceSnapshots) await deleteNodes(s, 'Snapshot', 'true', {})
   const code = delta.codeGraph
   if (code) {
     await deleteCounted(s, relDef('CALLS', 'Symbol', 'Symbol'), 'UNWIND $rows AS r MATCH (:Symbol {id: r.from})-[e:CALLS]->(:Symbol {id: r.to}) WHERE e.line = r.line DELETE e RETURN count(*) AS n', code.calls.map((r) => ({ ...r })))

@@ -3,6 +3,10 @@
  * nothing outside this file spells out Cypher for the service layer.
  */
 export const QUERIES = {
+  /** Trajectory snapshots whose edit reached an indexed commit (LANDED_IN): no longer "uncommitted". */
+  landedSnapshots: `
+    MATCH (s:Snapshot)-[:LANDED_IN]->(c:Commit) WHERE s.id IN $ids
+    RETURN s.id AS id, c.sha AS sha`,
   commitsByPrefix: `
     MATCH (c:Commit) WHERE c.sha STARTS WITH $prefix
     RETURN c.sha AS sha LIMIT 5`,

@@ -199,6 +199,20 @@ export const TABLES: readonly TableDef[] = [
   },
   {
     kind: 'node',
+    name: 'Snapshot',
+    description: 'An uncommitted state of the work tree recorded by the trajectory recorder (`gitwhy watch` / `trajectory start`): a commit of the shadow repository under .gitwhy/trajectory/, loaded at analyze from the user state beside the index.',
+    rows: 'snapshots',
+    columns: [
+      text('id', "The shadow repository's commit SHA (primary key)."),
+      time('time', 'When the snapshot was taken (end of the quiet period), UTC.'),
+      text('session', 'Session id (s-YYYYMMDD-HHMMSS of its first snapshot): activity separated by the idle gap.'),
+      text('intent', 'The intent set when it was taken (`gitwhy intent`), null when none.', { nullable: true }),
+      text('summary', 'What changed, e.g. "src/auth.ts (+3 -1): login"; for a checkpoint, its summary.'),
+      text('kind', 'baseline (the first state recorded), auto (a quiet period ended) or consolidate (a [CONSOLIDATE] checkpoint).'),
+    ],
+  },
+  {
+    kind: 'node',
     name: 'Doc',
     description: 'What `gitwhy search` finds: one summary text per symbol, commit, pull request and titled issue, scrubbed of secrets (full-text index doc_search over search; its vector is the DocVector with the same row).',
     rows: 'docs',
@@ -478,6 +492,42 @@ export const TABLES: readonly TableDef[] = [
     to: { table, field: 'target' },
     columns: [int('start_line', "First line of the document's range (0 for history evidence)."), int('end_line', "Last line of the document's range (0 for history evidence).")],
   })),
+  {
+    kind: 'rel',
+    name: 'SNAPSHOT_TOUCHED',
+    description: 'The snapshot changed the file (a File of the index; new, uncommitted files have no node).',
+    rows: 'snapshotFiles',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'File', field: 'path' },
+    columns: [int('added', 'Lines added.'), int('removed', 'Lines removed.')],
+  },
+  {
+    kind: 'rel',
+    name: 'SNAPSHOT_TOUCHED',
+    description: "The snapshot changed the symbol (its hunks through the commits' range algebra; a Symbol of the indexed HEAD).",
+    rows: 'snapshotSymbols',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'Symbol', field: 'symbol' },
+    columns: [int('added', "Lines added inside the symbol."), int('removed', "Lines removed inside the symbol.")],
+  },
+  {
+    kind: 'rel',
+    name: 'SNAPSHOT_REVERTS',
+    description: 'The snapshot undid the earlier one: a symbol (or file) it changed is back to its content before that one ("tried, then undone").',
+    rows: 'snapshotReverts',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'Snapshot', field: 'target' },
+    columns: [],
+  },
+  {
+    kind: 'rel',
+    name: 'LANDED_IN',
+    description: "The snapshot's edit reached the history in the commit: the oldest commit since it whose diff adds every line it added, same files (matched by content: squashes and amends count).",
+    rows: 'landedIn',
+    from: { table: 'Snapshot', field: 'snapshot' },
+    to: { table: 'Commit', field: 'sha' },
+    columns: [],
+  },
 ]
 
 /** A table definition's name, with its endpoints when several definitions share the name (CO_CHANGED). */

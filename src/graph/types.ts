@@ -63,6 +63,9 @@ export interface AuthorRow {
 export interface PullRequestRow { number: number; title: string; url: string; source: string }
 export interface IssueRow { number: number; title: string; url: string; source: string }
 
+/** A trajectory snapshot (src/trajectory/graph.ts). */
+export interface SnapshotRow { id: string; time: string; session: string; intent: string | null; summary: string; kind: string }
+
 export interface GraphData {
   files: FileRow[]
   symbols: SymbolRow[]
@@ -94,6 +97,12 @@ export interface GraphData {
   processes: ProcessRow[]
   stepIn: Array<{ symbol: string; process: string; step: number }>
   docs: DocRow[]
+  /** The edit trajectory: user state beside the index, loaded at every build and update (absent: none). */
+  snapshots?: SnapshotRow[]
+  snapshotFiles?: Array<{ snapshot: string; path: string; added: number; removed: number }>
+  snapshotSymbols?: Array<{ snapshot: string; symbol: string; added: number; removed: number }>
+  snapshotReverts?: Array<{ snapshot: string; target: string }>
+  landedIn?: Array<{ snapshot: string; sha: string }>
   /** Written from a vectors file (writeGraph's `vectors`), not row by row; an update inserts its few here. */
   docVectors: Array<{ row: number; embedding: number[] }>
   /** Decisions and their edges (src/knowledge/decision-rows.ts); absent: none. */

@@ -24,6 +24,8 @@ export interface ServerContext {
    * into the size budget, a list answer from `offset` on.
    */
   answer(repo: string | undefined, fn: (reader: IndexReader) => Promise<ToolAnswer>, offset?: number): Promise<CallToolResult>
+  /** The same for a tool that needs the work tree, not the index (the edit trajectory): `fn` gets its root. */
+  answerRoot(repo: string | undefined, fn: (root: string) => Promise<ToolAnswer>, offset?: number): Promise<CallToolResult>
 }
 
 /**

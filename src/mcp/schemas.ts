@@ -25,3 +25,6 @@ export const limitArg = (fallback: number) => z.number().int().min(0).max(1000).
 
 /** The service limit for a page: the items before `offset` are fetched too, then skipped (0 stays "all"). */
 export const pagedLimit = (args: { limit: number; offset?: number }) => (args.limit === 0 ? 0 : args.limit + (args.offset ?? 0))
+
+/** Recorded edits no indexed commit holds, appended after the committed evidence (evidence_for, why). */
+export const trajectoryItems = z.array(record('{id, time, session, intent, summary, reverts, reverted_by}')).optional().describe('uncommitted edits')

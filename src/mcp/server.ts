@@ -8,7 +8,7 @@ import { UserError } from '../errors.js'
 import { IndexPool } from '../services/index-pool.js'
 import { liveRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
-import { fitAnswer } from './budget.js'
+import { fitAnswer, type ToolAnswer } from './budget.js'
 import { compactData, type JsonSchema } from './compact.js'
 import { toolError, type ServerContext, type SessionIndexes } from './context.js'
 import { registerPrompts } from './prompts/index.js'
@@ -47,14 +47,8 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   const context: ServerContext = {
     pool: indexes,
     version: options.version,
-    async answer(repo, fn, offset) {
-      try {
-        const { text, data } = fitAnswer(await indexes.use(repo, fn), offset)
-        return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> }
-      } catch (error) {
-        return toolError(error)
-      }
-    },
+    answer: (repo, fn, offset) => fitted(() => indexes.use(repo, fn), offset),
+    answerRoot: async (repo, fn, offset) => fitted(async () => fn(await indexes.root(repo)), offset),
   }
   compactStructuredContent(server)
   registerTools(server, context, options.tools)
@@ -64,6 +58,15 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   return { server, pool }
 }
 
+
+async function fitted(fn: () => Promise<ToolAnswer>, offset: number | undefined): Promise<CallToolResult> {
+  try {
+    const { text, data } = fitAnswer(await fn(), offset)
+    return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> }
+  } catch (error) {
+    return toolError(error)
+  }
+}
 
 /** Tools whose structured content is data as such (a query's rows), never compacted. */
 const VERBATIM_TOOLS = new Set(['cypher'])

@@ -68,7 +68,8 @@ export function classifyFile(
   return null
 }
 
-function isBinary(content: Buffer): boolean {
+/** A NUL byte in the first bytes: what git takes for a binary file. */
+export function isBinary(content: Buffer): boolean {
   const end = Math.min(content.length, BINARY_SNIFF_BYTES)
   for (let i = 0; i < end; i++) if (content[i] === 0) return true
   return false

@@ -38,6 +38,7 @@
  * matched with and without its wrapper), the widest range wins.
  */
 import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { Language, Parser, Query } from 'web-tree-sitter'
 import type { Node, QueryCapture, Tree } from 'web-tree-sitter'
 import { installedLanguageRegistry } from './registry.js'
@@ -138,7 +139,8 @@ export async function createSymbolExtractor(
   options: SymbolExtractorOptions = {},
 ): Promise<SymbolExtractor> {
   const registry = options.registry ?? installedLanguageRegistry()
-  await Parser.init()
+  // the runtime's .wasm by package path: a bundled entry (dist/bundle, e.g. the MCP server's) is not beside it
+  await Parser.init({ locateFile: () => createRequire(import.meta.url).resolve('web-tree-sitter/tree-sitter.wasm') })
   const ids = options.languages ?? [...registry.languages.keys()]
   const loaded = new Map<string, LoadedLanguage>()
   const byWasm = new Map<string, Language>()

@@ -13,6 +13,7 @@ import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytic
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
+import { trajectoryRows } from '../trajectory/graph.js'
 import { buildGraph } from '../history/graph.js'
 import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
@@ -228,7 +229,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed } = updated)
         mode = 'incremental'
@@ -241,6 +242,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
+      Object.assign(data, await trajectoryRows(repo, head, knownAtHead(files), options.onWarning))
       Object.assign(data, decisionTables(decisionGraph(decisions), endsOf(data)))
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
@@ -597,6 +599,11 @@ async function indexFiles(
   return { files, skipped, skippedPaths, previousFiles }
 }
 
+/** The files and symbols at the indexed HEAD: what trajectory edges may point at, in a build and an update alike. */
+function knownAtHead(files: IndexedFile[]): { files: Set<string>; symbols: Set<string> } {
+  return { files: new Set(files.map((f) => f.path)), symbols: new Set(files.flatMap((f) => symbolIds(f))) }
+}
+
 function fileRow(p: string, f: IndexedFile | undefined): FileRow {
   return { path: p, language: f?.language ?? null, lines: f?.lines ?? 0, is_test: isTestPath(p), present: f !== undefined, ...NO_ACTIVITY }
 }
@@ -839,6 +846,7 @@ async function updateIndex(u: {
   /** The graph's delta, its copy of the previous graph under way (the caller closes it). */
   writer: GraphDeltaWriter
   decisions: Decision[]
+  onWarning?: (message: string) => void
 }): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
@@ -957,7 +965,9 @@ async function updateIndex(u: {
   await time('embeddings', () => embedder?.finish())
   vectorCache.nextRow += docs.length
   const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
+  const trajectory = await trajectoryRows(u.repo, head, knownAtHead(files), u.onWarning)
   writer.apply({
+    replaceSnapshots: true,
     updateFiles,
     analytics: analyticsChange,
     activity: {
@@ -967,6 +977,7 @@ async function updateIndex(u: {
     insert: {
       ...analytics,
       docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
+      ...trajectory,
     },
   })
   // the decisions last: their edges end at this update's symbols and communities

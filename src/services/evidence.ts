@@ -4,6 +4,7 @@ import { rangeHunks } from '../history/patch.js'
 import type { PathIndex } from '../history/path-index.js'
 import type { IndexedFile } from './index-layout.js'
 import { IndexReader, withReader } from './index-reader.js'
+import { withTrajectory } from './trajectory.js'
 import { RANGE_FORMS, findSymbol, resolvePath, splitRange } from './resolve.js'
 import type { EvidenceResult, EvidenceTarget, FilePatch } from './types.js'
 
@@ -88,7 +89,7 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
         : truncated
           ? { lines: 0, reason: `${cut}: every line is decided, but older changes to the range are not in the index` }
           : null
-    return { target, index: await reader.indexInfo(), evidence: limit === 0 ? items : items.slice(0, limit), total: items.length, undecided, clamped }
+    return withTrajectory(reader, target, { target, index: await reader.indexInfo(), evidence: limit === 0 ? items : items.slice(0, limit), total: items.length, undecided, clamped })
   })
 }
 

@@ -1,6 +1,7 @@
 import { UserError, checkLimit, nearest } from '../errors.js'
 import { areaHistory } from '../history/area.js'
 import { IndexReader, withReader } from './index-reader.js'
+import { withTrajectory } from './trajectory.js'
 import type { HistoryResult } from './types.js'
 
 export interface HistoryOptions {
@@ -10,6 +11,8 @@ export interface HistoryOptions {
   limit?: number
   /** Follow renames of a file (default true), like `git log --follow`. */
   followRenames?: boolean
+  /** Append the recorded edits of the path no indexed commit holds (the edit trajectory). */
+  trajectory?: boolean
   reader?: IndexReader
 }
 
@@ -40,12 +43,13 @@ export async function history(options: HistoryOptions): Promise<HistoryResult> {
       return { entries, truncated: result.truncated }
     })
     const items = reader.evidenceItems(entries)
-    return {
+    const result: HistoryResult = {
       target: { path: directory ? rel.replace(/\/$/, '') || '.' : rel, kind: directory ? 'directory' : 'file', follow_renames: follow && !directory },
       index: await reader.indexInfo(),
       evidence: limit === 0 ? items : items.slice(0, limit),
       total: items.length,
       truncated,
     }
+    return options.trajectory ? withTrajectory(reader, { path: directory ? rel.replace(/\/$/, '') || '.' : rel }, result) : result
   })
 }

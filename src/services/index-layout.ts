@@ -35,7 +35,7 @@ export const IGNORED_REVS_FILE = 'ignored-revs.json'
 export const INDEX_FILES = [GRAPH_DB, FILES, 'commits', 'dag.json', 'diffs.bin', 'diffs-index', 'patches.bin', 'patches-index', 'analytics.json', 'analytics-out.json', 'identities.json', IGNORED_REVS_FILE] as const
 
 /** Stable symbol ids: `path#qualified.name`, with `~2`, `~3` for same-named overloads. */
-export function symbolIds(file: IndexedFile): string[] {
+export function symbolIds(file: Pick<IndexedFile, 'path' | 'symbols'>): string[] {
   const seen = new Map<string, number>()
   return file.symbols.map((s) => {
     const base = `${file.path}#${s.qualifiedName}`

@@ -1,4 +1,5 @@
 /** Result shapes of the service layer. The CLI's --json output and MCP structured content are these. */
+import type { TrajectoryItem } from './trajectory.js'
 
 export interface CommitRef {
   sha: string
@@ -83,6 +84,8 @@ export interface EvidenceResult {
   undecided: { lines: number; reason: string } | null
   /** Set when the requested range went past the end of the file and was cut there (as `git blame -L` does). */
   clamped: { requested_line_end: number; note: string } | null
+  /** Recorded edits of the range no indexed commit holds (the edit trajectory), newest first; absent when none. */
+  trajectory?: TrajectoryItem[]
 }
 
 export interface HistoryResult {
@@ -92,4 +95,6 @@ export interface HistoryResult {
   total: number
   /** The history is cut (shallow clone or --max-commits): older commits may be missing. */
   truncated: boolean
+  /** With --trajectory: recorded edits of the path no indexed commit holds, newest first; absent when none. */
+  trajectory?: TrajectoryItem[]
 }

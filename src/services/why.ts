@@ -6,6 +6,8 @@ import { scrubSecrets } from '../text/scrub.js'
 import { related } from './analytics.js'
 import { evidence } from './evidence.js'
 import { IndexReader, withReader } from './index-reader.js'
+import { withTrajectory, type TrajectoryItem } from './trajectory.js'
+import { trajectoryAppendix } from '../views/trajectory.js'
 import { resolveTarget, splitRange } from './resolve.js'
 import { matchedWords, questionWords, search, type SearchHit, type SearchMode } from './search.js'
 import type { CommitRef, EvidenceItem, EvidenceTarget, IndexInfo } from './types.js'
@@ -75,6 +77,8 @@ export interface WhyResult {
   decisions: GoverningDecision[]
   total: number
   index: IndexInfo
+  /** Recorded edits of the target no indexed commit holds (the edit trajectory), newest first; absent when none. */
+  trajectory?: TrajectoryItem[]
 }
 
 /** What an answerer is given: the ranked, scrubbed evidence and its confidence. */
@@ -333,7 +337,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     const label = !target ? 'this' : target.symbol ? `${target.symbol.kind} ${target.symbol.qualified_name} (${target.path}:${target.line_start}-${target.line_end})` : `${target.path}:${target.line_start}-${target.line_end}`
     const answerer = options.answerer ?? extractiveAnswerer
     const text = await answerer.answer({ label, evidence: evidenceOut, changesWith, confidence, enough })
-    return {
+    const answer = {
       target,
       question: given ? null : options.text,
       search: searched,
@@ -349,6 +353,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       total: evidenceOut.length,
       index: await reader.indexInfo(),
     }
+    return target ? withTrajectory(reader, target, answer) : answer
   })
 }
 
@@ -443,5 +448,6 @@ export function whyLines(r: WhyResult): string[] {
   }
   if (r.total > r.evidence.length) out.push(`… ${r.total - r.evidence.length} more (--limit 0 for all)`)
   if (r.decisions.length > 0) out.push('decisions governing it:', ...governingLines(r.decisions).map((l) => `  ${l}`))
+  out.push(...trajectoryAppendix(r.trajectory ?? []))
   return out
 }

@@ -2,6 +2,7 @@ import { UserError } from '../errors.js'
 import { renderEvidence, renderIndexNote } from '../render.js'
 import { evidence } from '../services/evidence.js'
 import type { EvidenceResult } from '../services/types.js'
+import { trajectoryAppendix } from './trajectory.js'
 import { viewText, type View } from './view.js'
 
 export interface EvidenceInput {
@@ -21,6 +22,7 @@ export const evidenceView: View<EvidenceInput, EvidenceResult> = {
     for (const line of renderEvidence(result.evidence, result.total)) lines.push(`  ${line}`)
     if (result.clamped) lines.push(`  note: ${result.clamped.note}`)
     if (result.undecided) lines.push(`  ${result.undecided.lines} lines undecided: ${result.undecided.reason}`)
+    lines.push(...trajectoryAppendix(result.trajectory ?? []).map((line) => `  ${line}`))
     return viewText(lines, renderIndexNote(result.index))
   },
 }

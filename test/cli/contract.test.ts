@@ -200,7 +200,7 @@ describe('CLI contract (--json documents and human output)', () => {
   test('schema --json', async () => {
     const { json } = await cli('schema')
     expectShape(json, SCHEMA_DOC, 'schema --json')
-    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector', 'Decision'])
+    expect(json.nodes.map((n: any) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Snapshot', 'Doc', 'DocVector', 'Decision'])
     expect(json.relationships.map((r: any) => `${r.from}-${r.name}->${r.to}`)).toEqual([
       'File-DEFINES->Symbol',
       'Symbol-CONTAINS->Symbol',
@@ -232,6 +232,10 @@ describe('CLI contract (--json documents and human output)', () => {
       'Decision-EVIDENCED_BY->PullRequest',
       'Decision-EVIDENCED_BY->Issue',
       'Decision-EVIDENCED_BY->File',
+      'Snapshot-SNAPSHOT_TOUCHED->File',
+      'Snapshot-SNAPSHOT_TOUCHED->Symbol',
+      'Snapshot-SNAPSHOT_REVERTS->Snapshot',
+      'Snapshot-LANDED_IN->Commit',
     ])
   })
 

@@ -94,9 +94,11 @@ export function cliCases(repoDir: string): string[][] {
     const words = id.split(':')
     const positional = Object.keys(command.args)
     const valid = positional.map((name) => (name === 'query' ? 'MATCH (c:Commit) RETURN count(*)' : name === 'pattern' ? 'Alpha' : name === 'name' ? 'src' : name === 'path' && id === 'analyze' ? repoDir : 'src/a.ts'))
+    // the foreground recorder runs until a signal: every case of it is bounded (a hostile --duration fails at once)
+    const bounded = (argv: string[]) => (id === 'watch' && !argv.includes('--duration') ? [...argv, '--duration', '50'] : argv)
     const add = (...argv: string[]) => {
-      cases.push([...words, ...argv])
-      if (command.flags.json) cases.push([...words, ...argv, '--json'])
+      cases.push(bounded([...words, ...argv]))
+      if (command.flags.json) cases.push(bounded([...words, ...argv, '--json']))
     }
     add()
     add('--nope')
@@ -154,7 +156,11 @@ describe('fuzz: every command and tool with hostile arguments', () => {
     expect(r.code, r.stderr).toBe(0)
   })
 
-  afterAll(() => repo?.cleanup())
+  afterAll(async () => {
+    // `trajectory start` with valid flags starts the background recorder: never leave it running
+    if (repo) await runCli(['trajectory', 'stop', '--repo', repo.dir], { cwd: repo.dir, env: repo.env() })
+    repo?.cleanup()
+  })
 
   test('CLI: no native crash, no bug exit, --json is always one JSON document', async () => {
     const cases = cliCases(repo.dir)

@@ -29,6 +29,7 @@ export function emptyGraph(): GraphData {
     partOf: [], references: [], closes: [], renamedFrom: [], reverts: [],
     fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [],
     imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [], docs: [], docVectors: [],
+    snapshots: [], snapshotFiles: [], snapshotSymbols: [], snapshotReverts: [], landedIn: [],
   }
 }
 
@@ -104,6 +105,11 @@ export function trickyGraph(): GraphData {
   g.evidencedByPullRequest = [{ decision: 'd-0a1b2c3d', target: 42, start_line: 0, end_line: 0 }]
   g.evidencedByIssue = [{ decision: 'd-0a1b2c3d', target: 7, start_line: 0, end_line: 0 }]
   g.evidencedByDocument = [{ decision: 'd-0a1b2c3d', target: 'docs/😀.md', start_line: 1, end_line: 2 }]
+  g.snapshots!.push({ id: sha(900), time: '2020-03-02T10:00:00.000Z', session: 's-20200302-100000', intent: 'fix "a,b"\nthen c', summary: 'src/a,b "c".ts (+1 -1): Foo', kind: 'auto' }, { id: sha(901), time: '2020-03-02T10:05:00.000Z', session: 's-20200302-100000', intent: null, summary: 'src/a,b "c".ts (+1 -1): Foo', kind: 'auto' })
+  g.snapshotFiles!.push({ snapshot: sha(900), path: 'src/a,b "c".ts', added: 1, removed: 1 })
+  g.snapshotSymbols!.push({ snapshot: sha(901), symbol: 'src/a,b "c".ts#Foo', added: 1, removed: 1 })
+  g.snapshotReverts!.push({ snapshot: sha(901), target: sha(900) })
+  g.landedIn!.push({ snapshot: sha(900), sha: g.commits[0].sha })
   return g
 }
 

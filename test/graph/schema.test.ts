@@ -5,7 +5,7 @@ import { trickyGraph } from './fixtures.js'
 describe('schema', () => {
   it('renders node tables before the relationship tables that use them', () => {
     const ddl = renderDDL()
-    // definitions sharing a name (CO_CHANGED: File→File, Symbol→Symbol; GOVERNS; EVIDENCED_BY) are one table with several pairs
+    // definitions sharing a name (CO_CHANGED: File→File, Symbol→Symbol; SNAPSHOT_TOUCHED; GOVERNS; EVIDENCED_BY) are one table with several pairs
     expect(ddl).toHaveLength(new Set(TABLES.map((t) => t.name)).size)
     expect(ddl).toContain('CREATE REL TABLE GOVERNS(FROM Decision TO Symbol, FROM Decision TO File, FROM Decision TO Community, applies_to STRING)')
     expect(ddl[0]).toBe(
@@ -33,7 +33,7 @@ describe('schema', () => {
   it('describes itself as JSON for `gitwhy schema --json`', () => {
     const schema = describeSchema()
     expect(schema.version).toBe(SCHEMA_VERSION)
-    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Doc', 'DocVector', 'Decision'])
+    expect(schema.nodes.map((n) => n.name)).toEqual(['File', 'Symbol', 'Commit', 'Author', 'PullRequest', 'Issue', 'Community', 'Process', 'Snapshot', 'Doc', 'DocVector', 'Decision'])
     expect(schema.relationships.find((r) => r.name === 'BLAMED_ON')).toMatchObject({ from: 'Symbol', to: 'Commit' })
     expect(schema.nodes.find((n) => n.name === 'Commit')?.primary_key).toBe('sha')
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema)

@@ -37,6 +37,13 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   search: { text: 'change one file' },
   why: { target: 'src/mod1.ts:3-9' },
   decisions_for: { target: 'src/mod0.ts:f0_1' },
+  trajectory: { target: 'src/mod0.ts' },
+  global_trajectory: {},
+  session_summary: {},
+  set_intent: { intent: 'answer many calls at once' },
+  consolidate: { summary: 'a checkpoint among many calls' },
+  trajectory_recorder: { action: 'status' },
+  // snapshot: the id of the one recorded in beforeAll
 }
 
 beforeAll(async () => {
@@ -52,6 +59,9 @@ beforeAll(async () => {
   await runJson(['analyze', '--repo', repo.dir], opts)
   // a decision for decisions_for (and why) to find
   await runJson(['decision', 'add', 'f0_1 stays a pure function', '--applies-to', 'src/mod0.ts:f0_1', '--forbid', 'console\\.log', '--repo', repo.dir], opts)
+  // a recorded edit for the trajectory tools (snapshot needs its id)
+  repo.write('src/mod0.ts', 'export const edited = 1\n')
+  GOOD_ARGS.snapshot = { id: (await runJson(['trajectory', 'consolidate', 'an edit to answer about', '--repo', repo.dir], opts)).json.checkpoint.id }
 })
 afterAll(() => repo?.cleanup())
 

@@ -33,7 +33,10 @@ const RETRY_V2 = RETRY_V1.replace('sleep(100)', 'sleep(250)')
 const RETRY_V3 = RETRY_V2.replace('    return url\n', '    if (!url) throw new Error("empty url")\n    return url\n')
 const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class Client  {')
 
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for']
+/** The edit trajectory's tools: the reads, and the ones that record (the intent, a checkpoint, the recorder itself). */
+const TRAJECTORY_READS = ['trajectory', 'global_trajectory', 'snapshot', 'session_summary']
+const TRAJECTORY_WRITES = ['set_intent', 'consolidate', 'trajectory_recorder']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES]
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -68,14 +71,14 @@ describe('gitwhy mcp over stdio', () => {
     repo?.cleanup()
   })
 
-  test('tools/list with --tools all: every tool, snake_case, described, read-only, with output schemas', async () => {
+  test('tools/list with --tools all: every tool, snake_case, described, read-only (but those that record the trajectory), with output schemas', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort())
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-z][a-z_]*$/)
       expect(tool.description!.length, tool.name).toBeGreaterThan(80)
       expect(tool.description!.length, tool.name).toBeLessThan(400)
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true)
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!TRAJECTORY_WRITES.includes(tool.name))
       expect(tool.outputSchema, tool.name).toBeDefined()
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy()
@@ -106,7 +109,13 @@ describe('gitwhy mcp over stdio', () => {
     }
     const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics/)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics, decisions, trajectory/)
+    const { client: trajectory } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: 'trajectory' })
+    try {
+      expect((await trajectory.listTools()).tools.map((t) => t.name).sort()).toEqual(['list_repos', 'ping', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES].sort())
+    } finally {
+      await trajectory.close()
+    }
   })
 
   test('evidence_for a line range equals `gitwhy evidence --json`, with readable text citing the PR', async () => {

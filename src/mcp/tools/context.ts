@@ -14,7 +14,7 @@ export function registerContextTool(server: McpServer, ctx: ServerContext): void
     {
       title: 'Callers, callees, imports, heritage and history of a symbol',
       description:
-        'The 360° view of a symbol or file from the code graph: callers and callees (with how each call was resolved and a confidence), imports and importers, what it extends/implements and its subtypes, its community and execution flows, and its history in one line (last change, revisions, owners, risk). Call it before editing a function to see who depends on it.',
+        'A symbol or file in the code graph: callers and callees (how each call was resolved, a confidence), imports and importers, what it extends/implements and its subtypes, its community and execution flows, and its history in one line (last change, revisions, owners, risk). Call it before editing a function to see who depends on it.',
       inputSchema: {
         target: z.string().describe('symbol (Class.method, path:Name) or file path'),
         min_confidence: z.number().min(0).max(1).optional().describe('lowest call confidence kept (default 0.5; guesses by name ≤ 0.4)'),

@@ -4,7 +4,8 @@ import { UserError } from '../../errors.js'
 import { renderEvidence } from '../../render.js'
 import { evidence } from '../../services/evidence.js'
 import { listAnswer, offsetArg, pageInfo } from '../budget.js'
-import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg } from '../schemas.js'
+import { evidenceItem, indexInfo, limitArg, pagedLimit, repoArg, trajectoryItems } from '../schemas.js'
+import { trajectoryAppendix } from '../../views/trajectory.js'
 import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
 
@@ -14,7 +15,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
     {
       title: 'Why do these lines exist',
       description:
-        'Which commits, PRs and issues made some lines or a symbol what they are: the commits owning the lines now (blame) and the earlier ones that changed them (line history), newest first. Call it before editing code whose purpose is unclear, e.g. "why does retry() sleep 250 ms?". Give path with optional line_start/line_end, or qualified_name.',
+        'Which commits, PRs and issues made some lines or a symbol what they are: the commits owning the lines now (blame) and the earlier ones that changed them (line history), newest first. Call it before editing code whose purpose is unclear, e.g. "why does retry() sleep 250 ms?". Give a path (and lines) or a qualified_name.',
       inputSchema: {
         path: z.string().optional().describe('file path, relative to the repo root; may end in :START-END instead of line_start/line_end'),
         line_start: z.number().int().min(1).max(10_000_000).optional().describe('first line (1-based); default 1'),
@@ -39,6 +40,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
         undecided: z.object({ lines: z.number(), reason: z.string() }).nullable(),
         page: pageInfo,
         clamped: z.object({ requested_line_end: z.number(), note: z.string() }).nullable().describe('set when the range went past the end of the file and was cut there, as git blame -L does'),
+        trajectory: trajectoryItems,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -55,6 +57,7 @@ export function registerEvidenceForTool(server: McpServer, ctx: ServerContext): 
               ...renderEvidence(d.evidence, d.total, 'limit: 0 for all').map((l) => `  ${l}`),
               ...(d.clamped ? [`  note: ${d.clamped.note}`] : []),
               ...(d.undecided ? [`  ${d.undecided.lines} lines undecided: ${d.undecided.reason}`] : []),
+              ...trajectoryAppendix(d.trajectory ?? []).map((l) => `  ${l}`),
               indexLine(d.index),
             ],
         )

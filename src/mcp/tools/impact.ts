@@ -11,7 +11,7 @@ export function registerImpactTool(server: McpServer, ctx: ServerContext): void 
     {
       title: 'What breaks if this changes',
       description:
-        'Blast radius of changing a symbol or file: affected symbols by depth (1 will break, 2 likely, 3 maybe) along calls and heritage, files by imports, tests that reach it, communities and execution flows touched, a risk summary, and hidden coupling (files that change with it though no call/import connects them). Call it before a refactor or an API change.',
+        'Blast radius of changing a symbol or file: affected symbols by depth (1 will break, 2 likely, 3 maybe) along calls and heritage, files by imports, tests that reach it, communities and execution flows touched, a risk summary, and hidden coupling (files changing with it that no call or import links). Call it before a refactor or an API change.',
       inputSchema: {
         target: z.string().describe('symbol (Class.method, path:Name) or file path'),
         direction: z.enum(['up', 'down', 'both']).default('up').describe('up: callers (what breaks); down: callees'),

@@ -20,6 +20,13 @@ import { registerOwnershipTool } from './ownership.js'
 import { registerRelatedTool } from './related.js'
 import { registerRiskTool } from './risk.js'
 import { registerWhyTool } from './why.js'
+import { registerTrajectoryTool } from './trajectory.js'
+import { registerGlobalTrajectoryTool } from './global-trajectory.js'
+import { registerSnapshotTool } from './snapshot.js'
+import { registerSetIntentTool } from './set-intent.js'
+import { registerSessionSummaryTool } from './session-summary.js'
+import { registerConsolidateTool } from './consolidate.js'
+import { registerTrajectoryRecorderTool } from './trajectory-recorder.js'
 
 type Registrar = (server: McpServer, ctx: ServerContext) => void
 
@@ -39,6 +46,8 @@ export const TOOL_GROUPS: Record<string, Registrar[]> = {
   analytics: [registerRiskTool, registerRelatedTool, registerHotspotsTool, registerOwnershipTool],
   // why (default) carries the governing decisions already; decisions_for alone would take the default past its budget
   decisions: [registerDecisionsForTool],
+  // the edit trajectory (uncommitted snapshots, intents, checkpoints) and its recorder: opt-in, over the default's budget
+  trajectory: [registerTrajectoryRecorderTool, registerSetIntentTool, registerTrajectoryTool, registerGlobalTrajectoryTool, registerSnapshotTool, registerSessionSummaryTool, registerConsolidateTool],
 }
 
 /** context and impact carry the risk line and the co-change (hidden coupling) the analytics group answers alone. */

@@ -2,10 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { SEARCH_MODES } from '../../services/search.js'
 import { why, whyLines } from '../../services/why.js'
-import { evidenceItem, indexInfo, limitArg, record, repoArg } from '../schemas.js'
+import { evidenceItem, indexInfo, limitArg, record, repoArg, trajectoryItems } from '../schemas.js'
 import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
-import { governingDecision } from './decisions-for.js'
 
 export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
@@ -13,7 +12,7 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
     {
       title: 'Why does this code exist',
       description:
-        'An answer from the history, every claim cited ([sha], [PR #N], [#N]), made of the commits\' and PRs\' own words, with a confidence; below 0.4 it says "not enough evidence" and gives the best evidence. target: a path, path:START-END, a symbol, or a question in words (located through search first).',
+        'An answer from the history in the commits\' and PRs\' own words, every claim cited ([sha], [PR #N], [#N]), with a confidence (below 0.4: "not enough evidence", and the best evidence). target: a path, path:START-END, a symbol, or a question (found through search).',
       inputSchema: {
         target: z.string().min(1).max(1000).describe('path, path:START-END, symbol, or a question, e.g. "why are compiled routes cached?"'),
         mode: z.enum(SEARCH_MODES).optional().describe('how a question is searched: hybrid (default), bm25, vector'),
@@ -33,9 +32,10 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
         citations: z.array(record('{ref, kind: commit|pr|issue, sha?, number?, subject}')).describe('best first'),
         evidence: z.array(evidenceItem),
         changes_with: z.array(record('{path, qualified_name, shared, example}')),
-        decisions: z.array(governingDecision).describe('recorded decisions governing the target (decisions_for)'),
+        decisions: z.array(record('{id, kind, title, statement, status, via, applies_to, stale_commits, violations}')).describe('governing decisions (decisions_for tells more)'),
         total: z.number(),
         index: indexInfo,
+        trajectory: trajectoryItems,
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

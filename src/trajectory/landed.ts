@@ -1,0 +1,61 @@
+/**
+ * Which commit a snapshot's edit landed in, matched by content (so a squash, an amend or a
+ * cherry-pick count as well as a plain commit): the oldest commit, committed no earlier than the
+ * snapshot, whose first-parent diff adds every line the snapshot added, in the same files
+ * (multisets of lines, trailing whitespace and blank lines dropped). A snapshot that only deleted
+ * lines lands where those lines are deleted. A snapshot whose lines were rewritten again before
+ * the commit lands nowhere: its content never reached the history.
+ */
+import { git, gitBuffer } from '../git/run.js'
+import { lineDiffArgs, parseLineDiffs, type LineDiff } from '../history/reverts.js'
+import type { SnapshotRecord } from './journal.js'
+import type { ShadowRepo } from './shadow.js'
+
+/** A commit may carry a clock a little behind the recorder's (another machine, a rebase keeping dates). */
+const CLOCK_SLACK_S = 300
+
+export async function landedIn(repo: string, head: string, shadow: ShadowRepo, journal: readonly SnapshotRecord[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  const snapshots = journal.filter((r) => r.kind !== 'baseline' && r.files.length > 0)
+  if (snapshots.length === 0 || !shadow.exists()) return out
+  const since = Math.min(...snapshots.map((r) => Date.parse(r.time))) / 1000 - CLOCK_SLACK_S
+  const log = await git(repo, ['log', '--no-merges', '--format=%H %ct', `--since=@${Math.floor(since)}`, head, '--'])
+  const commits = log.split('\n').filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(' ')), time: Number(l.slice(l.indexOf(' ') + 1)) })).reverse()
+  if (commits.length === 0) return out
+  const commitDiffs = parseLineDiffs((await gitBuffer(repo, lineDiffArgs(), { input: commits.map((c) => c.sha).join('\n') + '\n' })).stdout.toString('latin1'))
+  const snapDiffs = parseLineDiffs((await shadow.gitBuffer(lineDiffArgs(), { input: snapshots.map((s) => s.id).join('\n') + '\n' })).stdout.toString('latin1'))
+  for (const s of snapshots) {
+    const own = snapDiffs.get(s.id)
+    if (!own) continue
+    const at = Date.parse(s.time) / 1000 - CLOCK_SLACK_S
+    const hit = commits.find((c) => c.time >= at && contains(commitDiffs.get(c.sha), own))
+    if (hit) out.set(s.id, hit.sha)
+  }
+  return out
+}
+
+/** Does the commit's diff hold every line the snapshot added (or, for a deletion only, removed)? */
+function contains(commit: LineDiff | undefined, snapshot: LineDiff): boolean {
+  if (!commit) return false
+  const added = [...snapshot.values()].some((f) => f.added.some((l) => l.trim() !== ''))
+  let needed = 0
+  for (const [key, f] of snapshot) {
+    const lines = (added ? f.added : f.removed).filter((l) => l.trim() !== '')
+    if (lines.length === 0) continue
+    needed += lines.length
+    const c = commit.get(key)
+    if (!c || !subset(lines, added ? c.added : c.removed)) return false
+  }
+  return needed > 0
+}
+
+function subset(lines: string[], of: string[]): boolean {
+  const counts = new Map<string, number>()
+  for (const l of of) counts.set(l, (counts.get(l) ?? 0) + 1)
+  for (const l of lines) {
+    const left = counts.get(l) ?? 0
+    if (left === 0) return false
+    counts.set(l, left - 1)
+  }
+  return true
+}
