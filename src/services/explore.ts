@@ -3,6 +3,8 @@ import { NO_ACTIVITY, type ActivityRow } from '../graph/types.js'
 import { authorNames } from './analytics.js'
 import { symbolIds } from './index-layout.js'
 import type { IndexReader } from './index-reader.js'
+import { UserError } from '../errors.js'
+import { resolveTarget, splitRange } from './resolve.js'
 import { risksOfFiles } from './risk.js'
 
 /**
@@ -123,4 +125,24 @@ export function symbolIndex(reader: IndexReader): SymbolEntry[] {
   return reader.memo('explore\0symbol-index', () =>
     exploreFiles(reader).flatMap((f) => fileSymbols(reader, f.path).map((s) => ({ id: s.id, path: f.path, qualified_name: s.qualified_name, kind: s.kind, start_line: s.start_line }))),
   )
+}
+
+/**
+ * Where `gitwhy explore TARGET` opens: `PATH`, `PATH:LINE` (the innermost symbol around the line)
+ * or a symbol, as a file and the id of the symbol to select (null: the whole file).
+ */
+export function exploreStart(reader: IndexReader, input: string): { path: string; symbol: string | null } {
+  const { path, start } = splitRange(reader, input)
+  const t = resolveTarget(reader, path)
+  if (t.kind === 'directory') throw new UserError(`${t.path.replace(/\/$/, '') || '.'} is a directory`, 'pass a file (optionally PATH:LINE) or a symbol', 'is_directory')
+  if (t.kind === 'symbol') return { path: t.path, symbol: t.id }
+  if (start === undefined) return { path: t.path, symbol: null }
+  const file = reader.requireFile(t.path)
+  if (start > file.lines) throw new UserError(`${t.path} has only ${file.lines} lines; line ${start} is past the end`, `pass a line within 1-${file.lines}`, 'bad_range')
+  let best = -1
+  file.symbols.forEach((s, i) => {
+    const b = file.symbols[best]
+    if (s.startLine <= start && s.endLine >= start && (!b || s.startLine > b.startLine || (s.startLine === b.startLine && s.endLine < b.endLine))) best = i
+  })
+  return { path: t.path, symbol: best < 0 ? null : symbolIds(file)[best] }
 }

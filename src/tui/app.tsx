@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput, useStdin, useStdout, type Key } from 'ink'
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react'
 import type { ExploreFile, ExploreSymbol } from '../services/explore.js'
 import type { EvidenceResult } from '../services/types.js'
 import {
@@ -151,7 +151,7 @@ export function App({ source, repoName, color, start }: AppProps) {
       const list = source.symbols(to.path)
       const i = to.symbol ? list.findIndex((s) => s.id === to.symbol) : -1
       setSymCursor(i + 1)
-      setFocus(i >= 0 ? 'symbols' : 'files')
+      setFocus('symbols')
       setSettledKey(i >= 0 ? list[i].id : to.path)
       setViews([])
     },
@@ -340,7 +340,12 @@ export function App({ source, repoName, color, start }: AppProps) {
     }
     if (Object.hasOwn(SIDE_VIEWS, input)) toggle(SIDE_VIEWS[input])
   }
-  useInput(onKey, { isActive: isRawModeSupported === true })
+  // Ink re-subscribes a new handler in an effect, after the frame is written: a key typed in
+  // between would reach the previous frame's handler. The latest one is read at each key instead.
+  const latest = useRef(onKey)
+  latest.current = onKey
+  const stable = useCallback((input: string, k: Key) => latest.current(input, k), [])
+  useInput(stable, { isActive: isRawModeSupported === true })
 
   // ---- drawing
   // a row of a list starts with the cursor column: `›` on the selected row (visible without colour or inverse too)
@@ -369,7 +374,8 @@ export function App({ source, repoName, color, start }: AppProps) {
     const lh = listH(h) - (editing || filter ? 1 : 0)
     const startAt = windowStart(tree.length, fileCursor, lh)
     const showOwner = inner >= 36
-    const nameW = inner - 1 - 2 - 6 - (showOwner ? 10 : 0)
+    const ownerW = inner >= 54 ? 14 : 9
+    const nameW = inner - 1 - 2 - 6 - (showOwner ? ownerW + 1 : 0)
     const body: ReactElement[] = []
     if (editing || filter) body.push(draw([{ text: 'filter: ', tone: 'dim' }, { text: clip(filter, inner - 10), tone: 'accent' }, ...(editing ? [{ text: '▏', tone: 'accent' as Tone }] : [])], 'filter'))
     if (filesLoad.state === 'error') body.push(draw([{ text: clip(filesLoad.message, inner), tone: 'del' }], 'err'))
@@ -385,7 +391,7 @@ export function App({ source, repoName, color, start }: AppProps) {
             { text: cell(label, nameW), tone: r.dir ? 'title' : undefined, bold: r.dir },
             { text: ` ${heat}`, tone: f && f.heat >= 0.9 ? 'high' : f && f.heat >= 0.6 ? 'medium' : 'dim' },
             { text: f ? String(f.revisions).padStart(5) : '     ', tone: 'dim' },
-            ...(showOwner ? [{ text: ` ${cell(f?.owner ? f.owner.name : '', 9)}`, tone: 'dim' as Tone }] : []),
+            ...(showOwner ? [{ text: ` ${cell(f?.owner ? f.owner.name : '', ownerW)}`, tone: 'dim' as Tone }] : []),
           ],
           r.key,
           sel,
@@ -431,22 +437,24 @@ export function App({ source, repoName, color, start }: AppProps) {
       const e = evidence.value
       const span = e.target.line_end - e.target.line_start + 1
       const blamed = e.evidence.filter((x) => x.source === 'blame').length
-      title = [{ text: 'Evidence', tone: 'title' }, { text: clip(` · ${target.symbol ? target.symbol.name : target.path.slice(target.path.lastIndexOf('/') + 1)}:${e.target.line_start}-${e.target.line_end} · ${e.total} commits, ${blamed} own lines`, inner - 9), tone: 'dim' }]
+      title = [{ text: 'Evidence', tone: 'title' }, { text: clip(` · ${target.symbol ? target.symbol.name : target.path.slice(target.path.lastIndexOf('/') + 1)}:${e.target.line_start}-${e.target.line_end} · ${e.total} commits, ${blamed} in blame`, inner - 9), tone: 'dim' }]
+      // the subject keeps most of the room: the date in full, the category and the issues only when there is plenty
       const wide = inner >= 70
-      const authorW = wide ? 14 : 9
+      const roomy = inner >= 100
+      const authorW = roomy ? 14 : wide ? 11 : 9
       const startAt = windowStart(e.evidence.length, evCursor, lh)
       for (let i = startAt; i < Math.min(e.evidence.length, startAt + lh); i++) {
         const x = e.evidence[i]
         // the PR before the subject; issues too when the pane is wide (the commit view has them all)
-        const refs = [...x.pull_requests.slice(0, 1).map((p) => `#${p.number}`), ...(wide ? x.issues.slice(0, 2).map((s) => `${s.closes ? 'fixes ' : ''}#${s.number}`) : [])].join(' ')
-        const fixed = 9 + (wide ? 11 : 6) + authorW + 1 + (wide ? 7 : 0) + 6
+        const refs = [...x.pull_requests.slice(0, 1).map((p) => `#${p.number}`), ...(roomy ? x.issues.slice(0, 2).map((s) => `${s.closes ? 'fixes ' : ''}#${s.number}`) : [])].join(' ')
+        const fixed = 9 + (wide ? 11 : 6) + authorW + 1 + (roomy ? 7 : 0) + 6
         body.push(
           draw(
             [
               { text: `${x.commit.short.slice(0, 7)} `, tone: 'accent' },
               { text: wide ? `${day(x.commit.date)} ` : `${x.commit.date.slice(2, 7)} `, tone: 'dim' },
               { text: `${cell(x.commit.author, authorW)} ` },
-              ...(wide ? [{ text: cell(x.commit.category, 6) + ' ', tone: 'dim' as Tone }] : []),
+              ...(roomy ? [{ text: cell(x.commit.category, 6) + ' ', tone: 'dim' as Tone }] : []),
               { text: blameBar(x.lines, span, 5) + ' ', tone: 'accent' },
               ...(refs ? [{ text: clip(refs, 24) + ' ', tone: 'medium' as Tone }] : []),
               { text: clip(x.commit.subject, Math.max(4, inner - fixed - (refs ? Math.min(24, textWidth(refs)) + 1 : 0))) },
