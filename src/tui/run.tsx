@@ -1,19 +1,34 @@
-import { render } from 'ink'
+import { render, type Instance, type RenderOptions } from 'ink'
 import type { IndexReader } from '../services/index-reader.js'
 import { App, type ExploreStart } from './app.js'
 import { ExploreSource } from './source.js'
 
 /**
- * The explorer on the terminal: drawn until `q` (or ctrl-c), then the index is closed. Only the
- * `explore` command imports this module, so Ink and React load for it alone.
+ * The explorer mounted with Ink. Only the `explore` command (through dist/bundle/explore.mjs,
+ * see scripts/bundle.mjs) and bench/explore.mjs import this module, so Ink and React load for
+ * them alone.
  */
-export async function runExplorer(reader: IndexReader, options: { repoName: string; color: boolean; start: ExploreStart | null }): Promise<void> {
+
+export interface ExplorerOptions {
+  repoName: string
+  color: boolean
+  start: ExploreStart | null
+}
+
+/** Draw the explorer on `io` (the process's terminal by default); the benchmark passes its own streams. */
+export function mountExplorer(reader: IndexReader, options: ExplorerOptions, io: Pick<RenderOptions, 'stdout' | 'stdin' | 'stderr' | 'debug'> = {}): { instance: Instance; source: ExploreSource } {
   const source = new ExploreSource(reader)
-  const app = render(<App source={source} repoName={options.repoName} color={options.color} start={options.start} />, { exitOnCtrlC: true, patchConsole: true })
+  const instance = render(<App source={source} repoName={options.repoName} color={options.color} start={options.start} />, { exitOnCtrlC: true, patchConsole: io.stdout === undefined, ...io })
+  return { instance, source }
+}
+
+/** The explorer on the terminal until `q` (or ctrl-c); then the index is closed. */
+export async function runExplorer(reader: IndexReader, options: ExplorerOptions): Promise<void> {
+  const { instance, source } = mountExplorer(reader, options)
   try {
-    await app.waitUntilExit()
+    await instance.waitUntilExit()
   } finally {
-    app.cleanup()
+    instance.cleanup()
     await source.idle()
     await reader.close()
   }
