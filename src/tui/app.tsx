@@ -189,7 +189,7 @@ export function App({ source, repoName, color, start }: AppProps) {
   const height = rows - 1 // one line short of the screen: a full screen makes Ink clear it at every frame
   const bodyH = height - 1
   const narrow = cols < 60
-  const leftW = narrow ? cols : Math.max(28, Math.min(60, Math.floor(cols * 0.4)))
+  const leftW = narrow ? cols : cols < 100 ? Math.max(24, Math.floor(cols / 3)) : Math.min(60, Math.floor(cols * 0.4))
   const rightW = narrow ? cols : cols - leftW
   const symH = narrow ? bodyH : Math.max(5, Math.floor(bodyH * 0.4))
   const evH = narrow ? bodyH : bodyH - symH
@@ -441,13 +441,14 @@ export function App({ source, repoName, color, start }: AppProps) {
       // the subject keeps most of the room: the date in full, the category and the issues only when there is plenty
       const wide = inner >= 70
       const roomy = inner >= 100
-      const authorW = roomy ? 14 : wide ? 11 : 9
+      const authorW = roomy ? 14 : wide ? 11 : 8
+      const barW = wide ? 5 : 4
       const startAt = windowStart(e.evidence.length, evCursor, lh)
       for (let i = startAt; i < Math.min(e.evidence.length, startAt + lh); i++) {
         const x = e.evidence[i]
         // the PR before the subject; issues too when the pane is wide (the commit view has them all)
         const refs = [...x.pull_requests.slice(0, 1).map((p) => `#${p.number}`), ...(roomy ? x.issues.slice(0, 2).map((s) => `${s.closes ? 'fixes ' : ''}#${s.number}`) : [])].join(' ')
-        const fixed = 9 + (wide ? 11 : 6) + authorW + 1 + (roomy ? 7 : 0) + 6
+        const fixed = 9 + (wide ? 11 : 6) + authorW + 1 + (roomy ? 7 : 0) + barW + 1
         body.push(
           draw(
             [
@@ -455,7 +456,7 @@ export function App({ source, repoName, color, start }: AppProps) {
               { text: wide ? `${day(x.commit.date)} ` : `${x.commit.date.slice(2, 7)} `, tone: 'dim' },
               { text: `${cell(x.commit.author, authorW)} ` },
               ...(roomy ? [{ text: cell(x.commit.category, 6) + ' ', tone: 'dim' as Tone }] : []),
-              { text: blameBar(x.lines, span, 5) + ' ', tone: 'accent' },
+              { text: blameBar(x.lines, span, barW) + ' ', tone: 'accent' },
               ...(refs ? [{ text: clip(refs, 24) + ' ', tone: 'medium' as Tone }] : []),
               { text: clip(x.commit.subject, Math.max(4, inner - fixed - (refs ? Math.min(24, textWidth(refs)) + 1 : 0))) },
             ],
@@ -480,7 +481,8 @@ export function App({ source, repoName, color, start }: AppProps) {
   // ---- status bar: the index head, its staleness, the keys
   const head = info.state === 'ok' ? info.value.head.slice(0, 7) : '…'
   const stale = info.state !== 'ok' ? '' : !info.value.stale ? 'fresh' : info.value.commits_behind === null ? 'stale: history rewritten' : `stale: ${info.value.commits_behind} behind`
-  const hints = editing ? 'type to filter · enter keep · esc clear' : view?.kind === 'search' ? 'type to search · ↑↓ pick · enter open · esc back' : view ? `↑↓ move${page?.picks.length ? ' · enter open' : ''} · esc back · ? help · q quit` : 'tab pane · enter open · f filter · / search · r o c H C g views · ? help · q quit'
+  // the way out first: a narrow terminal cuts the end of the line
+  const hints = editing ? 'type to filter · enter keep · esc clear' : view?.kind === 'search' ? 'type to search · ↑↓ pick · enter open · esc back' : view ? `esc back · ? help · q quit · ↑↓ move${page?.picks.length ? ' · enter open' : ''}` : '? help · q quit · tab pane · enter open · f filter · / search · r o c H C g views'
   const status: Line = [
     { text: ` ${busy ? spin : '●'} `, tone: busy ? 'accent' : 'dim' },
     { text: `${repoName} @ ${head}`, bold: true },
