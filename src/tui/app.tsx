@@ -132,6 +132,12 @@ export function App({ source, repoName, color, start }: AppProps) {
     return () => clearTimeout(timer)
   }, [query, settledQuery])
 
+  // the working HEAD moves while the explorer is open (a commit, a pull): the status bar follows it
+  useEffect(() => {
+    const timer = setInterval(() => source.forget('index'), 5000)
+    return () => clearInterval(timer)
+  }, [source])
+
   const busy = source.busy()
   useEffect(() => {
     if (!busy) return
@@ -485,7 +491,7 @@ export function App({ source, repoName, color, start }: AppProps) {
   const hints = editing ? 'type to filter · enter keep · esc clear' : view?.kind === 'search' ? 'type to search · ↑↓ pick · enter open · esc back' : view ? `esc back · ? help · q quit · ↑↓ move${page?.picks.length ? ' · enter open' : ''}` : '? help · q quit · tab pane · enter open · f filter · / search · r o c H C g views'
   const status: Line = [
     { text: ` ${busy ? spin : '●'} `, tone: busy ? 'accent' : 'dim' },
-    { text: `${repoName} @ ${head}`, bold: true },
+    { text: `${clip(repoName, 30)} @ ${head}`, bold: true },
     { text: stale ? ` · ${stale}` : '', tone: info.state === 'ok' && info.value.stale ? 'medium' : 'low' },
     { text: '  ' },
     { text: hints, tone: 'dim' },

@@ -49,7 +49,7 @@ export const targetName = (t: ExploreTarget): string => (t.symbol ? `${t.symbol.
 /** A page for a load that has not answered (yet): the spinner, or the error with its remedy. */
 function pending<T>(title: string, load: Load<T>, build: (value: T) => Omit<Page, 'title'>): Page {
   if (load.state === 'loading') return { title, lines: [[seg('loading…', 'dim')]], picks: [], loading: true }
-  if (load.state === 'error') return { title, lines: [[seg(`error: ${load.message}`, 'del')], ...(load.remedy ? [[seg(`fix: ${load.remedy}`, 'dim')]] : [])], picks: [] }
+  if (load.state === 'error') return { title, lines: [[seg(`error: ${clip(load.message, 400)}`, 'del')], ...(load.remedy ? [[seg(`fix: ${clip(load.remedy, 400)}`, 'dim')]] : [])], picks: [] }
   return { title, ...build(load.value) }
 }
 
@@ -63,8 +63,8 @@ export function commitPage(load: Load<CommitDetail>, evidence: Load<EvidenceResu
       [seg('commit ', 'dim'), seg(c.sha, 'accent'), seg(`  ${c.category}${c.reverts ? ` (reverts ${c.reverts.slice(0, 7)})` : ''}`, 'dim')],
       [seg('Author  ', 'dim'), seg(clip(`${c.author} <${c.email}>`, width - 30)), seg(`  ${c.date.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC')}`, 'dim')],
     ]
-    for (const p of d.pull_requests) lines.push([seg('PR      ', 'dim'), seg(`#${p.number} `, 'accent'), seg(clip(p.title, width - 20)), ...(p.url ? [seg(`  ${p.url}`, 'dim')] : [])])
-    for (const i of d.issues) lines.push([seg('Issue   ', 'dim'), seg(`${i.closes ? 'closes ' : ''}#${i.number} `, 'accent'), seg(clip(i.title, width - 24)), ...(i.url ? [seg(`  ${i.url}`, 'dim')] : [])])
+    for (const p of d.pull_requests) lines.push([seg('PR      ', 'dim'), seg(`#${p.number} `, 'accent'), seg(clip(p.title, width - 20)), ...(p.url ? [seg(`  ${clip(p.url, 120)}`, 'dim')] : [])])
+    for (const i of d.issues) lines.push([seg('Issue   ', 'dim'), seg(`${i.closes ? 'closes ' : ''}#${i.number} `, 'accent'), seg(clip(i.title, width - 24)), ...(i.url ? [seg(`  ${clip(i.url, 120)}`, 'dim')] : [])])
     lines.push([seg('Changes ', 'dim'), seg(`+${c.additions}`, 'add'), seg(' '), seg(`-${c.deletions}`, 'del'), seg(` in ${d.files.length} files · owns ${d.owns.lines} lines of ${d.owns.symbols} symbols at the indexed HEAD`, 'dim')])
     lines.push([])
     lines.push([seg(`    ${clip(c.subject, width - 6)}`, undefined, true)])
@@ -163,7 +163,7 @@ export function communitiesPage(load: Load<CommunitiesResult>, width: number): P
     const picks: Page['picks'] = []
     for (const c of r.communities) {
       picks.push({ line: lines.length, go: { kind: 'community', id: c.id } })
-      lines.push([seg(`${c.id.padEnd(6)} ${String(c.size).padStart(4)}  ${c.cohesion.toFixed(2).padStart(8)}  ${`${c.recent_revisions} / ${c.revisions}`.padStart(18)}  `), seg(clip(c.label, width - 48), 'accent')])
+      lines.push([seg(`${cell(c.id, 6)} ${String(c.size).padStart(4)}  ${c.cohesion.toFixed(2).padStart(8)}  ${`${c.recent_revisions} / ${c.revisions}`.padStart(18)}  `), seg(clip(c.label, width - 48), 'accent')])
     }
     if (r.total === 0) lines.push([seg('no communities: too little co-change history', 'dim')])
     return { lines, picks }
@@ -193,7 +193,7 @@ export function graphPage(t: ExploreTarget, load: Load<ContextResult>, width: nu
     const lines: Line[] = []
     const picks: Page['picks'] = []
     if (r.definition) lines.push([seg(clip(r.definition.signature, width - 4), 'dim')])
-    lines.push([seg(`last change ${day(r.history.last_change) || '—'} · ${r.history.revisions} revisions · risk `, 'dim'), seg(r.history.risk, levelTone(r.history.risk)), seg(r.community ? ` · community ${r.community.id} ${r.community.label}` : '', 'dim')])
+    lines.push([seg(`last change ${day(r.history.last_change) || '—'} · ${r.history.revisions} revisions · risk `, 'dim'), seg(r.history.risk, levelTone(r.history.risk)), seg(r.community ? ` · community ${clip(`${r.community.id} ${r.community.label}`, width - 60)}` : '', 'dim')])
     for (const [name, list] of [['Callers', r.callers], ['Callees', r.callees]] as const) {
       lines.push([], heading(`${name} (${list.length}${r.truncated[name.toLowerCase()] ? ` + ${r.truncated[name.toLowerCase()]}` : ''})`))
       for (const x of list) {
@@ -247,11 +247,11 @@ export function searchPage(query: string, paths: readonly string[], symbols: Loa
     return { title: 'Search', lines, picks, loading: hits !== null }
   }
   if (hits.state === 'error') {
-    lines.push([seg(`Search service: ${hits.message}`, 'dim')])
+    lines.push([seg(`Search service: ${clip(hits.message, width - 20)}`, 'dim')])
     return { title: 'Search', lines, picks }
   }
   const r = hits.value
-  lines.push([seg(`Search service (${r.answered}${r.model ? `, ${r.model}` : ''}): ${r.hits.length} hits`, 'title', true)])
+  lines.push([seg(`Search service (${r.answered}${r.model ? `, ${clip(r.model, 40)}` : ''}): ${r.hits.length} hits`, 'title', true)])
   if (r.note) lines.push([seg(`  ${clip(r.note, width - 6)}`, 'dim')])
   for (const h of r.hits) {
     const go: Go | null = h.kind === 'symbol' ? { kind: 'target', path: h.path, symbol: h.ref } : h.kind === 'commit' ? { kind: 'commit', sha: h.ref } : null

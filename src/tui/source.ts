@@ -29,7 +29,11 @@ export const targetKey = (t: ExploreTarget): string => (t.symbol ? t.symbol.id :
  */
 export class ExploreSource {
   private readonly cache = new Map<string, Load<unknown>>()
-  private readonly queue: Array<{ key: string; run: () => Promise<unknown> | unknown }> = []
+  private readonly queue: Array<{ key: string; run: () => Promise<unknown> | unknown; quiet: boolean }> = []
+  /** Kept answers to ask again the next time they are requested, shown meanwhile (see `forget`). */
+  private readonly stale = new Set<string>()
+  /** The job running, if any. */
+  private current: { quiet: boolean } | null = null
   private readonly listeners = new Set<() => void>()
   private running = false
   /** Bumped at every settled load (a React external store's snapshot). */
@@ -44,18 +48,25 @@ export class ExploreSource {
 
   getVersion = (): number => this.version
 
-  /** Whether any load is queued or running (the spinner turns while there is). */
+  /** Whether a load the screen waits for is queued or running (the spinner turns while there is). */
   busy(): boolean {
-    return this.running || this.queue.length > 0
+    return (this.current !== null && !this.current.quiet) || this.queue.some((j) => !j.quiet)
   }
 
   /** The cached answer for `key`, or `loading` with `run` queued to compute it. */
   request<T>(key: string, run: () => Promise<T> | T): Load<T> {
     const hit = this.cache.get(key)
-    if (hit) return hit as Load<T>
+    if (hit && !this.stale.has(key)) return hit as Load<T>
+    if (hit) {
+      // asked again in the background, the kept answer shown until the new one comes
+      this.stale.delete(key)
+      this.queue.push({ key, run, quiet: true })
+      if (!this.running) this.schedule()
+      return hit as Load<T>
+    }
     const loading: Load<T> = { state: 'loading' }
     this.cache.set(key, loading)
-    this.queue.push({ key, run })
+    this.queue.push({ key, run, quiet: false })
     if (!this.running) this.schedule()
     return loading
   }
@@ -70,9 +81,11 @@ export class ExploreSource {
     const job = this.queue.pop()
     if (!job) {
       this.running = false
+      this.current = null
       this.notify()
       return
     }
+    this.current = job
     let settled: Load<unknown>
     try {
       settled = { state: 'ok', value: await job.run() }
@@ -89,9 +102,16 @@ export class ExploreSource {
     for (const l of this.listeners) l()
   }
 
+  /** Ask for a kept answer again the next time the screen wants it, showing the kept one meanwhile (the index's freshness follows the working HEAD). */
+  forget(key: string): void {
+    if (this.cache.get(key)?.state !== 'ok' || this.stale.has(key)) return
+    this.stale.add(key)
+    this.notify()
+  }
+
   /** Resolves when nothing is queued or running (tests and the benchmark wait on it). */
   async idle(): Promise<void> {
-    while (this.busy()) await new Promise((r) => setTimeout(r, 2))
+    while (this.running) await new Promise((r) => setTimeout(r, 2))
   }
 
   // ---- the answers, by service

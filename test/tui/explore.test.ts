@@ -301,3 +301,12 @@ describe('explore: the tree and the fuzzy filter', () => {
     expect(treeRows(paths, new Set(), 'srvr').map((r) => r.key)).toEqual(['src/', 'src/server.ts'])
   })
 })
+
+describe('explore: the index against the working HEAD', () => {
+  test('the status bar follows a new commit: stale, N behind', async () => {
+    const t = await explore()
+    repo.write('README.md', '# demo, later\n').commit('docs: a commit after the index')
+    const f = await t.waitFor('stale: 1 behind', 15_000)
+    expect(lines(f).at(-1)).toContain(`demo @ ${repo.git('rev-parse', '--short=7', 'HEAD~1').trim()} · stale: 1 behind`)
+  })
+})
