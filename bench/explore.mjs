@@ -116,7 +116,7 @@ await reader.close()
 async function command() {
   if (spawnSync('script', ['--version'], { encoding: 'utf8' }).status !== 0) return null
   const start = performance.now()
-  const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} explore`, '/dev/null'], { cwd: repo, env: { ...process.env, COLUMNS: '100', LINES: '24' }, stdio: ['pipe', 'pipe', 'ignore'] })
+  const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} explore`, '/dev/null'], { cwd: repo, env: { ...process.env, CI: 'false', CONTINUOUS_INTEGRATION: 'false' }, stdio: ['pipe', 'pipe', 'ignore'] })
   let out = ''
   const tree = await new Promise((resolveTree) => {
     const timer = setTimeout(() => resolveTree(null), 15_000)

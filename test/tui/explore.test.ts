@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createElement } from 'react'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
-import { expectUserError } from '../cli/cli.js'
+import { spawn, spawnSync } from 'node:child_process'
+import { BIN, expectUserError } from '../cli/cli.js'
 import { KEY, renderTerminal, type Terminal } from '../helpers/terminal.js'
 import { width } from '../../src/tui/text.js'
 import { fuzzyMatch, treeRows } from '../../src/tui/tree.js'
@@ -289,6 +290,39 @@ describe('explore: the command', () => {
     } finally {
       bare.cleanup()
     }
+  })
+})
+
+/** `gitwhy explore` in a real pseudo-terminal (util-linux `script`): its output until `q` is typed once `until` shows, and its exit code. */
+async function inTerminal(env: Record<string, string>, until: RegExp): Promise<{ output: string; code: number | null }> {
+  const child = spawn('script', ['-qfec', `${process.execPath} ${BIN} explore src/router.ts:3`, '/dev/null'], {
+    cwd: repo.dir,
+    // Ink draws only the last frame where CI is set (a CI runner that runs this test, too)
+    env: { ...repo.env(), TERM: 'xterm-256color', CI: 'false', CONTINUOUS_INTEGRATION: 'false', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d))
+  const deadline = Date.now() + 30_000
+  while (!until.test(output.replace(/\u001b\[[0-9;?]*[a-zA-Z]/g, '')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  child.stdin.write('q')
+  const code = await new Promise<number | null>((r) => {
+    const timer = setTimeout(() => (child.kill('SIGKILL'), r(null)), 10_000)
+    child.on('exit', (c) => (clearTimeout(timer), r(c)))
+  })
+  return { output, code }
+}
+
+describe.skipIf(spawnSync('script', ['--version']).status !== 0)('explore: the command in a real terminal', () => {
+  test('raw mode, the frame at PATH:LINE, q exits 0; colour unless NO_COLOR', async () => {
+    const colour = /\u001b\[(3[0-79]|9[0-7]|38;)(;\d+)*m/
+    const coloured = await inTerminal({}, /Evidence · route:2-4 · 7 commits/)
+    expect(coloured.code, coloured.output.slice(-2000)).toBe(0)
+    expect(coloured.output).toMatch(colour)
+    const plain = await inTerminal({ NO_COLOR: '1' }, /Evidence · route:2-4 · 7 commits/)
+    expect(plain.code).toBe(0)
+    expect(plain.output.replace(/\u001b\[[0-9;?]*[a-zA-Z]/g, '')).toContain('Symbols · src/router.ts')
+    expect(plain.output).not.toMatch(colour)
   })
 })
 
