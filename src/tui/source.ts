@@ -23,10 +23,14 @@ export const targetKey = (t: ExploreTarget): string => (t.symbol ? t.symbol.id :
 /**
  * Every answer the explorer shows, through the same services as the CLI and the MCP server, on
  * one open index. Each answer is kept by its key (an index never changes once built), so going
- * back to a view is instant. Loads run one at a time after the current keypress has been drawn,
+ * back to a view is instant (the KEEP answers used last; a long session does not grow without
+ * bound). Loads run one at a time after the current keypress has been drawn,
  * the one asked for last first (what the screen shows now), and every settled load notifies the
  * subscribers, which redraw.
  */
+/** How many answers are kept (evidence with its hunks is the largest: up to a few MB for a busy file). */
+const KEEP = 400
+
 export class ExploreSource {
   private readonly cache = new Map<string, Load<unknown>>()
   private readonly queue: Array<{ key: string; run: () => Promise<unknown> | unknown; quiet: boolean }> = []
@@ -56,6 +60,11 @@ export class ExploreSource {
   /** The cached answer for `key`, or `loading` with `run` queued to compute it. */
   request<T>(key: string, run: () => Promise<T> | T): Load<T> {
     const hit = this.cache.get(key)
+    if (hit) {
+      // used now: the newest in the map's order, the last to be dropped
+      this.cache.delete(key)
+      this.cache.set(key, hit)
+    }
     if (hit && !this.stale.has(key)) return hit as Load<T>
     if (hit) {
       // asked again in the background, the kept answer shown until the new one comes
@@ -93,6 +102,10 @@ export class ExploreSource {
       settled = isUserError(error) ? { state: 'error', message: error.message, remedy: error.remedy } : { state: 'error', message: error instanceof Error ? error.message : String(error), remedy: null }
     }
     this.cache.set(job.key, settled)
+    for (const [key, load] of this.cache) {
+      if (this.cache.size <= KEEP) break
+      if (load.state !== 'loading') this.cache.delete(key)
+    }
     this.notify()
     this.schedule()
   }
