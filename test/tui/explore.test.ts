@@ -346,6 +346,34 @@ describe('explore: the tree and the fuzzy filter', () => {
   })
 })
 
+describe('explore: the service behind the panes', () => {
+  test('every indexed file with its activity and largest owner; the symbols of a file nested; their risks', async () => {
+    const { exploreFiles, fileSymbols, symbolRisks } = await import('../../src/services/explore.js')
+    const files = exploreFiles(reader)
+    expect(files.map((f) => f.path)).toEqual(['README.md', 'src/router.ts', 'src/server.ts', 'src/util.ts'])
+    expect(files[1]).toMatchObject({ lines: 15, symbols: 4, revisions: 7, owner: { name: 'Ada Tester', email: 'ada@example.test', share: 1 } })
+    // Bob rewrote one of util.ts's three lines: Ada still owns the most
+    expect(files[3].owner!.name).toBe('Ada Tester')
+    expect(files[3].owner!.share).toBeCloseTo(2 / 3)
+    expect(files[3].revisions).toBe(2)
+    const symbols = fileSymbols(reader, 'src/router.ts')
+    expect(symbols.map((x) => [x.qualified_name, x.depth, x.start_line, x.end_line])).toEqual([
+      ['Router', 0, 1, 9],
+      ['Router.route', 1, 2, 4],
+      ['Router.match', 1, 6, 8],
+      ['createRouter', 0, 11, 15],
+    ])
+    expect(fileSymbols(reader, 'nope.ts')).toEqual([])
+    const risks = await symbolRisks(reader, 'src/router.ts')
+    expect([...risks.keys()].sort()).toEqual(symbols.map((x) => x.id).sort())
+    for (const r of risks.values()) {
+      expect(['LOW', 'MEDIUM', 'HIGH']).toContain(r.level)
+      expect(r.last_change).toMatch(/^2024-01-01/)
+    }
+    expect(risks.get('src/router.ts#Router.route')!.revisions).toBe(7)
+  })
+})
+
 describe('explore: the index against the working HEAD', () => {
   test('the status bar follows a new commit: stale, N behind', async () => {
     const t = await explore()
