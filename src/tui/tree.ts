@@ -111,9 +111,9 @@ export function byTreeOrder(a: string, b: string): number {
   return pa.length - pb.length
 }
 
-/** The row of `key`, else of its nearest shown directory (it is inside a closed one), else the first. */
+/** The row of `key`, else of its nearest shown directory (it is inside a closed one); none given: the first file (a filter's first match). */
 export function rowIndexOf(rows: readonly TreeRow[], key: string | null): number {
-  if (key === null) return 0
+  if (key === null) return Math.max(0, rows.findIndex((r) => !r.dir))
   const exact = rows.findIndex((r) => r.key === key)
   if (exact >= 0) return exact
   const dirs = ancestors(key).reverse()

@@ -88,8 +88,9 @@ describe('explore: key sequences', () => {
     const f = await t.waitFor('router.ts')
     expect(f).toMatch(/Files 4\/4/)
     expect(f).toMatch(/▾ src\//)
-    expect(rowOf(f, 'router.ts')).toMatch(/▄\s+7 Ada Test/)
-    expect(rowOf(f, 'util.ts')).toMatch(/\b2 Ada Test/)
+    // the cursor starts on the first file
+    expect(rowOf(f, '   router.ts')).toMatch(/›\s+router.ts\s+▄\s+7 Ada Test/)
+    expect(rowOf(f, '   util.ts')).toMatch(/\b2 Ada Test/)
     // the status bar: the repository, the indexed HEAD, fresh, the keys
     expect(lines(f).at(-1)).toContain(`demo @ ${repo.head().slice(0, 7)} · fresh`)
     expect(lines(f).at(-1)).toContain('? help')
@@ -98,7 +99,7 @@ describe('explore: key sequences', () => {
   test('open a file, pick a symbol, open a commit: symbols with risk, the evidence timeline, the commit and its hunks', async () => {
     const t = await explore()
     await t.waitFor('router.ts')
-    await t.press('j', KEY.enter)
+    await t.press('j', 'k', KEY.enter)
     let f = await t.waitFor(/route\s+meth\s+(LOW|MEDIUM|HIGH)/)
     // nested as in the code: route and match inside Router
     expect(f).toMatch(/[│║] Router\s+class/)
@@ -162,7 +163,11 @@ describe('explore: key sequences', () => {
     expect(f).toContain('server.ts')
     expect(f).not.toContain('router.ts')
     expect(f).toMatch(/Files 1\/4/)
-    await t.press(KEY.esc)
+    // the cursor on the first match: enter keeps the filter, enter again opens the file
+    await t.press(KEY.enter, KEY.enter)
+    f = await t.waitFor('Evidence · server.ts:1-7')
+    expect(f).toContain('filter: srvr')
+    await t.press(KEY.tab, KEY.tab, KEY.esc)
     f = await t.waitFor(/Files 4\/4/)
     expect(f).toContain('router.ts')
   })
