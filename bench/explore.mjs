@@ -110,7 +110,7 @@ while (pressed < STEPS) {
   }
 }
 instance.unmount()
-await reader.close()
+await source.close()
 
 /** The command in a pseudo-terminal: start to the first frame with the tree, then `q`. */
 async function command() {

@@ -132,9 +132,9 @@ export function App({ source, repoName, color, start }: AppProps) {
     return () => clearTimeout(timer)
   }, [query, settledQuery])
 
-  // the working HEAD moves while the explorer is open (a commit, a pull): the status bar follows it
+  // the working HEAD moves while the explorer is open (a commit, a pull), and analyze may swap in a new index
   useEffect(() => {
-    const timer = setInterval(() => source.forget('index'), 5000)
+    const timer = setInterval(() => source.refresh(), 5000)
     return () => clearInterval(timer)
   }, [source])
 

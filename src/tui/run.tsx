@@ -22,14 +22,14 @@ export function mountExplorer(reader: IndexReader, options: ExplorerOptions, io:
   return { instance, source }
 }
 
-/** The explorer on the terminal until `q` (or ctrl-c); then the index is closed. */
+/** The explorer on the terminal until `q` (or ctrl-c); then the index it reads is closed. */
 export async function runExplorer(reader: IndexReader, options: ExplorerOptions): Promise<void> {
   const { instance, source } = mountExplorer(reader, options)
   try {
     await instance.waitUntilExit()
   } finally {
     instance.cleanup()
-    await source.idle()
-    await reader.close()
+    // the index in use now: another one when analyze swapped it meanwhile
+    await source.close()
   }
 }

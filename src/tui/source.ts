@@ -3,11 +3,12 @@ import { communities, community, hotspots, ownership, related, type CommunitiesR
 import { context, type ContextResult } from '../services/codegraph.js'
 import { evidence } from '../services/evidence.js'
 import { exploreFiles, fileSymbols, symbolIndex, symbolRisks, type ExploreFile, type ExploreSymbol, type ExploreSymbolRisk, type SymbolEntry } from '../services/explore.js'
-import type { IndexReader } from '../services/index-reader.js'
+import { IndexReader } from '../services/index-reader.js'
 import { commitDetail, type CommitDetail } from '../services/lookup.js'
 import { risk, type RiskResult } from '../services/risk.js'
 import { search, type SearchResult } from '../services/search.js'
 import type { EvidenceResult, IndexInfo } from '../services/types.js'
+import { readMeta } from '../services/workspace.js'
 
 /** A value the explorer asked the services for: still coming, there, or why not. */
 export type Load<T> = { state: 'loading' } | { state: 'ok'; value: T } | { state: 'error'; message: string; remedy: string | null }
@@ -43,7 +44,15 @@ export class ExploreSource {
   /** Bumped at every settled load (a React external store's snapshot). */
   version = 0
 
-  constructor(readonly reader: IndexReader) {}
+  /** Bumped when the index is reopened: an answer computed from the previous one is dropped. */
+  private generation = 0
+
+  constructor(private currentReader: IndexReader) {}
+
+  /** The index the answers come from (another one after `refresh` found a new analyze). */
+  get reader(): IndexReader {
+    return this.currentReader
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener)
@@ -95,11 +104,19 @@ export class ExploreSource {
       return
     }
     this.current = job
+    const generation = this.generation
     let settled: Load<unknown>
     try {
       settled = { state: 'ok', value: await job.run() }
     } catch (error) {
       settled = isUserError(error) ? { state: 'error', message: error.message, remedy: error.remedy } : { state: 'error', message: error instanceof Error ? error.message : String(error), remedy: null }
+    }
+    if (generation !== this.generation) {
+      // computed from the index replaced meanwhile: asked again from the new one
+      if (this.cache.get(job.key)?.state === 'loading') this.cache.delete(job.key)
+      this.notify()
+      this.schedule()
+      return
     }
     this.cache.set(job.key, settled)
     for (const [key, load] of this.cache) {
@@ -120,6 +137,40 @@ export class ExploreSource {
     if (this.cache.get(key)?.state !== 'ok' || this.stale.has(key)) return
     this.stale.add(key)
     this.notify()
+  }
+
+  /**
+   * Every few seconds: the freshness is asked again (the working HEAD moves), and when analyze has
+   * swapped in another index the new one is opened and every answer asked again from it (readers
+   * reopen when meta.json changes, DESIGN.md; the replaced index stays on disk until the swap
+   * after, so the answers shown meanwhile stay readable). A new index that cannot be opened
+   * (damaged, another schema) leaves the current one in use.
+   */
+  refresh(): void {
+    const active = readMeta(this.reader.repo)?.indexDir
+    if (active === undefined || active === this.reader.meta.indexDir) return this.forget('index')
+    let next: IndexReader
+    try {
+      next = IndexReader.openRoot(this.reader.repo)
+    } catch {
+      return this.forget('index')
+    }
+    next.pathsFromRoot = true
+    const previous = this.currentReader
+    this.currentReader = next
+    this.generation++
+    this.cache.clear()
+    this.stale.clear()
+    this.queue.length = 0
+    void this.idle().then(() => previous.close())
+    this.notify()
+  }
+
+  /** Wait for the load running, then close the index. */
+  async close(): Promise<void> {
+    this.queue.length = 0
+    await this.idle()
+    await this.currentReader.close()
   }
 
   /** Resolves when nothing is queued or running (tests and the benchmark wait on it). */

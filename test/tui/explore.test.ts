@@ -380,10 +380,17 @@ describe('explore: the service behind the panes', () => {
 })
 
 describe('explore: the index against the working HEAD', () => {
-  test('the status bar follows a new commit: stale, N behind', async () => {
+  test('the status bar follows a new commit (stale, N behind), and a new analyze (fresh, the new answers)', async () => {
     const t = await explore()
     repo.write('README.md', '# demo, later\n').commit('docs: a commit after the index')
-    const f = await t.waitFor('stale: 1 behind', 15_000)
+    let f = await t.waitFor('stale: 1 behind', 15_000)
     expect(lines(f).at(-1)).toContain(`demo @ ${repo.git('rev-parse', '--short=7', 'HEAD~1').trim()} · stale: 1 behind`)
-  })
+    expect(rowOf(f, '  README.md')).toMatch(/README.md\s+1 Ada/)
+
+    // analyze swaps in a new index: the explorer reopens it and asks every answer again
+    const { analyze } = await import('../../src/services/analyze.js')
+    await analyze({ repo: repo.dir })
+    f = await t.waitFor(`demo @ ${repo.head().slice(0, 7)} · fresh`, 15_000)
+    f = await t.waitFor((x) => /README.md\s+2 Ada/.test(x))
+  }, 60_000)
 })
