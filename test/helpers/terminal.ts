@@ -47,7 +47,7 @@ export class FakeStdin extends EventEmitter {
   unref(): void {}
 }
 
-export const KEY = { up: '\u001b[A', down: '\u001b[B', right: '\u001b[C', left: '\u001b[D', enter: '\r', tab: '\t', esc: '\u001b', backspace: '\u007f', pageDown: '\u001b[6~' } as const
+export const KEY = { up: '\u001b[A', down: '\u001b[B', right: '\u001b[C', left: '\u001b[D', enter: '\r', tab: '\t', shiftTab: '\u001b[Z', esc: '\u001b', backspace: '\u007f', pageDown: '\u001b[6~' } as const
 
 /** Frame text without ANSI styling (what a reader sees). */
 export const plain = (frame: string): string => frame.replace(/\u001b\[[0-9;]*m/g, '')

@@ -250,6 +250,26 @@ describe('explore: the terminal', () => {
     await t.press(KEY.tab)
     f = await t.waitFor('Files 4/4')
     expect(widest(f)).toBeLessThanOrEqual(44)
+    // shift-tab goes back; arrows and hjkl move between panes too
+    await t.press(KEY.shiftTab)
+    await t.waitFor('Evidence · router.ts')
+    await t.press('h')
+    await t.waitFor('Symbols · src/router.ts')
+    await t.press(KEY.left)
+    await t.waitFor('Files 4/4')
+    await t.press(KEY.right)
+    await t.waitFor('Symbols · src/router.ts')
+    // a commit longer than the screen scrolls: j by a line, PgDn by a page
+    await t.press(KEY.tab, KEY.enter)
+    let c = await t.waitFor('commit 1810975')
+    expect(lines(c)).toHaveLength(13)
+    const next = lines(c)[3] // under the border and the title: the second line of the commit
+    await t.press('j')
+    c = await t.waitFor((x) => lines(x)[2] === next)
+    await t.press(KEY.pageDown)
+    c = await t.waitFor('Files (2)')
+    expect(c).not.toContain('commit 1810975')
+    expect(widest(c)).toBeLessThanOrEqual(44)
   })
 
   test('a resize lays the screen out again', async () => {
