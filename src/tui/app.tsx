@@ -15,7 +15,6 @@ import {
   ownershipPage,
   riskPage,
   searchPage,
-  targetName,
   type Go,
   type Line,
   type Page,
@@ -388,13 +387,13 @@ export function App({ source, repoName, color, start }: AppProps) {
     for (let i = startAt; i < Math.min(tree.length, startAt + lh); i++) {
       const r = tree[i]
       const f = r.dir ? undefined : byPath.get(r.key)
-      const label = `${' '.repeat(r.depth)}${r.dir ? (filter || expanded.has(r.key) ? '▾ ' : '▸ ') : '  '}${r.name}`
+      const prefix = `${' '.repeat(r.depth)}${r.dir ? (filter || expanded.has(r.key) ? '▾ ' : '▸ ') : '  '}`
       const sel = i === fileCursor
       const heat = f ? HEAT[Math.round(f.heat * 8)] : ' '
       body.push(
         draw(
           [
-            { text: cell(label, nameW), tone: r.dir ? 'title' : undefined, bold: r.dir },
+            ...nameSegs(prefix, r, nameW),
             { text: ` ${heat}`, tone: f && f.heat >= 0.9 ? 'high' : f && f.heat >= 0.6 ? 'medium' : 'dim' },
             { text: f ? String(f.revisions).padStart(5) : '     ', tone: 'dim' },
             ...(showOwner ? [{ text: ` ${cell(f?.owner ? f.owner.name : '', ownerW)}`, tone: 'dim' as Tone }] : []),
@@ -518,6 +517,22 @@ export function App({ source, repoName, color, start }: AppProps) {
   )
 }
 
+/** A tree row's name cut to `size` columns, the characters the filter matched in bold. */
+function nameSegs(prefix: string, row: TreeRow, size: number): Line {
+  const text = cell(prefix + row.name, size)
+  if (row.marks.length === 0) return [{ text, tone: row.dir ? 'title' : undefined, bold: row.dir }]
+  const marked = new Set(row.marks.map((m) => m + prefix.length))
+  const out: Line = []
+  let i = 0
+  for (const ch of text) {
+    const bold = marked.has(i++)
+    const last = out.at(-1)
+    if (last && (last.bold === true) === bold) last.text += ch
+    else out.push({ text: ch, bold, tone: bold ? 'medium' : undefined })
+  }
+  return out
+}
+
 function toggled(set: ReadonlySet<string>, key: string): Set<string> {
   const next = new Set(set)
   if (next.has(key)) next.delete(key)
@@ -525,4 +540,3 @@ function toggled(set: ReadonlySet<string>, key: string): Set<string> {
   return next
 }
 
-export { targetName }

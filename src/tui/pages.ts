@@ -53,9 +53,6 @@ function pending<T>(title: string, load: Load<T>, build: (value: T) => Omit<Page
   return { title, ...build(load.value) }
 }
 
-const refsOf = (prs: Array<{ number: number }>, issues: Array<{ number: number; closes: boolean }>): string =>
-  [...prs.map((p) => `PR #${p.number}`), ...issues.map((i) => `${i.closes ? 'closes ' : ''}#${i.number}`)].join(' ')
-
 export function commitPage(load: Load<CommitDetail>, evidence: Load<EvidenceResult> | null, target: ExploreTarget | null, width: number): Page {
   return pending('Commit', load, (d) => {
     const c = d.commit
@@ -280,5 +277,3 @@ export function helpPage(width: number): Page {
 export function blameBar(lines: number | undefined, rangeLines: number, size: number): string {
   return lines === undefined ? ' '.repeat(size) : bar(lines / Math.max(1, rangeLines), size)
 }
-
-export { refsOf }

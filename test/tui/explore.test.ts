@@ -162,6 +162,8 @@ describe('explore: key sequences', () => {
     let f = await t.waitFor('filter: srvr')
     expect(f).toContain('server.ts')
     expect(f).not.toContain('router.ts')
+    // the matched characters in bold (no colour needed)
+    expect(t.stdout.frames.at(-1)).toContain('\u001b[1ms\u001b[22me\u001b[1mrv\u001b[22me\u001b[1mr\u001b[22m.ts')
     expect(f).toMatch(/Files 1\/4/)
     // the cursor on the first match: enter keeps the filter, enter again opens the file
     await t.press(KEY.enter, KEY.enter)
