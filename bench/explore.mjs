@@ -90,17 +90,19 @@ const walk = [
 const latencies = []
 const answers = []
 const byKey = new Map()
+/** Keys after which no frame came (the end of a list, a key with nothing to do there). */
+const unchanged = new Map()
 let pressed = 0
 while (pressed < STEPS) {
   for (const key of walk) {
     if (pressed >= STEPS) break
     const ms = await step(key)
     pressed++
+    const name = key === '\r' ? 'enter' : key === '\t' ? 'tab' : key === '\u001b' ? 'esc' : key === DOWN ? 'j' : key
     if (ms !== null) {
       latencies.push(ms)
-      const name = key === '\r' ? 'enter' : key === '\t' ? 'tab' : key === '\u001b' ? 'esc' : key === DOWN ? 'j' : key
       byKey.set(name, [...(byKey.get(name) ?? []), ms])
-    }
+    } else unchanged.set(name, (unchanged.get(name) ?? 0) + 1)
     if (source.busy()) {
       const start = performance.now()
       await source.idle()
@@ -142,6 +144,7 @@ const result = {
   first_full_frame_ms: +fullFrame.toFixed(1),
   steps: percentiles(latencies),
   steps_by_key: Object.fromEntries([...byKey].map(([k, xs]) => [k, percentiles(xs)])),
+  unchanged: Object.fromEntries(unchanged),
   answers: answers.length ? percentiles(answers) : null,
   frames,
   command: await command(),
@@ -153,6 +156,7 @@ else {
   console.log(`  modules loaded ${result.modules_ms} ms · first frame ${result.first_frame_ms} ms · first frame with the tree ${result.first_full_frame_ms} ms (target 500: ${ok(result.first_full_frame_ms, 500)})`)
   console.log(`  navigation: ${result.steps.n} steps, p50 ${result.steps.p50} ms, p95 ${result.steps.p95} ms, max ${result.steps.max} ms (target p95 50: ${ok(result.steps.p95, 50)})`)
   console.log(`  by key: ${Object.entries(result.steps_by_key).map(([k, s]) => `${k} ${s.p50}/${s.p95}`).join(' · ')} (p50/p95 ms)`)
+  console.log(`  keys that changed nothing on screen (not counted): ${Object.entries(result.unchanged).map(([k, n]) => `${k} ×${n}`).join(', ') || 'none'}`)
   if (result.answers) console.log(`  answers after a step (services, in the background): p50 ${result.answers.p50} ms, p95 ${result.answers.p95} ms, max ${result.answers.max} ms`)
   if (result.command) console.log(`  the command in a pseudo-terminal: first frame with the tree ${result.command.first_frame_ms} ms after start; q exits in ${result.command.quit_ms} ms (exit ${result.command.exit})`)
 }

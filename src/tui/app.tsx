@@ -171,9 +171,9 @@ export function App({ source, repoName, color, start }: AppProps) {
     else if (paths.length <= 60) setExpanded(new Set(paths.filter((p) => p.split('/').length === 2).map((p) => ancestors(p)[0])))
   }, [filesLoad.state, started, start, jump, paths])
 
-  // the answers the screen shows; settled ones are asked for, others shown only when kept
-  const evidence: Load<EvidenceResult> | null = target && settled ? source.evidence(target) : null
-  const risks = path && settled ? source.risks(path) : null
+  // the answers the screen shows: asked for once the cursor rests, shown at once when kept
+  const evidence: Load<EvidenceResult> | null = target ? source.evidence(target, settled) : null
+  const risks = path ? source.risks(path, settled) : null
   const info = source.indexInfo()
 
   const open = (v: View) => setViews((s) => [...s, { ...v, cursor: 0 }])

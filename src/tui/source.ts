@@ -202,13 +202,29 @@ export class ExploreSource {
     return this.request('symbol-index', () => symbolIndex(this.reader))
   }
 
-  risks(path: string): Load<Map<string, ExploreSymbolRisk>> {
-    return this.request(`risks\0${path}`, () => symbolRisks(this.reader, path))
+  risks(path: string, ask = true): Load<Map<string, ExploreSymbolRisk>> | null {
+    const key = `risks\0${path}`
+    if (!ask) {
+      const value = this.kept<Map<string, ExploreSymbolRisk>>(key)
+      return value && { state: 'ok', value }
+    }
+    return this.request(key, () => symbolRisks(this.reader, path))
+  }
+
+  /** A kept answer, without asking for it (null: not kept, or still coming). */
+  kept<T>(key: string): T | null {
+    const hit = this.cache.get(key)
+    return hit?.state === 'ok' ? (hit.value as T) : null
   }
 
   /** Blame and line history of the file or the symbol, each commit with its hunks for that range (from the index). */
-  evidence(t: ExploreTarget): Load<EvidenceResult> {
-    return this.request(`evidence\0${targetKey(t)}`, () => evidence(t.symbol ? { reader: this.reader, symbol: t.symbol.id, limit: 0, patch: true } : { reader: this.reader, path: t.path, limit: 0, patch: true }))
+  evidence(t: ExploreTarget, ask = true): Load<EvidenceResult> | null {
+    const key = `evidence\0${targetKey(t)}`
+    if (!ask) {
+      const value = this.kept<EvidenceResult>(key)
+      return value && { state: 'ok', value }
+    }
+    return this.request(key, () => evidence(t.symbol ? { reader: this.reader, symbol: t.symbol.id, limit: 0, patch: true } : { reader: this.reader, path: t.path, limit: 0, patch: true }))
   }
 
   commit(sha: string): Load<CommitDetail> {

@@ -4,7 +4,7 @@
  * without a terminal. Colour is forced on for this file (FORCE_COLOR, before Ink loads), so the
  * NO_COLOR test can see colour codes appear and disappear.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { createElement } from 'react'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 import { spawn, spawnSync } from 'node:child_process'
@@ -76,8 +76,12 @@ beforeAll(async () => {
   reader.pathsFromRoot = true
 })
 
+// one explorer at a time, as in a terminal
+afterEach(() => {
+  for (const t of open.splice(0)) t.unmount()
+})
+
 afterAll(async () => {
-  for (const t of open) t.unmount()
   await reader?.close()
   repo?.cleanup()
 })
@@ -99,7 +103,11 @@ describe('explore: key sequences', () => {
   test('open a file, pick a symbol, open a commit: symbols with risk, the evidence timeline, the commit and its hunks', async () => {
     const t = await explore()
     await t.waitFor('router.ts')
-    await t.press('j', 'k', KEY.enter)
+    const dbg = (l: string) => console.log(l, t.stdout.frames.length, JSON.stringify(lines(t.frame()).slice(1, 5).map((x) => x.slice(0, 30))))
+    dbg('start')
+    await t.press('j'); dbg('j')
+    await t.press('k'); dbg('k')
+    await t.press(KEY.enter); dbg('enter')
     let f = await t.waitFor(/route\s+meth\s+(LOW|MEDIUM|HIGH)/)
     // nested as in the code: route and match inside Router
     expect(f).toMatch(/[│║] Router\s+class/)
