@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput, useStdin, useStdout, type Key } from 'ink'
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type Dispatch, type ReactElement, type SetStateAction } from 'react'
 import type { ExploreFile, ExploreSymbol } from '../services/explore.js'
 import type { EvidenceResult } from '../services/types.js'
 import {
@@ -89,17 +89,29 @@ export function App({ source, repoName, color, start }: AppProps) {
   const { cols, rows } = useTerminalSize()
   const tone = useCallback((t: Tone | undefined): string | undefined => (color && t ? TONES[t] : undefined), [color])
 
-  const [focus, setFocus] = useState<Pane>('files')
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set())
-  const [fileKey, setFileKey] = useState<string | null>(null)
-  const [filter, setFilter] = useState('')
-  const [editing, setEditing] = useState(false)
-  const [symCursor, setSymCursor] = useState(0)
-  const [evCursor, setEvCursor] = useState(0)
-  const [views, setViews] = useState<Opened[]>([])
-  const [query, setQuery] = useState('')
-  const [settledQuery, setSettledQuery] = useState('')
-  const [settledKey, setSettledKey] = useState<string | null>(null)
+  // The state keys change: each setter computes the new value from this frame's (keys are handled
+  // one at a time on the committed frame, see below) and says whether anything changed.
+  const changed = useRef(false)
+  const tracked = <T,>([value, set]: [T, Dispatch<SetStateAction<T>>]): [T, (next: SetStateAction<T>) => void] => [
+    value,
+    (next) => {
+      const v = typeof next === 'function' ? (next as (previous: T) => T)(value) : next
+      if (Object.is(v, value)) return
+      changed.current = true
+      set(v)
+    },
+  ]
+  const [focus, setFocus] = tracked(useState<Pane>('files'))
+  const [expanded, setExpanded] = tracked(useState<ReadonlySet<string>>(() => new Set()))
+  const [fileKey, setFileKey] = tracked(useState<string | null>(null))
+  const [filter, setFilter] = tracked(useState(''))
+  const [editing, setEditing] = tracked(useState(false))
+  const [symCursor, setSymCursor] = tracked(useState(0))
+  const [evCursor, setEvCursor] = tracked(useState(0))
+  const [views, setViews] = tracked(useState<Opened[]>([]))
+  const [query, setQuery] = tracked(useState(''))
+  const [settledQuery, setSettledQuery] = tracked(useState(''))
+  const [settledKey, setSettledKey] = tracked(useState<string | null>(null))
   const [tick, setTick] = useState(0)
   const [started, setStarted] = useState(false)
 
@@ -146,22 +158,19 @@ export function App({ source, repoName, color, start }: AppProps) {
   const spin = SPINNER[tick % SPINNER.length]
 
   /** Select a file (opening the directories it is in) and one of its symbols. */
-  const jump = useCallback(
-    (to: { path: string; symbol: string | null }) => {
-      if (!byPath.has(to.path)) return
-      setFilter('')
-      setEditing(false)
-      setExpanded((e) => new Set([...e, ...ancestors(to.path)]))
-      setFileKey(to.path)
-      const list = source.symbols(to.path)
-      const i = to.symbol ? list.findIndex((s) => s.id === to.symbol) : -1
-      setSymCursor(i + 1)
-      setFocus('symbols')
-      setSettledKey(i >= 0 ? list[i].id : to.path)
-      setViews([])
-    },
-    [byPath, source],
-  )
+  const jump = (to: { path: string; symbol: string | null }) => {
+    if (!byPath.has(to.path)) return
+    setFilter('')
+    setEditing(false)
+    setExpanded((e) => new Set([...e, ...ancestors(to.path)]))
+    setFileKey(to.path)
+    const list = source.symbols(to.path)
+    const i = to.symbol ? list.findIndex((s) => s.id === to.symbol) : -1
+    setSymCursor(i + 1)
+    setFocus('symbols')
+    setSettledKey(i >= 0 ? list[i].id : to.path)
+    setViews([])
+  }
 
   useEffect(() => {
     if (started || filesLoad.state !== 'ok') return
@@ -169,7 +178,8 @@ export function App({ source, repoName, color, start }: AppProps) {
     if (start) jump(start)
     // a small repository opens with its top-level directories open; a large one closed
     else if (paths.length <= 60) setExpanded(new Set(paths.filter((p) => p.split('/').length === 2).map((p) => ancestors(p)[0])))
-  }, [filesLoad.state, started, start, jump, paths])
+    // once, when the file list has come
+  }, [filesLoad.state, started])
 
   // the answers the screen shows: asked for once the cursor rests, shown at once when kept
   const evidence: Load<EvidenceResult> | null = target ? source.evidence(target, settled) : null
@@ -345,11 +355,43 @@ export function App({ source, repoName, color, start }: AppProps) {
     }
     if (Object.hasOwn(SIDE_VIEWS, input)) toggle(SIDE_VIEWS[input])
   }
-  // Ink re-subscribes a new handler in an effect, after the frame is written: a key typed in
-  // between would reach the previous frame's handler. The latest one is read at each key instead.
+  // Keys are handled one at a time, each on the frame the one before left: React renders a key's
+  // update a little later (after the effects it has pending, or a load running), and a key read
+  // before then would act on the previous frame (two moves down would move once); several keys in
+  // one read (typed ahead, a slow link, tmux send-keys) reach Ink as one input. So keys wait in a
+  // queue, and the next is handled once the frame of the last one that changed something is
+  // committed.
   const latest = useRef(onKey)
   latest.current = onKey
-  const stable = useCallback((input: string, k: Key) => latest.current(input, k), [])
+  const queue = useRef<Array<{ input: string; key: Key }>>([])
+  const waiting = useRef(false)
+  const drain = useCallback(() => {
+    while (queue.current.length > 0 && !waiting.current) {
+      const { input, key } = queue.current.shift()!
+      changed.current = false
+      latest.current(input, key)
+      if (!changed.current) continue
+      waiting.current = true
+      // a frame that never comes (the app exited) does not hold the keys after it forever
+      setTimeout(() => {
+        if (!waiting.current) return
+        waiting.current = false
+        drain()
+      }, 1000)
+    }
+  }, [])
+  useLayoutEffect(() => {
+    if (!waiting.current) return
+    waiting.current = false
+    if (queue.current.length > 0) setImmediate(drain)
+  })
+  const stable = useCallback(
+    (input: string, k: Key) => {
+      queue.current.push(...splitKeys(input, k))
+      drain()
+    },
+    [drain],
+  )
   useInput(stable, { isActive: isRawModeSupported === true })
 
   // ---- drawing
@@ -514,6 +556,20 @@ export function App({ source, repoName, color, start }: AppProps) {
       {body}
       {draw(status, 'status')}
     </Box>
+  )
+}
+
+/** One input of several characters (and no special key) as the keys it is made of; anything else as it is. */
+export function splitKeys(input: string, key: Key): Array<{ input: string; key: Key }> {
+  const special = key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown || key.home || key.end || key.escape || key.ctrl || key.meta
+  const chars = [...input]
+  if (special || chars.length < 2 || chars.length > 256) return [{ input, key }]
+  const plain: Key = { ...key, return: false, tab: false, backspace: false, delete: false, shift: false }
+  return chars.map((ch) =>
+    ch === '\t' ? { input: '', key: { ...plain, tab: true } }
+    : ch === '\r' || ch === '\n' ? { input: '', key: { ...plain, return: true } }
+    : ch === '\x7f' || ch === '\b' ? { input: '', key: { ...plain, backspace: true } }
+    : { input: ch, key: { ...plain, shift: /[A-Z]/.test(ch) } },
   )
 }
 

@@ -153,6 +153,14 @@ describe('explore: key sequences', () => {
     expect(rowOf(f, '   server.ts')).toMatch(/›/)
   })
 
+  test('keys that arrive in one read (typed ahead, a slow link) are handled one by one', async () => {
+    const t = await atRouter()
+    await t.press('jj') // one chunk: two keys
+    await t.waitFor('Evidence · route:2-4')
+    await t.press('\t\r')
+    await t.waitFor('Hunks for Router.route')
+  })
+
   test('search: names at once, the search service below, enter jumps to the symbol', async () => {
     const t = await explore()
     await t.press('/', ...'createR')
