@@ -172,13 +172,13 @@ export function App({ source, repoName, color, start }: AppProps) {
     setViews([])
   }
 
+  // once, when the file list has come: at the start target, else a small repository with its
+  // top-level directories open (a large one closed)
   useEffect(() => {
     if (started || filesLoad.state !== 'ok') return
     setStarted(true)
     if (start) jump(start)
-    // a small repository opens with its top-level directories open; a large one closed
     else if (paths.length <= 60) setExpanded(new Set(paths.filter((p) => p.split('/').length === 2).map((p) => ancestors(p)[0])))
-    // once, when the file list has come
   }, [filesLoad.state, started])
 
   // the answers the screen shows: asked for once the cursor rests, shown at once when kept

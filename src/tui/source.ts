@@ -21,16 +21,17 @@ export interface ExploreTarget {
 
 export const targetKey = (t: ExploreTarget): string => (t.symbol ? t.symbol.id : t.path)
 
+/** How many answers are kept (evidence with its hunks is the largest: up to a few MB for a busy file). */
+const KEEP = 400
+
 /**
  * Every answer the explorer shows, through the same services as the CLI and the MCP server, on
  * one open index. Each answer is kept by its key (an index never changes once built), so going
  * back to a view is instant (the KEEP answers used last; a long session does not grow without
- * bound). Loads run one at a time after the current keypress has been drawn,
- * the one asked for last first (what the screen shows now), and every settled load notifies the
- * subscribers, which redraw.
+ * bound). Loads run one at a time after the current keypress has been drawn, the one asked for
+ * last first (what the screen shows now), and every settled load notifies the subscribers, which
+ * redraw.
  */
-/** How many answers are kept (evidence with its hunks is the largest: up to a few MB for a busy file). */
-const KEEP = 400
 
 export class ExploreSource {
   private readonly cache = new Map<string, Load<unknown>>()
