@@ -22,10 +22,11 @@ export default class Explore extends BaseCommand {
     let opened = false
     try {
       const start = args.target === undefined ? null : exploreStart(reader, args.target)
-      if (!process.stdin.isTTY || !process.stdout.isTTY || this.jsonEnabled()) {
+      const terminal = process.stdin.isTTY === true && process.stdout.isTTY === true
+      if (!terminal || this.jsonEnabled()) {
         throw new UserError(
-          'gitwhy explore needs a terminal (stdin and stdout must be a TTY): it is interactive',
-          `run it in a terminal; without one, the same answers come from ${EQUIVALENTS.map((c) => `\`${c}\``).join(', ')} (each takes --json)`,
+          terminal ? 'gitwhy explore is interactive: it has no --json output' : 'gitwhy explore needs a terminal (stdin and stdout must be a TTY): it is interactive',
+          `${terminal ? 'drop --json to explore' : 'run it in a terminal'}; without one, the same answers come from ${EQUIVALENTS.map((c) => `\`${c}\``).join(', ')} (each takes --json)`,
           'not_a_terminal',
         )
       }
