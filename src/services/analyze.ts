@@ -13,7 +13,7 @@ import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytic
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
-import { trajectoryRows } from '../trajectory/graph.js'
+import { LANDED_FILE, trajectoryRows, type LandedState } from '../trajectory/graph.js'
 import { buildGraph } from '../history/graph.js'
 import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
@@ -242,7 +242,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
-      Object.assign(data, await trajectoryRows(repo, head, knownAtHead(files), options.onWarning))
+      const trajectory = await trajectoryRows(repo, head, () => knownAtHead(files), options.onWarning)
+      writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
+      Object.assign(data, trajectory.rows)
       Object.assign(data, decisionTables(decisionGraph(decisions), endsOf(data)))
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
@@ -965,7 +967,11 @@ async function updateIndex(u: {
   await time('embeddings', () => embedder?.finish())
   vectorCache.nextRow += docs.length
   const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
-  const trajectory = await trajectoryRows(u.repo, head, knownAtHead(files), u.onWarning)
+  // where the trajectory's snapshots landed: the previous index's answer, the new commits searched for the rest
+  const landedBefore = readIndexJson<LandedState>(prevDir, LANDED_FILE)
+  const landing = fresh.filter((c) => c.parents.length <= 1).map((c) => ({ sha: c.sha, time: Date.parse(c.committerDate) / 1000 })).reverse()
+  const { rows: trajectory, state: landedNow } = await trajectoryRows(u.repo, head, () => knownAtHead(files), u.onWarning, landedBefore ? { state: landedBefore, fresh: landing } : undefined)
+  writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(landedNow))
   writer.apply({
     replaceSnapshots: true,
     updateFiles,

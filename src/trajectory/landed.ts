@@ -14,13 +14,23 @@ import type { ShadowRepo } from './shadow.js'
 /** A commit may carry a clock a little behind the recorder's (another machine, a rebase keeping dates). */
 const CLOCK_SLACK_S = 300
 
-export async function landedIn(repo: string, head: string, shadow: ShadowRepo, journal: readonly SnapshotRecord[]): Promise<Map<string, string>> {
+/** A commit a snapshot may have landed in: its sha and committer time (seconds). */
+export interface LandingCommit {
+  sha: string
+  time: number
+}
+
+/**
+ * `candidates` (oldest first, no merges): the only commits to look in, when the others are known
+ * not to hold these snapshots (an update: the new commits); by default every commit of `head`
+ * since the oldest snapshot.
+ */
+export async function landedIn(repo: string, head: string, shadow: ShadowRepo, journal: readonly SnapshotRecord[], candidates?: readonly LandingCommit[]): Promise<Map<string, string>> {
   const out = new Map<string, string>()
   const snapshots = journal.filter((r) => r.kind !== 'baseline' && r.files.length > 0)
   if (snapshots.length === 0 || !shadow.exists()) return out
   const since = Math.min(...snapshots.map((r) => Date.parse(r.time))) / 1000 - CLOCK_SLACK_S
-  const log = await git(repo, ['log', '--no-merges', '--format=%H %ct', `--since=@${Math.floor(since)}`, head, '--'])
-  const commits = log.split('\n').filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(' ')), time: Number(l.slice(l.indexOf(' ') + 1)) })).reverse()
+  const commits = candidates ? candidates.filter((c) => c.time >= since) : await commitsSince(repo, head, since)
   if (commits.length === 0) return out
   const commitDiffs = parseLineDiffs((await gitBuffer(repo, lineDiffArgs(), { input: commits.map((c) => c.sha).join('\n') + '\n' })).stdout.toString('latin1'))
   const snapDiffs = parseLineDiffs((await shadow.gitBuffer(lineDiffArgs(), { input: snapshots.map((s) => s.id).join('\n') + '\n' })).stdout.toString('latin1'))
@@ -32,6 +42,12 @@ export async function landedIn(repo: string, head: string, shadow: ShadowRepo, j
     if (hit) out.set(s.id, hit.sha)
   }
   return out
+}
+
+/** The commits of `head` since a time (seconds), oldest first, no merges. */
+async function commitsSince(repo: string, head: string, since: number): Promise<LandingCommit[]> {
+  const log = await git(repo, ['log', '--no-merges', '--format=%H %ct', `--since=@${Math.floor(since)}`, head, '--'])
+  return log.split('\n').filter(Boolean).map((l) => ({ sha: l.slice(0, l.indexOf(' ')), time: Number(l.slice(l.indexOf(' ') + 1)) })).reverse()
 }
 
 /** Does the commit's diff hold every line the snapshot added (or, for a deletion only, removed)? */

@@ -1,5 +1,8 @@
-/** Poll `probe` until it returns something truthy (returned), or fail naming what was awaited. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 8000): Promise<T> {
+/**
+ * Poll `probe` until it returns something truthy (returned), or fail naming what was awaited. The
+ * default wait is long: under a full test run on two cores a recorder's snapshot took over 8 s.
+ */
+export async function waitFor<T>(what: string, probe: () => T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const v = probe()

@@ -108,6 +108,26 @@ describe('trajectory in the graph', () => {
     expect(readJournal(repo.dir)).toHaveLength(3)
   }, 60_000)
 
+  test('an update searches only the new commits for the snapshots the index knew, and keeps where the landed ones landed', async () => {
+    const repo = setup()
+    const edit = await snap(repo, 'src/a.ts', fn('alpha', 'return 41') + '\n' + fn('beta', 'return 2'))
+    await analyze(repo)
+    const landed = 'MATCH (n:Snapshot)-[:LANDED_IN]->(c:Commit) RETURN n.id AS s, c.sha AS c'
+    // known to the index, not landed yet
+    expect(await cypher(repo, landed)).toEqual([])
+    repo.git('add', '-A')
+    const sha = repo.commit('alpha returns 41', { date: now() + 60 })
+    expect((await analyze(repo)).json.mode).toBe('incremental')
+    expect(await cypher(repo, landed)).toEqual([{ s: edit.id, c: sha }])
+    // a later commit elsewhere: the snapshot stays where it landed
+    repo.write('src/b.ts', fn('gamma', 'return 3'))
+    repo.commit('Add b', { date: now() + 120 })
+    expect((await analyze(repo)).json.mode).toBe('incremental')
+    expect(await cypher(repo, landed)).toEqual([{ s: edit.id, c: sha }])
+    await analyze(repo, '--force')
+    expect(await cypher(repo, landed)).toEqual([{ s: edit.id, c: sha }])
+  }, 60_000)
+
   test('evidence, why and history --trajectory append the uncommitted trajectory, marked, with the intent; what landed drops out', async () => {
     const repo = setup()
     await analyze(repo)

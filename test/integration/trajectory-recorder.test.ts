@@ -58,7 +58,7 @@ describe('the recorder process', () => {
     expect((await runJson(['trajectory', 'stop'], opts(repo))).json).toMatchObject({ stopped: true, running: false })
     expect(isAlive(pid)).toBe(false)
     expect((await runJson(['trajectory', 'stop'], opts(repo))).json).toMatchObject({ stopped: false })
-  }, 30_000)
+  }, 60_000)
 
   test('a killed recorder leaves a stale lock: status says not running, and start takes over, catches up and keeps the intent', async () => {
     const repo = smallRepo()
@@ -75,7 +75,7 @@ describe('the recorder process', () => {
     expect(autos(repo).map((r) => [r.files.map((f) => f.path), r.intent])).toEqual([[['src/a.ts'], 'keep a across restarts']])
     writeFileSync(repo.path('src/b.ts'), 'export const b = 1\n')
     await waitFor('the next snapshot', () => autos(repo)[1])
-  }, 30_000)
+  }, 60_000)
 
   test('watch in the foreground: bad flags exit 1 at once; --duration stops it with one JSON document', async () => {
     const repo = smallRepo()
@@ -91,7 +91,7 @@ describe('the recorder process', () => {
     const second = await runCli(['watch', '--duration', '300'], opts(repo))
     expect(second.code).toBe(1)
     expect(second.stderr).toMatch(/already runs/)
-  }, 30_000)
+  }, 60_000)
 
   test('the MCP server starts the recorder, sets the intent, answers the trajectory, consolidates and stops it', async () => {
     const repo = smallRepo()
@@ -123,5 +123,5 @@ describe('the recorder process', () => {
     } finally {
       await client.close()
     }
-  }, 30_000)
+  }, 60_000)
 })

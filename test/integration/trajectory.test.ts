@@ -95,7 +95,7 @@ describe('trajectory recorder', () => {
     await new Promise((r) => setTimeout(r, 1000))
     expect(autos(repo)).toHaveLength(2)
     expect(burst.summary).toMatch(/^1000 files/)
-  }, 30_000)
+  }, 60_000)
 
   test('ignore rules: .gitignore, info/exclude, node_modules, .gitwhy, binaries and files over 1 MB are not recorded', async () => {
     const repo = repoWithSource()
