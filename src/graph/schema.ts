@@ -483,6 +483,15 @@ export const TABLES: readonly TableDef[] = [
     to: { table: 'Decision', field: 'to' },
     columns: [text('reason', reason)],
   })),
+  {
+    kind: 'rel',
+    name: 'SIMILAR_TO',
+    description: "The decisions say much the same: the cosine of their embeddings (title and statement, the index's embedding model) is at least 0.8 (one edge per pair, source id < target id; only in an index built with --embeddings).",
+    rows: 'similarTo',
+    from: { table: 'Decision', field: 'from' },
+    to: { table: 'Decision', field: 'to' },
+    columns: [real('score', 'The cosine similarity of the two embeddings.')],
+  },
   ...(['Commit', 'PullRequest', 'Issue', 'File'] as const).map((table): RelTableDef => ({
     kind: 'rel',
     name: 'EVIDENCED_BY',

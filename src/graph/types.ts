@@ -116,6 +116,7 @@ export interface GraphData {
   evidencedByDocument?: EvidencedByRow[]
   relatesTo?: DecisionLinkRow[]
   dependsOn?: DecisionLinkRow[]
+  similarTo?: DecisionSimilarRow[]
 }
 
 export interface DecisionRow {
@@ -135,4 +136,5 @@ export interface DecisionRow {
 }
 export interface GovernsRow { decision: string; target: string | number; applies_to: string }
 export interface DecisionLinkRow { from: string; to: string; reason: string }
+export interface DecisionSimilarRow { from: string; to: string; score: number }
 export interface EvidencedByRow { decision: string; target: string | number; start_line: number; end_line: number }

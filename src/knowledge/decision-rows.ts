@@ -5,7 +5,7 @@
  * says so). A full build filters by the rows it loads, an update by MATCHing in the graph
  * (graph/delta.ts): the same rule, so an update gives the graph a full build gives.
  */
-import type { DecisionLinkRow, DecisionRow, EvidencedByRow, GovernsRow, GraphData } from '../graph/types.js'
+import type { DecisionLinkRow, DecisionRow, DecisionSimilarRow, EvidencedByRow, GovernsRow, GraphData } from '../graph/types.js'
 import { createHash } from 'node:crypto'
 import { formatDecision, symbolId, targetText, type Decision } from './decision-model.js'
 import { readDecisions } from './decision-store.js'
@@ -28,6 +28,8 @@ export interface DecisionGraph extends DecisionEdges {
   relatesTo: DecisionLinkRow[]
   /** A decision naming the dependency a "uses X" finding records. */
   dependsOn: DecisionLinkRow[]
+  /** Decisions that say much the same (decision-similar.ts; none without embeddings). */
+  similarTo: DecisionSimilarRow[]
 }
 
 /** What analyze loads: every decision of the committed file, and the candidates still proposed. */
@@ -45,8 +47,8 @@ export function decisionsFingerprint(decisions: Decision[]): string {
 /** The fingerprint of no decisions (an index built before they were recorded in meta.json). */
 export const NO_DECISIONS = decisionsFingerprint([])
 
-export function decisionGraph(decisions: Decision[]): DecisionGraph {
-  const g: DecisionGraph = { decisions: [], governsSymbol: [], governsFile: [], governsCommunity: [], governsDirectory: [], evidencedByCommit: [], evidencedByPullRequest: [], evidencedByIssue: [], evidencedByDocument: [], relatesTo: [], dependsOn: [] }
+export function decisionGraph(decisions: Decision[], similarTo: DecisionSimilarRow[] = []): DecisionGraph {
+  const g: DecisionGraph = { decisions: [], governsSymbol: [], governsFile: [], governsCommunity: [], governsDirectory: [], evidencedByCommit: [], evidencedByPullRequest: [], evidencedByIssue: [], evidencedByDocument: [], relatesTo: [], dependsOn: [], similarTo }
   for (const d of decisions) {
     g.decisions.push({
       id: d.id,
@@ -172,6 +174,7 @@ export function decisionTables(g: DecisionGraph, ends: DecisionEnds): Partial<Gr
     evidencedByDocument: g.evidencedByDocument.filter((r) => files.has(String(r.target))),
     relatesTo: g.relatesTo,
     dependsOn: g.dependsOn,
+    similarTo: g.similarTo,
   }
 }
 

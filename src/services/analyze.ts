@@ -7,7 +7,7 @@ import { writeGraph, type GraphVectors } from '../graph/load.js'
 import { ACTIVITY_COLUMNS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
-import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
+import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
 import { activityRows, analyticsRows, computeAnalytics } from '../analytics/build.js'
 import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytics, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
@@ -42,6 +42,8 @@ import { collectGarbage } from '../runtime/gc.js'
 import { verifyAgainstGit } from './index-verify.js'
 import { decisionGraph, decisionsFingerprint, decisionTables, endsOf, loadableDecisions, NO_DECISIONS } from '../knowledge/decision-rows.js'
 import type { Decision } from '../knowledge/decision-model.js'
+import { similarDecisions } from '../knowledge/decision-similar.js'
+import type { EmbeddingRecord } from '../embed/model.js'
 import { reportDecisionHealth } from './decision-verify.js'
 import {
   acquireLock,
@@ -147,6 +149,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     if ((previous.decisions ?? NO_DECISIONS) === fingerprint || !previous.manifest) return finishNoop(repo, head, previous, options.onWarning)
     return refreshDecisions(repo, previous, decisions, fingerprint, options)
   }
+  const similar = await similarOf(repo, decisions, embeddingModel)
 
   const release = acquireLock(repo)
   // what earlier runs retired is deleted meanwhile
@@ -229,7 +232,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, onWarning: options.onWarning }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed } = updated)
         mode = 'incremental'
@@ -245,7 +248,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       const trajectory = await trajectoryRows(repo, head, () => knownAtHead(files), options.onWarning)
       writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
       Object.assign(data, trajectory.rows)
-      Object.assign(data, decisionTables(decisionGraph(decisions), endsOf(data)))
+      Object.assign(data, decisionTables(decisionGraph(decisions, similar), endsOf(data)))
       // The mined history is on disk now; let it go before Kuzu takes its buffer pool.
       commits = []
       counts = {
@@ -326,7 +329,7 @@ async function refreshDecisions(repo: string, previous: IndexMeta, decisions: De
   const writer = new GraphDeltaWriter(path.join(prevDir, GRAPH_DB), path.join(dir, GRAPH_DB))
   try {
     linkIndexFiles(prevDir, dir, new Set([GRAPH_DB, 'manifest.json']))
-    writer.apply({ decisions: decisionGraph(decisions) })
+    writer.apply({ decisions: decisionGraph(decisions, await similarOf(repo, decisions, previous.options.embeddings ?? null)) })
     const { counts, graph } = await writer.finish()
     const manifest = writeManifest(dir, { dir: prevDir, manifest: previous.manifest! }, { [GRAPH_DB]: graph })
     const timings = { decisions_ms: Math.round(performance.now() - started), total_ms: Math.round(performance.now() - started) }
@@ -363,6 +366,11 @@ function linkIndexFiles(from: string, to: string, except: ReadonlySet<string>, r
       copyFileSync(path.join(from, name), path.join(to, name))
     }
   }
+}
+
+/** SIMILAR_TO among the decisions: in an index with embeddings only (the model's vectors are kept, so it loads only for a new text). */
+async function similarOf(repo: string, decisions: Decision[], model: EmbeddingRecord | null): Promise<DecisionSimilarRow[]> {
+  return model ? similarDecisions(gitwhyDir(repo), decisions, `${model.id} ${model.hash}`) : []
 }
 
 /**
@@ -848,6 +856,8 @@ async function updateIndex(u: {
   /** The graph's delta, its copy of the previous graph under way (the caller closes it). */
   writer: GraphDeltaWriter
   decisions: Decision[]
+  /** SIMILAR_TO among them (decision-similar.ts). */
+  similar: DecisionSimilarRow[]
   onWarning?: (message: string) => void
 }): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
@@ -987,7 +997,7 @@ async function updateIndex(u: {
     },
   })
   // the decisions last: their edges end at this update's symbols and communities
-  writer.apply({ decisions: decisionGraph(u.decisions) })
+  writer.apply({ decisions: decisionGraph(u.decisions, u.similar) })
   // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest
   const finished = writer.finish()
   finished.catch(() => {})

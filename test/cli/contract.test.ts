@@ -228,6 +228,7 @@ describe('CLI contract (--json documents and human output)', () => {
       'Decision-GOVERNS->Community',
       'Decision-RELATES_TO->Decision',
       'Decision-DEPENDS_ON->Decision',
+      'Decision-SIMILAR_TO->Decision',
       'Decision-EVIDENCED_BY->Commit',
       'Decision-EVIDENCED_BY->PullRequest',
       'Decision-EVIDENCED_BY->Issue',

@@ -98,6 +98,7 @@ export function trickyGraph(): GraphData {
   g.decisions.push({ ...g.decisions[0], id: 'p-0123456789', kind: 'decision', title: 'uses kuzu', statement: 'The project depends on kuzu.', check: '' })
   g.relatesTo = [{ from: 'd-0a1b2c3d', to: 'p-0123456789', reason: 'both govern src/a,b "c".ts' }]
   g.dependsOn = [{ from: 'd-0a1b2c3d', to: 'p-0123456789', reason: 'names kuzu' }]
+  g.similarTo = [{ from: 'd-0a1b2c3d', to: 'p-0123456789', score: 0.8731 }]
   g.governsSymbol = [{ decision: 'd-0a1b2c3d', target: 'src/a,b "c".ts#Foo', applies_to: 'src/a,b "c".ts:Foo' }]
   g.governsFile = [{ decision: 'd-0a1b2c3d', target: 'docs/😀.md', applies_to: 'docs/' }]
   g.governsCommunity = [{ decision: 'd-0a1b2c3d', target: 'c1', applies_to: 'community:c1' }]

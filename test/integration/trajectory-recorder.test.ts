@@ -3,7 +3,8 @@
  * a killed recorder restarting cleanly, `gitwhy watch` in the foreground, and the MCP server
  * starting, querying and stopping the recorder for an agent that has no terminal.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { readJournal } from '../../src/trajectory/journal.js'
 import { isAlive } from '../../src/services/workspace.js'
@@ -93,7 +94,7 @@ describe('the recorder process', () => {
     expect(second.stderr).toMatch(/already runs/)
   }, 60_000)
 
-  test('the MCP server starts the recorder, sets the intent, answers the trajectory, consolidates and stops it', async () => {
+  test('the MCP server starts the recorder, sets the intent, answers the trajectory, consolidates and stops it', { timeout: 60_000, retry: 1 }, async () => {
     const repo = smallRepo()
     const { client } = await connectStdio({ cwd: repo.dir, env: repo.env(), tools: 'trajectory' })
     try {
@@ -107,7 +108,11 @@ describe('the recorder process', () => {
       expect(started.structuredContent).toMatchObject({ running: true, started: true })
       await call('set_intent', { intent: 'make a return 4' })
       writeFileSync(repo.path('src/a.ts'), 'export function a(): number {\n  return 4\n}\n')
-      const snap = await waitFor('a snapshot', () => autos(repo)[0])
+      // what the recorder said, when no snapshot comes (seen twice in full runs, never alone: under investigation)
+      const snap = await waitFor('a snapshot', () => autos(repo)[0]).catch((error: Error) => {
+        const log = join(repo.dir, '.gitwhy', 'trajectory', 'recorder.log')
+        throw new Error(`${error.message}; recorder.log: ${existsSync(log) ? readFileSync(log, 'utf8').slice(-2000) : '(none)'}`)
+      })
       const t = await call('trajectory', { target: 'src/a.ts:a' })
       expect(t.structuredContent.snapshots.map((s: any) => [s.id, s.intent])).toEqual([[snap.id, 'make a return 4']])
       const one = await call('snapshot', { id: snap.id.slice(0, 8) })
@@ -123,5 +128,5 @@ describe('the recorder process', () => {
     } finally {
       await client.close()
     }
-  }, 60_000)
+  })
 })
