@@ -7,8 +7,12 @@ import { answerText } from './text.js'
 
 /** The indexes as one session sees them: a call that names no repository means this client's default. */
 export interface SessionIndexes {
-  /** The work tree root for a tool's `repo` argument (a registered name, a path, or none: the default). */
-  root(repo: string | undefined): Promise<string>
+  /**
+   * The work tree root for a tool's `repo` argument (a registered name, a path, or none: the
+   * default). `needsIndex: false` (a tool of the work tree): the default is the repository the
+   * server started in, indexed or not, before any other.
+   */
+  root(repo: string | undefined, needsIndex?: boolean): Promise<string>
   /** Run `fn` with the current index of a repository. */
   use<T>(repo: string | undefined, fn: (reader: IndexReader) => Promise<T>): Promise<T>
 }

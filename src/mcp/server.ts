@@ -41,14 +41,14 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   // the default repository depends on this client's roots, so it is resolved per session
   const defaultRoot = defaultRootResolver(server, options.startDir)
   const indexes: SessionIndexes = {
-    root: (repo) => (repo === undefined || repo === '' ? defaultRoot() : pool.root(repo)),
+    root: (repo, needsIndex = true) => (repo === undefined || repo === '' ? defaultRoot(needsIndex) : pool.root(repo)),
     use: async (repo, fn) => pool.use(await indexes.root(repo), fn),
   }
   const context: ServerContext = {
     pool: indexes,
     version: options.version,
     answer: (repo, fn, offset) => fitted(() => indexes.use(repo, fn), offset),
-    answerRoot: async (repo, fn, offset) => fitted(async () => fn(await indexes.root(repo)), offset),
+    answerRoot: async (repo, fn, offset) => fitted(async () => fn(await indexes.root(repo, false)), offset),
   }
   compactStructuredContent(server)
   registerTools(server, context, options.tools)
@@ -142,12 +142,18 @@ async function gitRoot(dir: string): Promise<string | null> {
  * repository. A user-level registration starts the server outside any repository, so the
  * client's roots are what usually decide.
  */
-function defaultRootResolver(server: McpServer, startDir: string): () => Promise<string> {
+function defaultRootResolver(server: McpServer, startDir: string): (needsIndex: boolean) => Promise<string> {
   let cached: string | null = null
   server.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     cached = null
   })
-  return async () => {
+  return async (needsIndex) => {
+    // the work tree's tools (the edit trajectory) record where the server runs, indexed or not: never
+    // another repository that happens to be the only one indexed
+    if (!needsIndex) {
+      const here = await gitRoot(startDir)
+      if (here) return here
+    }
     if (cached) return cached
     const start = await gitRoot(startDir)
     const candidates: string[] = start ? [start] : []
