@@ -78,24 +78,6 @@ describe('the recorder process', () => {
     await waitFor('the next snapshot', () => autos(repo)[1])
   }, 60_000)
 
-  test('after a snapshot that leaves it too big, the recorder hands over to a fresh process that keeps recording', { timeout: 60_000 }, async () => {
-    const repo = smallRepo()
-    // a bound every process exceeds: the first snapshot hands over
-    const env = { ...repo.env(), GITWHY_RECORDER_RECYCLE_MB: '1' }
-    const started = (await runJson(['trajectory', 'start', '--debounce', '100'], { cwd: repo.dir, env })).json
-    writeFileSync(repo.path('src/a.ts'), 'export function a(): number {\n  return 2\n}\n')
-    await waitFor('a snapshot', () => autos(repo)[0])
-    const next = await waitFor('the fresh recorder', async () => {
-      const s = (await runJson(['trajectory', 'status'], { cwd: repo.dir, env })).json
-      return s.running && s.pid !== started.pid ? s : null
-    })
-    await waitFor('the first recorder gone', () => !isAlive(started.pid))
-    writeFileSync(repo.path('src/a.ts'), 'export function a(): number {\n  return 3\n}\n')
-    await waitFor('a snapshot by the fresh recorder', () => autos(repo).length >= 2)
-    expect((await runJson(['trajectory', 'stop'], { cwd: repo.dir, env })).json).toMatchObject({ stopped: true })
-    expect(isAlive(next.pid)).toBe(false)
-  })
-
   test('the MCP server records the repository it runs in, not the only indexed one elsewhere', async () => {
     const indexed = smallRepo()
     await runJson(['analyze', '--quiet'], opts(indexed))
