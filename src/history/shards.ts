@@ -61,11 +61,7 @@ export function updateShards<T>(previous: string, dir: string, name: string, ent
     const from = shardFile(previous, name, s)
     const to = shardFile(dir, name, s)
     if (!changes.has(s) && !removals.has(s)) {
-      try {
-        linkSync(from, to)
-      } catch {
-        copyFileSync(from, to)
-      }
+      linkOrCopy(from, to)
       continue
     }
     const obj = records(readShard<T>(previous, name, s))
@@ -119,5 +115,14 @@ export class ShardReader<T> {
       this.all = all
     }
     return this.all
+  }
+}
+
+/** A file of an index shared with the next one: hard-linked, copied where links are refused. */
+export function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to)
+  } catch {
+    copyFileSync(from, to)
   }
 }

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { decodeSource } from '../git/decode.js'
@@ -16,6 +16,7 @@ import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { LANDED_FILE, trajectoryRows, type LandedState } from '../trajectory/graph.js'
 import { buildGraph } from '../history/graph.js'
 import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
+import { linkOrCopy } from '../history/shards.js'
 import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
 import { blameOwners, mapHistory, type IgnoredRevs, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { resolveIdentities, summariseSignatures, type AuthorSignature, type IdentityConfig } from '../history/identity.js'
@@ -360,11 +361,7 @@ function linkIndexFiles(from: string, to: string, except: ReadonlySet<string>, r
       linkIndexFiles(from, to, except, name)
       continue
     }
-    try {
-      linkSync(path.join(from, name), path.join(to, name))
-    } catch {
-      copyFileSync(path.join(from, name), path.join(to, name))
-    }
+    linkOrCopy(path.join(from, name), path.join(to, name))
   }
 }
 
