@@ -1,8 +1,17 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { describeSchema, formatSchema, renderDDL, SCHEMA_VERSION, TABLES } from '../../src/graph/schema.js'
+import { describeSchema, formatSchema, FTS_INDEXES, renderDDL, SCHEMA_VERSION, TABLES, VECTOR_INDEX } from '../../src/graph/schema.js'
 import { trickyGraph } from './fixtures.js'
 
 describe('schema', () => {
+  // An index records the version it was built with and is rebuilt when it differs. A table added
+  // without a bump (SIMILAR_TO once was) leaves older indexes without it, and their next update
+  // fails. Changing the DDL changes this fingerprint: bump SCHEMA_VERSION, then pin the new one.
+  it('pins the DDL to SCHEMA_VERSION: a schema change must bump the version', () => {
+    const ddl = createHash('sha256').update(`${renderDDL().join('\n')}\n${JSON.stringify(FTS_INDEXES)}${JSON.stringify(VECTOR_INDEX)}`).digest('hex').slice(0, 16)
+    expect({ version: SCHEMA_VERSION, ddl }).toEqual({ version: 12, ddl: 'd9e623528038c06b' })
+  })
+
   it('renders node tables before the relationship tables that use them', () => {
     const ddl = renderDDL()
     // definitions sharing a name (CO_CHANGED: File→File, Symbol→Symbol; SNAPSHOT_TOUCHED; GOVERNS; EVIDENCED_BY) are one table with several pairs
