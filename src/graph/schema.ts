@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 11
+export const SCHEMA_VERSION = 12
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE' | 'FLOAT[]'
@@ -154,9 +154,15 @@ export const TABLES: readonly TableDef[] = [
     rows: 'pullRequests',
     columns: [
       int('number', 'Pull request number (primary key).'),
-      text('title', 'Title (from the merge message, or the forge API when enrichment is enabled).'),
+      text('title', 'Title: from the merge message or squash subject, or from the forge API once `gitwhy enrich` fetched it (scrubbed of secrets).'),
       text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
-      text('source', 'Where it was found: merge-message, squash-subject, api, ...'),
+      text('source', 'Where it came from: github or gitlab (parsed from a commit message), api (`gitwhy enrich`: the forge\'s own record).'),
+      text('body', 'The description (`gitwhy enrich`; scrubbed of secrets, HTML comments dropped, at most 8,000 characters); empty otherwise.'),
+      text('labels', 'Label names, comma-separated (`gitwhy enrich`).'),
+      text('state', 'open, closed or merged (`gitwhy enrich`); empty otherwise.'),
+      text('author', "The author's forge login (`gitwhy enrich`)."),
+      time('merged_at', 'When it was merged, UTC (`gitwhy enrich`; null: not merged, or not enriched).', { nullable: true }),
+      text('reviews', 'Review comments on indexed files (`gitwhy enrich`), one per line: `path:line login: text`, scrubbed, at most 20 and 4,000 characters.'),
     ],
   },
   {
@@ -166,9 +172,13 @@ export const TABLES: readonly TableDef[] = [
     rows: 'issues',
     columns: [
       int('number', 'Issue number (primary key).'),
-      text('title', 'Title when known (forge API), else empty.'),
+      text('title', 'Title when known (`gitwhy enrich`: the forge API; scrubbed of secrets), else empty.'),
       text('url', 'Empty: answers build the web URL from the origin remote analyze recorded in meta.json.'),
-      text('source', 'Where it was found: message, api, ...'),
+      text('source', 'Where it came from: message (a #N in a commit message), pr-body (a closing keyword in an enriched PR\'s description), api (`gitwhy enrich`: the forge\'s own record).'),
+      text('body', 'The description (`gitwhy enrich`; scrubbed, HTML comments dropped, at most 8,000 characters); empty otherwise.'),
+      text('labels', 'Label names, comma-separated (`gitwhy enrich`).'),
+      text('state', 'open or closed (`gitwhy enrich`); empty otherwise.'),
+      text('author', "The author's forge login (`gitwhy enrich`)."),
     ],
   },
   {
@@ -224,7 +234,7 @@ export const TABLES: readonly TableDef[] = [
       text('path', "The symbol's file ('' for the other kinds)."),
       int('line', "The symbol's first line (0 for the other kinds)."),
       text('title', 'One line to show: qualified name, commit subject or title.'),
-      text('text', 'The summary: a symbol\'s name split into words, kind, signature, doc comment, path and the subjects of the commits owning most of its lines; a commit\'s subject and body; a PR\'s or issue\'s title. Secrets replaced by [redacted].'),
+      text('text', 'The summary: a symbol\'s name split into words, kind, signature, doc comment, path and the subjects of the commits owning most of its lines; a commit\'s subject and body; a PR\'s or issue\'s title (with `gitwhy enrich`: and its description and labels, and a PR\'s review comments on indexed files). Secrets replaced by [redacted].'),
       text('search', 'What the full-text index doc_search holds: the text\'s identifiers split into words (camelCase, snake_case), lower-cased.'),
       text('hash', 'Content hash of the text the model embedded (the vector cache\'s key).'),
     ],
@@ -361,7 +371,7 @@ export const TABLES: readonly TableDef[] = [
   {
     kind: 'rel',
     name: 'CLOSES',
-    description: 'The pull request closes the issue.',
+    description: 'The pull request closes the issue: a commit of it says so (fixes #12), or its description does (`gitwhy enrich`).',
     rows: 'closes',
     from: { table: 'PullRequest', field: 'pr' },
     to: { table: 'Issue', field: 'issue' },
