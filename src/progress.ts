@@ -21,7 +21,19 @@ interface Phase {
   detail?: string
 }
 
-const UNITS: Record<string, string> = { history: 'commits', parse: 'files', 'graph load': 'steps', 'hunk map': 'commits', embeddings: 'texts' }
+const UNITS: Record<string, string> = {
+  history: 'commits',
+  parse: 'files',
+  'graph load': 'steps',
+  'hunk map': 'commits',
+  embeddings: 'texts',
+  // gitwhy enrich
+  'pull requests': 'pages',
+  issues: 'pages',
+  'review comments': 'pages',
+  'single items': 'items',
+  'rate limit wait': 's',
+}
 const LOAD = 'load '
 const REDRAW_MS = 100
 const LOG_EVERY_MS = 10_000
@@ -69,6 +81,8 @@ export class ProgressDisplay {
     private readonly tty: boolean,
     private readonly clock: () => number = Date.now,
     private readonly columns: () => number = () => process.stderr.columns ?? 0,
+    /** What the live line says it is: the command. */
+    private readonly label = 'analyze',
   ) {
     this.started = clock()
   }
@@ -153,7 +167,7 @@ export class ProgressDisplay {
     if (this.drawn && now - this.lastDraw < REDRAW_MS) return
     this.lastDraw = now
     const phases = [...this.running.values()].map((p) => `${p.name} ${describe(p, now)}`.trim())
-    const line = `analyze ${seconds(now - this.started)} · ${phases.join(' | ')}`
+    const line = `${this.label} ${seconds(now - this.started)} · ${phases.join(' | ')}`
     const width = Math.max(this.columns(), 80) - 1
     this.write(`\r\x1b[K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`)
     this.drawn = true
@@ -161,7 +175,7 @@ export class ProgressDisplay {
 }
 
 /** The progress callback of `gitwhy analyze` and the function that ends it; silent when disabled. */
-export function stderrProgress(enabled: boolean): Pick<ProgressDisplay, 'report' | 'note' | 'end'> {
-  const display = new ProgressDisplay((s) => process.stderr.write(s), process.stderr.isTTY === true)
+export function stderrProgress(enabled: boolean, label = 'analyze'): Pick<ProgressDisplay, 'report' | 'note' | 'end'> {
+  const display = new ProgressDisplay((s) => process.stderr.write(s), process.stderr.isTTY === true, Date.now, () => process.stderr.columns ?? 0, label)
   return enabled ? display : { report: () => {}, note: (text) => process.stderr.write(`${text}\n`), end: () => {} }
 }

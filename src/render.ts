@@ -46,6 +46,8 @@ export function renderEvidence(items: EvidenceItem[], total: number, moreHint = 
     const ignored = e.ignored ? ' (ignored rev)' : ''
     lines.push(`${e.commit.short}  ${e.commit.date.slice(0, 10)}  ${e.commit.author.padEnd(18).slice(0, 18)}  ${tag.padEnd(10)}  ${e.commit.subject}${ignored}${refs.length ? `  [${refs.join('; ')}]` : ''}`)
     if (e.commit.why) lines.push(`      ${e.commit.why}`)
+    // what the PR's description says (forge enrichment), where the commit's body says nothing
+    else for (const p of e.pull_requests) if (p.why) lines.push(`      PR #${p.number}: ${p.why}`)
     for (const f of e.patch ?? []) {
       for (const h of f.hunks) lines.push(`      ${f.path} ${h.header}`, ...h.lines.map((l) => `      ${l}`))
     }

@@ -1,7 +1,8 @@
 /**
  * What `gitwhy search` finds (issue 12): one document per symbol, commit, pull request and issue,
- * each a short text built from what the index already holds, scrubbed of secrets before it is
- * stored, full-text indexed and embedded.
+ * each a short text built from what the index already holds (a PR's or issue's title, and its
+ * description once `gitwhy enrich` fetched it), scrubbed of secrets before it is stored, full-text
+ * indexed and embedded.
  */
 import { createHash } from 'node:crypto'
 import { identifierWords } from '../codegraph/search-text.js'
@@ -55,12 +56,21 @@ export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<
   return finish({ id: `commit:${c.sha}`, kind: 'commit', ref: c.sha, path: '', line: 0, title: c.subject, text: c.body.trim() ? `${c.subject}\n${c.body.trim()}` : c.subject })
 }
 
-export function pullRequestDoc(p: Pick<PullRequestRow, 'number' | 'title'>): Omit<DocRow, 'row'> | null {
-  return p.title.trim() ? finish({ id: `pr:${p.number}`, kind: 'pr', ref: String(p.number), path: '', line: 0, title: p.title, text: p.title }) : null
+/**
+ * A PR's document: its title, and once forge enrichment filled them, its labels, description and
+ * the review comments on indexed files (the first 2,000 characters in all).
+ */
+export function pullRequestDoc(p: Pick<PullRequestRow, 'number' | 'title'> & Partial<Pick<PullRequestRow, 'body' | 'labels' | 'reviews'>>): Omit<DocRow, 'row'> | null {
+  return p.title.trim() ? finish({ id: `pr:${p.number}`, kind: 'pr', ref: String(p.number), path: '', line: 0, title: p.title, text: entityText(p.title, p.labels, p.body, p.reviews) }) : null
 }
 
-export function issueDoc(i: Pick<IssueRow, 'number' | 'title'>): Omit<DocRow, 'row'> | null {
-  return i.title.trim() ? finish({ id: `issue:${i.number}`, kind: 'issue', ref: String(i.number), path: '', line: 0, title: i.title, text: i.title }) : null
+/** An issue's document: its title, and with forge enrichment its labels and description. */
+export function issueDoc(i: Pick<IssueRow, 'number' | 'title'> & Partial<Pick<IssueRow, 'body' | 'labels'>>): Omit<DocRow, 'row'> | null {
+  return i.title.trim() ? finish({ id: `issue:${i.number}`, kind: 'issue', ref: String(i.number), path: '', line: 0, title: i.title, text: entityText(i.title, i.labels, i.body) }) : null
+}
+
+function entityText(title: string, labels = '', body = '', reviews = ''): string {
+  return [title, labels.trim() ? `labels: ${labels.trim()}` : '', body.trim(), reviews.trim()].filter(Boolean).join('\n')
 }
 
 export interface SymbolSummaryInput {

@@ -3,7 +3,7 @@ import { closeSync, copyFileSync, openSync, readSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
-import type { ActivityRow, AuthorRow, FileRow, GraphData } from './types.js'
+import type { ActivityRow, AuthorRow, FileRow, GraphData, IssueRow, PullRequestRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
 
 /**
@@ -45,6 +45,11 @@ export interface GraphDelta {
   replaceSnapshots?: boolean
   /** Doc rows (and their vectors) of the symbols of these files go (they come back in `insert`). */
   removeSymbolDocsOf?: string[]
+  /** Doc rows (and their vectors) with these ids go (forge enrichment: `pr:N` and `issue:N` come back in `insert`). */
+  removeDocs?: string[]
+  /** Existing PullRequest / Issue nodes whose properties change (forge enrichment), set after the inserts. */
+  updatePullRequests?: PullRequestRow[]
+  updateIssues?: IssueRow[]
   /** Rows to insert. */
   insert: Partial<GraphData>
   /** Every Decision node (and its edges) replaced by these: sent last, once communities and symbols are in place. */
@@ -385,6 +390,11 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     await run(conn, DELETE_SYMBOL_VECTORS, paths)
     await run(conn, DELETE_SYMBOL_DOCS, paths)
   }
+  if (delta.removeDocs && delta.removeDocs.length > 0) {
+    const ids = { ids: delta.removeDocs }
+    await run(conn, DELETE_VECTORS_BY_ID, ids)
+    await run(conn, DELETE_DOCS_BY_ID, ids)
+  }
   if (delta.topoShift) await run(conn, SHIFT_TOPO, { k: delta.topoShift })
   if (delta.renameAuthors && delta.renameAuthors.length > 0) {
     await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
@@ -434,7 +444,18 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     if (def.name === 'DEFINES') rows = rows.filter((d) => !defined.has(String(d.symbol)))
     if (rows.length > 0) await insert(s, def, insertRows(def, rows))
   }
+  await updateNodes(conn, 'PullRequest', delta.updatePullRequests)
+  await updateNodes(conn, 'Issue', delta.updateIssues)
   if (delta.decisions) await replaceDecisions(s, delta.decisions)
+}
+
+/** Every property but the primary key of existing nodes of a table, set from the rows (matched by the key). */
+async function updateNodes(conn: Connection, table: 'PullRequest' | 'Issue', rows: ReadonlyArray<PullRequestRow | IssueRow> | undefined): Promise<void> {
+  if (!rows || rows.length === 0) return
+  const def = tableDef(table)
+  const [key, ...columns] = def.columns
+  const statement = `UNWIND $rows AS r MATCH (n:${table} {${key.name}: r.${key.name}}) SET ${columns.map((c) => `n.${c.name} = ${cast(c)}`).join(', ')}`
+  await runBatched(conn, statement, insertRows(def, rows as unknown as Array<Record<string, unknown>>))
 }
 
 /**
@@ -468,6 +489,8 @@ const SYMBOLS_OF = 'x.path IN $paths'
 const DELETE_SYMBOL_VECTORS = "MATCH (d:Doc), (v:DocVector) WHERE d.kind = 'symbol' AND d.path IN $paths AND v.row = d.row DELETE v"
 const DELETE_SYMBOL_DOCS = "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths DELETE d"
 const SHIFT_TOPO = 'MATCH (c:Commit) SET c.topo = c.topo + $k'
+const DELETE_VECTORS_BY_ID = 'MATCH (d:Doc), (v:DocVector) WHERE d.id IN $ids AND v.row = d.row DELETE v'
+const DELETE_DOCS_BY_ID = 'MATCH (d:Doc) WHERE d.id IN $ids DELETE d'
 
 /** A symbol with the DEFINES edge from its file. */
 function symbolWithFileStatement(def: TableDef): string {

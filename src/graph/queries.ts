@@ -33,7 +33,8 @@ export const QUERIES = {
     RETURN count(s) AS symbols, sum(b.lines) AS lines`,
   pullRequest: `
     MATCH (p:PullRequest {number: $number})
-    RETURN p.number AS number, p.title AS title, p.url AS url, p.source AS source`,
+    RETURN p.number AS number, p.title AS title, p.url AS url, p.source AS source, p.body AS body, p.labels AS labels,
+           p.state AS state, p.author AS author, p.merged_at AS merged_at, p.reviews AS reviews`,
   pullRequestCommits: `
     MATCH (c:Commit)-[:PART_OF]->(:PullRequest {number: $number})
     RETURN c.sha AS sha ORDER BY c.committer_date DESC, c.sha`,
@@ -48,7 +49,8 @@ export const QUERIES = {
     RETURN i.number AS number, i.title AS title, i.url AS url ORDER BY number`,
   issue: `
     MATCH (i:Issue {number: $number})
-    RETURN i.number AS number, i.title AS title, i.url AS url, i.source AS source`,
+    RETURN i.number AS number, i.title AS title, i.url AS url, i.source AS source, i.body AS body, i.labels AS labels,
+           i.state AS state, i.author AS author`,
   issueCommits: `
     MATCH (c:Commit)-[r:REFERENCES]->(:Issue {number: $number})
     RETURN c.sha AS sha, r.closes AS closes ORDER BY c.committer_date DESC, c.sha`,

@@ -60,8 +60,28 @@ export interface AuthorRow {
   /** Every email of the identity, space-separated (see history/identity.ts). */
   emails: string
 }
-export interface PullRequestRow { number: number; title: string; url: string; source: string }
-export interface IssueRow { number: number; title: string; url: string; source: string }
+/** A pull request; the columns after `source` are filled by forge enrichment (src/forge/apply.ts), empty otherwise. */
+export interface PullRequestRow {
+  number: number
+  title: string
+  url: string
+  source: string
+  body: string
+  /** Label names, comma-separated. */
+  labels: string
+  state: string
+  author: string
+  /** ISO 8601, null when not merged or not enriched. */
+  merged_at: string | null
+  /** Review comments on indexed files, one per line (`path:line login: text`). */
+  reviews: string
+}
+/** An issue; the columns after `source` are filled by forge enrichment, empty otherwise. */
+export interface IssueRow { number: number; title: string; url: string; source: string; body: string; labels: string; state: string; author: string }
+
+/** The forge columns of a row that no enrichment touched. */
+export const NO_FORGE_PR = { body: '', labels: '', state: '', author: '', merged_at: null, reviews: '' } as const
+export const NO_FORGE_ISSUE = { body: '', labels: '', state: '', author: '' } as const
 
 /** A trajectory snapshot (src/trajectory/graph.ts). */
 export interface SnapshotRow { id: string; time: string; session: string; intent: string | null; summary: string; kind: string }

@@ -1,5 +1,6 @@
 import { ShardReader, updateShards, writeShards } from './shards.js'
-import type { GraphData } from '../graph/types.js'
+import type { GraphData, IssueRow, PullRequestRow } from '../graph/types.js'
+import { descriptionReason } from '../forge/apply.js'
 import { firstParagraph } from './message.js'
 import { issueUrl, pullRequestUrl, type RemoteWeb } from './remote.js'
 import type { CommitRef, IssueRef, PullRequestRef } from '../services/types.js'
@@ -19,25 +20,42 @@ export interface CatalogEntry {
 
 // [sha, author, email, date, committed, subject, category, boundary, prs, issues, why ('' = none), reverts?]
 /** The last element, the SHA a verified revert undoes, is present only on reverts. */
-type Packed = [string, string, string, string, number, string, string, number, Array<[number, string, string]>, Array<[number, string, string, number]>, string, string?]
+type Packed = [string, string, string, string, number, string, string, number, PrTuple[], IssueTuple[], string, string?]
+/** [number, title, url, why?]: `why`, the reason its description gives, only once forge enrichment gave it one. */
+type PrTuple = [number, string, string, string?]
+/** [number, title, url, closes, why?]. */
+type IssueTuple = [number, string, string, number, string?]
 
-function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>, knownPrs: Map<number, [string, string]> = new Map()): Packed[] {
-  const prs = new Map<number, [string, string]>(knownPrs)
-  for (const p of data.pullRequests) prs.set(p.number, [p.title, p.url])
+type CatalogData = Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>
+
+function prTuple(p: Pick<PullRequestRow, 'number' | 'title' | 'url' | 'body'>): PrTuple {
+  const why = descriptionReason(p.body)
+  return why ? [p.number, p.title, p.url, why] : [p.number, p.title, p.url]
+}
+
+function issueTuple(i: Pick<IssueRow, 'number' | 'title' | 'url' | 'body'>, closes: boolean): IssueTuple {
+  const why = descriptionReason(i.body)
+  return why ? [i.number, i.title, i.url, closes ? 1 : 0, why] : [i.number, i.title, i.url, closes ? 1 : 0]
+}
+
+const byFirst = (a: [number, ...unknown[]], b: [number, ...unknown[]]) => a[0] - b[0]
+
+function pack(data: CatalogData): Packed[] {
+  const prs = new Map<number, PrTuple>()
+  for (const p of data.pullRequests) prs.set(p.number, prTuple(p))
   const issues = new Map(data.issues.map((i) => [i.number, i]))
-  const prOf = new Map<string, Array<[number, string, string]>>()
+  const prOf = new Map<string, PrTuple[]>()
   for (const r of data.partOf) {
-    const [title, url] = prs.get(r.number) ?? ['', '']
     let list = prOf.get(r.sha)
     if (!list) prOf.set(r.sha, (list = []))
-    list.push([r.number, title, url])
+    list.push(prs.get(r.number) ?? [r.number, '', ''])
   }
-  const refs = new Map<string, Array<[number, string, string, number]>>()
+  const refs = new Map<string, IssueTuple[]>()
   for (const r of data.references) {
     const i = issues.get(r.number)
     let list = refs.get(r.sha)
     if (!list) refs.set(r.sha, (list = []))
-    list.push([r.number, i?.title ?? '', i?.url ?? '', r.closes ? 1 : 0])
+    list.push(issueTuple(i ?? { number: r.number, title: '', url: '', body: '' }, r.closes))
   }
   const reverts = new Map((data.reverts ?? []).map((r) => [r.sha, r.target]))
   return data.commits.map((c) => {
@@ -50,8 +68,8 @@ function pack(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'par
       c.subject,
       c.category,
       c.boundary ? 1 : 0,
-      (prOf.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
-      (refs.get(c.sha) ?? []).sort((a, b) => a[0] - b[0]),
+      (prOf.get(c.sha) ?? []).sort(byFirst),
+      (refs.get(c.sha) ?? []).sort(byFirst),
       firstParagraph(c.body) ?? '',
     ]
     const target = reverts.get(c.sha)
@@ -67,8 +85,72 @@ export function saveCommitCatalog(dir: string, data: GraphData): void {
 }
 
 /** The catalog of `previousDir` plus the commits of `data` (an update's new commits). */
-export function appendCommitCatalog(previousDir: string, dir: string, data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): void {
+export function appendCommitCatalog(previousDir: string, dir: string, data: CatalogData): void {
   updateShards(previousDir, dir, NAME, pack(data).map((p) => [p[0], p] as [string, Packed]))
+}
+
+/** What forge enrichment changes in a catalog: rows of PRs and issues, and commits newly in a PR. */
+export interface CatalogForgeChange {
+  prs: ReadonlyMap<number, PullRequestRow>
+  issues: ReadonlyMap<number, IssueRow>
+  /** New PART_OF edges: commit → PR. */
+  partOf: ReadonlyArray<{ sha: string; number: number }>
+  /** Every row the forge gives, changed or not: an update's new commits may name an older PR or issue. */
+  rows: { prs: ReadonlyMap<number, PullRequestRow>; issues: ReadonlyMap<number, IssueRow> }
+}
+
+/**
+ * The catalog of `previousDir` and an update's new commits (none for a refresh) read whole, as
+ * the view a forge delta starts from; `write` saves it with the delta's changes applied to every
+ * commit they touch (the others' shards are hard-linked from the previous index).
+ */
+export function catalogForForge(previousDir: string, fresh: CatalogData | null): { prsOf: Map<string, number[]>; issueRefs: Set<number>; write(dir: string, change: CatalogForgeChange): void } {
+  const added = fresh ? pack(fresh) : []
+  const all = [...Object.values(new ShardReader<Packed>(previousDir, NAME).entries()), ...added]
+  const prsOf = new Map<string, number[]>()
+  const issueRefs = new Set<number>()
+  for (const p of all) {
+    prsOf.set(p[0], p[8].map((t) => t[0]))
+    for (const t of p[9]) issueRefs.add(t[0])
+  }
+  return {
+    prsOf,
+    issueRefs,
+    write(dir, change) {
+      const tupleOf = new Map<number, PrTuple>()
+      for (const p of all) for (const t of p[8]) tupleOf.set(t[0], t)
+      for (const [n, row] of change.prs) tupleOf.set(n, prTuple(row))
+      const joined = new Map<string, number[]>()
+      for (const r of change.partOf) joined.set(r.sha, [...(joined.get(r.sha) ?? []), r.number])
+      const changed = new Map<string, Packed>(added.map((p) => [p[0], p]))
+      const fresh = new Set(added.map((p) => p[0]))
+      for (const p of all) {
+        const numbers = [...new Set([...p[8].map((t) => t[0]), ...(joined.get(p[0]) ?? [])])]
+        // an update's new commits were packed from the messages' rows: every forge row applies to them
+        const isFresh = fresh.has(p[0])
+        const prRow = (n: number) => change.prs.get(n) ?? (isFresh ? change.rows.prs.get(n) : undefined)
+        const issueRow = (n: number) => change.issues.get(n) ?? (isFresh ? change.rows.issues.get(n) : undefined)
+        const touched = isFresh || joined.has(p[0]) || numbers.some((n) => change.prs.has(n)) || p[9].some((t) => change.issues.has(t[0]))
+        if (!touched) continue
+        const own = new Map(p[8].map((t) => [t[0], t]))
+        const prs = numbers
+          .map((n) => {
+            const row = prRow(n)
+            return row ? prTuple(row) : (own.get(n) ?? tupleOf.get(n) ?? ([n, '', ''] as PrTuple))
+          })
+          .sort(byFirst)
+        const issues = p[9].map((t) => {
+          const row = issueRow(t[0])
+          return row ? issueTuple(row, t[3] === 1) : t
+        })
+        const next = [...p] as Packed
+        next[8] = prs
+        next[9] = issues
+        changed.set(p[0], next)
+      }
+      updateShards(previousDir, dir, NAME, [...changed].map(([sha, p]) => [sha, p] as [string, Packed]))
+    },
+  }
 }
 
 /** The catalog as a lookup: a query reads the shards of the commits it names, and builds only those entries. */
@@ -86,13 +168,13 @@ function unpack(packed: Packed, remote: RemoteWeb | null = null): CatalogEntry {
     commit,
     committed,
     boundary: boundary === 1,
-    pull_requests: prs.map(([number, title, url]) => ({ number, title, url: url || pullRequestUrl(remote, number) })),
-    issues: issues.map(([number, title, url, closes]) => ({ number, title, url: url || issueUrl(remote, number), closes: closes === 1 })),
+    pull_requests: prs.map(([number, title, url, why]) => (why ? { number, title, url: url || pullRequestUrl(remote, number), why } : { number, title, url: url || pullRequestUrl(remote, number) })),
+    issues: issues.map(([number, title, url, closes, why]) => (why ? { number, title, url: url || issueUrl(remote, number), closes: closes === 1, why } : { number, title, url: url || issueUrl(remote, number), closes: closes === 1 })),
   }
 }
 
 /** The entries a catalog written from `data` holds (what a stored catalog is checked against). */
-export function catalogEntries(data: Pick<GraphData, 'commits' | 'pullRequests' | 'issues' | 'partOf' | 'references'> & Partial<Pick<GraphData, 'reverts'>>): CatalogEntry[] {
+export function catalogEntries(data: CatalogData): CatalogEntry[] {
   return pack(data).map((p) => unpack(p))
 }
 

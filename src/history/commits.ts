@@ -1,5 +1,5 @@
 import type { RawCommit } from '../git/history-reader.js'
-import type { CommitRow, GraphData } from '../graph/types.js'
+import { NO_FORGE_ISSUE, NO_FORGE_PR, type CommitRow, type GraphData } from '../graph/types.js'
 import type { CommitCategory } from '../services/types.js'
 import { categorize } from './categorize.js'
 import type { HistoryGraph } from './graph.js'
@@ -109,8 +109,8 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
   })
 
   for (const [email, a] of authors) t.authors.push({ email, name: a.name, emails: a.emails.join(' ') })
-  for (const [number, pr] of prs) t.pullRequests.push({ number, title: pr.title, url: '', source: pr.source })
-  for (const number of issues) t.issues.push({ number, title: '', url: '', source: 'message' })
+  for (const [number, pr] of prs) t.pullRequests.push({ number, title: pr.title, url: '', source: pr.source, ...NO_FORGE_PR })
+  for (const number of issues) t.issues.push({ number, title: '', url: '', source: 'message', ...NO_FORGE_ISSUE })
   for (const key of closes) {
     const [pr, issue] = key.split(':').map(Number)
     t.closes.push({ pr, issue })

@@ -61,3 +61,15 @@ export function parseMessageRefs(message: string): MessageRefs {
   }
   return { pullRequest, issues: [...issues].map(([number, closes]) => ({ number, closes })) }
 }
+
+/**
+ * The issues a pull request's description closes, as GitHub reads it: "Fixes #12", "closes #3,
+ * #4 and #5" (any inflection). Only this repository's issues: `owner/repo#N` names another one.
+ */
+export function closingReferences(text: string): number[] {
+  const out = new Set<number>()
+  for (const m of text.matchAll(CLOSING)) {
+    for (const ref of m[1].matchAll(/([\w.-]+\/[\w.-]+)?#(\d+)/g)) if (!ref[1] && Number(ref[2]) > 0) out.add(Number(ref[2]))
+  }
+  return [...out].sort((a, b) => a - b)
+}

@@ -15,7 +15,7 @@ export const commitRef = record('{sha, author, email, date, subject, category (a
 
 /** One line for the whole item: three tools list evidence items, and each pays for the schema. */
 export const evidenceItem = record(
-  '{commit: {sha, author, email, date, subject, category (absent: normal), why?, reverts?}, source: blame|history|area|pickaxe, lines? (blame: lines owned), path_at_commit?, pull_requests?: [{number, title, url?}], issues?: [{number, title?, url?, closes}], patch?: [{path, hunks: [{header, lines}]}]} (absent: none)',
+  '{commit: {sha, author, email, date, subject, category (absent: normal), why?, reverts?}, source: blame|history|area|pickaxe, lines? (blame: lines owned), path_at_commit?, pull_requests?: [{number, title, url?, why?}], issues?: [{number, title?, url?, closes, why?}], patch?: [{path, hunks: [{header, lines}]}]} (absent: none)',
 )
 
 /** Optional on every tool: which indexed repository to ask. */

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { decisionsFingerprint, loadableDecisions, NO_DECISIONS } from '../knowledge/decision-rows.js'
+import { forgeFingerprint, NO_FORGE, readForgeState } from '../forge/cache.js'
 import { existsSync } from 'node:fs'
 import { UserError } from '../errors.js'
 import { currentEmbeddingModel, type EmbeddingRecord } from '../embed/model.js'
@@ -107,6 +108,8 @@ export async function analyzeIfCurrent(options: AnalyzeOptions): Promise<Analyze
   if (!existsSync(dir) || missingIndexFiles(dir).length > 0 || !unchangedSinceTrusted(repo, dir, previous.manifest)) return null
   // recorded decisions changed: the full analyze reloads them into the graph
   if ((previous.decisions ?? NO_DECISIONS) !== decisionsFingerprint(loadableDecisions(repo))) return null
+  // the forge cache changed (`gitwhy enrich`): the full analyze applies it
+  if ((previous.forge?.fingerprint ?? NO_FORGE) !== forgeFingerprint(readForgeState(gitwhyDir(repo)))) return null
   return finishNoop(repo, s.head, previous, options.onWarning)
 }
 

@@ -7,7 +7,7 @@ import { writeGraph, type GraphVectors } from '../graph/load.js'
 import { ACTIVITY_COLUMNS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
-import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type SymbolRow } from '../graph/types.js'
+import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
 import { activityRows, analyticsRows, computeAnalytics } from '../analytics/build.js'
 import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytics, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
@@ -17,7 +17,9 @@ import { LANDED_FILE, trajectoryRows, type LandedState } from '../trajectory/gra
 import { buildGraph } from '../history/graph.js'
 import { PatchWriter, PathIndex, savePathIndex } from '../history/path-index.js'
 import { linkOrCopy } from '../history/shards.js'
-import { appendCommitCatalog, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
+import { appendCommitCatalog, catalogForForge, loadCommitCatalog, saveCommitCatalog } from '../history/commit-catalog.js'
+import { forgeFingerprint, loadForgeItems, NO_FORGE, readForgeState } from '../forge/cache.js'
+import { applyForge, emptyDelta, forgeData, forgeDelta, type ForgeApplied, type ForgeData, type ForgeDelta } from '../forge/apply.js'
 import { blameOwners, mapHistory, type IgnoredRevs, type MapResult, type MapTarget } from '../history/hunk-mapper.js'
 import { resolveIdentities, summariseSignatures, type AuthorSignature, type IdentityConfig } from '../history/identity.js'
 import { readIgnoredContent } from '../git/ignore-revs.js'
@@ -32,11 +34,11 @@ import type { SkipReason } from '../parse/types.js'
 import { analyzeSettings, finishNoop, register } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
-import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
+import { FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
 import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
-import { DocEmbedder, VectorCache } from '../embed/vectors.js'
+import { DocEmbedder, EMBEDDINGS_FILE, VECTORS_FILE, VectorCache } from '../embed/vectors.js'
 import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { collectGarbage } from '../runtime/gc.js'
@@ -56,8 +58,10 @@ import {
   missingIndexFiles,
   newIndexDir,
   originRemote,
+  readMeta,
   resolveRepo,
   shallowCommits,
+  updateMetaForge,
   writeFailure,
   type IndexMeta,
 } from './workspace.js'
@@ -146,11 +150,20 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   // the decisions the graph gets: read once, so that meta.json's fingerprint says what was loaded
   const decisions = loadableDecisions(repo, options.onWarning)
   const fingerprint = decisionsFingerprint(decisions)
-  if (usable && previous.head === head) {
-    if ((previous.decisions ?? NO_DECISIONS) === fingerprint || !previous.manifest) return finishNoop(repo, head, previous, options.onWarning)
-    return refreshDecisions(repo, previous, decisions, fingerprint, options)
+  // the forge cache `gitwhy enrich` keeps: its fingerprint says whether the index holds what it holds
+  const forgePrint = forgeFingerprint(readForgeState(gitwhyDir(repo)))
+  if (usable && previous.head === head && !options.rebuild) {
+    const sameDecisions = (previous.decisions ?? NO_DECISIONS) === fingerprint
+    const sameForge = (previous.forge?.fingerprint ?? NO_FORGE) === forgePrint
+    if ((sameDecisions && sameForge) || !previous.manifest) return finishNoop(repo, head, previous, options.onWarning)
+    const refreshed = await refreshIndex(repo, previous, { decisions: sameDecisions ? null : { decisions, fingerprint }, recorded: decisions, forge: sameForge ? undefined : loadForge(repo) }, options)
+    if (refreshed) return refreshed
+    // the forge cache took back what the index holds (a deleted cache, an edited description): rebuilt
+    options.onWarning?.('rebuilt the index: the forge cache no longer holds what the index took from it')
+    return analyzeRepo(repo, { ...options, rebuild: true })
   }
   const similar = await similarOf(repo, decisions, embeddingModel)
+  const forge = loadForge(repo)
 
   const release = acquireLock(repo)
   // what earlier runs retired is deleted meanwhile
@@ -228,14 +241,15 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     historyPromise = null
 
     let counts: Record<string, number> | null = null
+    let forgeApplied: ForgeApplied | null = null
     let mode: AnalyzeSummary['mode'] = 'full'
     /** Files of the new index hashed as they were written (the manifest takes these as they are). */
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, onWarning: options.onWarning }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, onWarning: options.onWarning }))
       if (updated) {
-        ;({ counts, hashed } = updated)
+        ;({ counts, hashed, forgeApplied } = updated)
         mode = 'incremental'
       } else {
         // a rebuild after all: its graph is loaded afresh where the copy was
@@ -245,7 +259,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
     if (!counts) {
       const reverts = await time('reverts', () => revertsOf(repo, commits))
-      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder)
+      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
       const trajectory = await trajectoryRows(repo, head, () => knownAtHead(files), options.onWarning)
       writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
       Object.assign(data, trajectory.rows)
@@ -296,6 +310,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       manifest,
       remote: await remote,
       decisions: fingerprint,
+      ...forgeMeta(forgeApplied),
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
@@ -319,36 +334,149 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
 }
 
 /**
- * HEAD unchanged, the recorded decisions changed: a new index whose files are the active one's
- * (hard links) and whose graph is a copy with the decisions replaced, swapped in like any other.
+ * HEAD unchanged, the recorded decisions or the forge cache changed: a new index whose files are
+ * the active one's (hard links) and whose graph is a copy with the decisions replaced and the
+ * forge's delta applied (PR and issue rows, their documents, new PART_OF and CLOSES edges, the
+ * commit catalog's entries they touch), swapped in like any other. Null when the forge cache took
+ * back something the index holds: the caller rebuilds.
  */
-async function refreshDecisions(repo: string, previous: IndexMeta, decisions: Decision[], fingerprint: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
-  const release = acquireLock(repo)
+async function refreshIndex(
+  repo: string,
+  previous: IndexMeta,
+  change: { decisions: { decisions: Decision[]; fingerprint: string } | null; recorded: Decision[]; forge?: ForgeData | null },
+  options: AnalyzeOptions,
+): Promise<AnalyzeSummary | null> {
   const started = performance.now()
   const prevDir = path.join(gitwhyDir(repo), previous.indexDir)
+  // the forge's delta is worked out first: a cache that took something back rebuilds instead
+  let forge: { delta: ForgeDelta; catalog: ReturnType<typeof catalogForForge> } | null = null
+  if (change.forge !== undefined) {
+    const old = readIndexJson<ForgeApplied>(prevDir, FORGE_FILE)
+    const catalog = catalogForForge(prevDir, null)
+    const delta = old ? forgeDelta(old, { prsOf: catalog.prsOf, issueRefs: catalog.issueRefs, freshCloses: [] }, change.forge) : null
+    if (!delta) return null
+    // a new cache that changes nothing here (only PRs and issues this history does not name): meta.json says so
+    if (emptyDelta(delta) && !change.decisions) {
+      const release = acquireLock(repo)
+      try {
+        updateMetaForge(repo, forgeMeta(delta.applied).forge)
+      } finally {
+        release()
+      }
+      return finishNoop(repo, previous.head, readMeta(repo) ?? previous, options.onWarning)
+    }
+    forge = { delta, catalog }
+  }
+  const release = acquireLock(repo)
   const { id, dir } = newIndexDir(repo)
   const writer = new GraphDeltaWriter(path.join(prevDir, GRAPH_DB), path.join(dir, GRAPH_DB))
+  const model = previous.options.embeddings ?? null
+  const vectors = forge ? VectorCache.load(prevDir, model) : null
+  const embedder = vectors && model ? new DocEmbedder(vectors, (done, total) => options.onProgress?.('embeddings', done, total)) : null
   try {
-    linkIndexFiles(prevDir, dir, new Set([GRAPH_DB, 'manifest.json']))
-    writer.apply({ decisions: decisionGraph(decisions, await similarOf(repo, decisions, previous.options.embeddings ?? null)) })
+    linkIndexFiles(prevDir, dir, new Set([GRAPH_DB, 'manifest.json', ...(forge ? ['commits', FORGE_FILE, EMBEDDINGS_FILE, VECTORS_FILE] : [])]))
+    if (forge) {
+      const parts = forgeParts(forge.delta, new Set(), new Set())
+      const docs = numberDocs(parts.docs, vectors!.nextRow)
+      embedder?.add(docs)
+      await embedder?.finish()
+      vectors!.nextRow += docs.length
+      writer.apply({
+        removeDocs: parts.removeDocs,
+        updatePullRequests: parts.updatePullRequests,
+        updateIssues: parts.updateIssues,
+        insert: { pullRequests: parts.newPullRequests, issues: parts.newIssues, partOf: forge.delta.partOf, closes: forge.delta.closes, docs, docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectors!.get(d.hash)!) })) : [] },
+      })
+      vectors!.save(dir)
+      forge.catalog.write(dir, { prs: forge.delta.prs, issues: forge.delta.issues, partOf: forge.delta.partOf, rows: forge.delta.rows })
+      writeFileSync(path.join(dir, FORGE_FILE), JSON.stringify(forge.delta.applied))
+    }
+    // the decisions last (their evidence may be a PR or an issue the forge just added), as a build loads them
+    const addsEnds = forge !== null && (forge.delta.newPrs.size > 0 || forge.delta.newIssues.size > 0)
+    if (change.decisions || addsEnds) {
+      const recorded = change.decisions?.decisions ?? change.recorded
+      writer.apply({ decisions: decisionGraph(recorded, await similarOf(repo, recorded, model)) })
+    }
     const { counts, graph } = await writer.finish()
     const manifest = writeManifest(dir, { dir: prevDir, manifest: previous.manifest! }, { [GRAPH_DB]: graph })
-    const timings = { decisions_ms: Math.round(performance.now() - started), total_ms: Math.round(performance.now() - started) }
-    const meta: IndexMeta = { ...previous, indexDir: id, counts: { ...previous.counts, decisions: counts.decisions }, timings, createdAt: new Date().toISOString(), manifest, decisions: fingerprint }
+    const total = Math.round(performance.now() - started)
+    const timings = { [forge ? 'refresh_ms' : 'decisions_ms']: total, total_ms: total }
+    const meta: IndexMeta = {
+      ...previous,
+      indexDir: id,
+      counts: { ...previous.counts, decisions: counts.decisions, pull_requests: counts.pull_requests, issues: counts.issues, docs: counts.docs },
+      timings,
+      createdAt: new Date().toISOString(),
+      manifest,
+      ...(change.decisions ? { decisions: change.decisions.fingerprint } : {}),
+    }
+    if (forge) {
+      delete meta.forge
+      Object.assign(meta, forgeMeta(forge.delta.applied))
+    }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
     refreshTrust(repo, dir, manifest)
     register(repo, previous.head, options.onWarning)
-    await reportDecisionHealth(repo, options.onWarning)
-    return { repo, head: previous.head, mode: 'incremental', new_commits: 0, counts: meta.counts, skipped: previous.skipped, timings, embeddings: { model: previous.options.embeddings?.id ?? null, embedded: 0 } }
+    if (change.decisions) await reportDecisionHealth(repo, options.onWarning)
+    return { repo, head: previous.head, mode: 'incremental', new_commits: 0, counts: meta.counts, skipped: previous.skipped, timings, embeddings: { model: model?.id ?? null, embedded: embedder?.total ?? 0 } }
   } catch (error) {
     await writer.close()
     rmSync(dir, { recursive: true, force: true })
     throw writeFailure(error, dir) ?? error
   } finally {
     await writer.close()
+    await embedder?.close()
     release()
   }
+}
+
+/** The forge cache as analyze reads it (null: `gitwhy enrich` never ran here). */
+function loadForge(repo: string): ForgeData | null {
+  const loaded = loadForgeItems(gitwhyDir(repo))
+  const fingerprint = forgeFingerprint(loaded?.state ?? null)
+  return loaded && fingerprint !== NO_FORGE ? forgeData(fingerprint, loaded.items) : null
+}
+
+/** What meta.json records of the forge cache an index took its rows from (nothing when there was none). */
+function forgeMeta(applied: ForgeApplied | null): Pick<IndexMeta, 'forge'> {
+  if (!applied || applied.fingerprint === NO_FORGE) return {}
+  return { forge: { fingerprint: applied.fingerprint, pull_requests: Object.keys(applied.prs).length, issues: Object.keys(applied.issues).length } }
+}
+
+/**
+ * A forge delta as graph changes, given the PRs and issues an update inserts itself (their rows
+ * go in with the forge's values; nothing to set or replace): new nodes, properties to set on
+ * existing ones, and their documents (the old ones removed).
+ */
+function forgeParts(delta: ForgeDelta, insertedPrs: ReadonlySet<number>, insertedIssues: ReadonlySet<number>) {
+  const updatePullRequests: PullRequestRow[] = []
+  const newPullRequests: PullRequestRow[] = []
+  const updateIssues: IssueRow[] = []
+  const newIssues: IssueRow[] = []
+  const removeDocs: string[] = []
+  const docs: Array<Omit<DocRow, 'row'>> = []
+  for (const [n, row] of delta.prs) {
+    if (insertedPrs.has(n)) continue
+    if (delta.newPrs.has(n)) newPullRequests.push(row)
+    else {
+      updatePullRequests.push(row)
+      removeDocs.push(`pr:${n}`)
+    }
+    const doc = pullRequestDoc(row)
+    if (doc) docs.push(doc)
+  }
+  for (const [n, row] of delta.issues) {
+    if (insertedIssues.has(n)) continue
+    if (delta.newIssues.has(n)) newIssues.push(row)
+    else {
+      updateIssues.push(row)
+      removeDocs.push(`issue:${n}`)
+    }
+    const doc = issueDoc(row)
+    if (doc) docs.push(doc)
+  }
+  return { updatePullRequests, newPullRequests, updateIssues, newIssues, removeDocs, docs }
 }
 
 /** Every file of an index directory but `except`, hard-linked into another (copied where links are refused). */
@@ -469,6 +597,8 @@ async function mapAndSave(
   time: Timer,
   progress: ProgressFn,
   embedder: DocEmbedder | null,
+  forge: ForgeData | null,
+  onForge: (applied: ForgeApplied) => void,
 ): Promise<GraphData> {
   // the commits' texts exist now: the worker embeds them while this thread maps the history
   const commitDocs = commits.map(rawCommitDoc)
@@ -485,6 +615,10 @@ async function mapAndSave(
     const signatures = summariseSignatures(commits)
     saveSignatures(dir, signatures)
     const tables = commitTables(commits, mapped.graph, paths, { identities: resolveIdentities(signatures, history.identities, history.identityMerge), reverts })
+    // the forge cache's titles, descriptions and merge commits (`gitwhy enrich`), over the messages' rows
+    const applied = applyForge(tables, forge)
+    writeFileSync(path.join(dir, FORGE_FILE), JSON.stringify(applied))
+    onForge(applied)
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
     const subjects = new Map(tables.commits.map((c) => [c.sha, c.subject]))
@@ -855,8 +989,10 @@ async function updateIndex(u: {
   decisions: Decision[]
   /** SIMILAR_TO among them (decision-similar.ts). */
   similar: DecisionSimilarRow[]
+  /** The forge cache (`gitwhy enrich`), null when there is none. */
+  forge: ForgeData | null
   onWarning?: (message: string) => void
-}): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]> } | null> {
+}): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]>; forgeApplied: ForgeApplied } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
@@ -885,6 +1021,26 @@ async function updateIndex(u: {
   const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts })
   // a new commit naming an older PR can change that PR's title: rebuild instead
   if (tables.pullRequests.some((p) => knownPrs.has(p.number))) return null
+  // What the forge cache gives the new commits (and, when it changed, the older ones): worked out
+  // before anything is written, since a cache that took something back rebuilds instead.
+  const forgeBefore = readIndexJson<ForgeApplied>(prevDir, FORGE_FILE)
+  if (!forgeBefore) return null
+  for (const n of forgeBefore.added_issues) knownIssues.add(n)
+  let forgeChange: { delta: ForgeDelta; catalog: ReturnType<typeof catalogForForge> } | null = null
+  if (u.forge || forgeBefore.fingerprint !== NO_FORGE) {
+    const catalog = catalogForForge(prevDir, tables)
+    const delta = forgeDelta(forgeBefore, { prsOf: catalog.prsOf, issueRefs: catalog.issueRefs, freshCloses: tables.closes }, u.forge)
+    if (!delta) return null
+    forgeChange = { delta, catalog }
+  }
+  const forgeApplied: ForgeApplied = forgeChange?.delta.applied ?? { ...forgeBefore, message_closes: [...new Set([...forgeBefore.message_closes, ...tables.closes.map((c) => `${c.pr}:${c.issue}`)])].sort() }
+  // the new commits' PRs and issues go in with the forge's rows; the older ones it changed are set
+  const freshIssues = tables.issues.filter((i) => !knownIssues.has(i.number))
+  const forgeRows = forgeChange ? forgeParts(forgeChange.delta, new Set(tables.pullRequests.map((p) => p.number)), new Set(freshIssues.map((i) => i.number))) : null
+  const freshTables = {
+    pullRequests: tables.pullRequests.map((p) => forgeChange?.delta.prs.get(p.number) ?? p),
+    issues: freshIssues.map((i) => forgeChange?.delta.issues.get(i.number) ?? i),
+  }
   for (const c of tables.commits) c.boundary = false
   fresh.forEach((c) => c.parents.forEach((p, idx) => {
     if (!freshIndex.has(p)) tables.parents.push({ sha: c.sha, parent: p, idx })
@@ -902,7 +1058,7 @@ async function updateIndex(u: {
     const subjects = new Map([...older.map((c) => [c.sha, c.subject] as const), ...tables.commits.map((c) => [c.sha, c.subject] as const)])
     return { symbols: symbolRows(affected, result, graph.shas, (sha) => subjects.get(sha)), owners: { result, shas: graph.shas } }
   })
-  const docs = numberDocs([...commitDocs, ...entityDocs({ pullRequests: tables.pullRequests, issues: tables.issues.filter((i) => !knownIssues.has(i.number)) }), ...symbols.docs], vectorCache.nextRow)
+  const docs = numberDocs([...commitDocs, ...entityDocs(freshTables), ...symbols.docs, ...(forgeRows?.docs ?? [])], vectorCache.nextRow)
   embedder?.add(docs)
 
   const touchedPaths = new Set([...paths, ...affected.map((f) => f.path)])
@@ -919,13 +1075,19 @@ async function updateIndex(u: {
     removeSymbolDocsOf: replaceSymbolsOf,
     topoShift: fresh.length,
     renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
+    removeDocs: forgeRows?.removeDocs,
+    updatePullRequests: forgeRows?.updatePullRequests,
+    updateIssues: forgeRows?.updateIssues,
     insert: {
       ...tables,
       ...symbols,
       docs,
       files: insertFiles,
       authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
-      issues: tables.issues.filter((i) => !knownIssues.has(i.number)),
+      pullRequests: [...freshTables.pullRequests, ...(forgeRows?.newPullRequests ?? [])],
+      issues: [...freshTables.issues, ...(forgeRows?.newIssues ?? [])],
+      partOf: [...tables.partOf, ...(forgeChange?.delta.partOf ?? [])],
+      closes: [...tables.closes, ...(forgeChange?.delta.closes ?? [])],
     },
   })
 
@@ -1002,12 +1164,14 @@ async function updateIndex(u: {
     vectorCache.save(dir)
     saveSignatures(dir, signatures)
     old.appendTo(dir, fresh)
-    appendCommitCatalog(prevDir, dir, tables)
+    if (forgeChange) forgeChange.catalog.write(dir, { prs: forgeChange.delta.prs, issues: forgeChange.delta.issues, partOf: forgeChange.delta.partOf, rows: forgeChange.delta.rows })
+    else appendCommitCatalog(prevDir, dir, tables)
+    writeFileSync(path.join(dir, FORGE_FILE), JSON.stringify(forgeApplied))
     const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)
     updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
   })
   const { counts, graph } = await time('update_graph', () => finished)
-  return { counts: { ...counts, files: files.length }, hashed: { [GRAPH_DB]: graph } }
+  return { counts: { ...counts, files: files.length }, hashed: { [GRAPH_DB]: graph }, forgeApplied }
 }
 
 /** The per-path reasons of what indexFiles skipped, plus the symlinks and submodules it never sees (skipped-files.ts). */

@@ -7,7 +7,8 @@ import { PORTABLE_COMMAND, launcher } from '../setup/launcher.js'
 import { IndexReader } from './index-reader.js'
 import { registrations } from './setup.js'
 import { verifyAll } from './index-integrity.js'
-import { metaDamaged, readMeta, resolveRepo } from './workspace.js'
+import { gitwhyDir, metaDamaged, originRemote, readMeta, resolveRepo } from './workspace.js'
+import { githubTarget, readForgeConfig, resolveToken } from '../forge/github.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
 
@@ -52,6 +53,7 @@ export async function doctor(options: { repo?: string }): Promise<DoctorResult> 
     checks.push(check('repository', 'warn', isUserError(error) ? error.message : String(error), 'run gitwhy doctor inside an indexed repository (or pass --repo) to check its index too'))
   }
   if (repo) checks.push(...(await indexChecks(repo)))
+  if (repo) checks.push(await forgeCheck(repo))
   checks.push(...(await serverChecks(repo)))
   checks.push(...registrationChecks(repo))
   checks.push(...(await hookChecks(repo)))
@@ -98,6 +100,23 @@ async function indexChecks(repo: string): Promise<Check[]> {
     await reader.close()
   }
   return out
+}
+
+/**
+ * Whether `gitwhy enrich` can ask GitHub: a GitHub `origin`, and a token (GITHUB_TOKEN, GH_TOKEN
+ * or `gh auth token`; where it comes from is said, never the token).
+ */
+async function forgeCheck(repo: string): Promise<Check> {
+  try {
+    const remote = await originRemote(repo)
+    const target = githubTarget(remote, readForgeConfig(gitwhyDir(repo)).apiUrl)
+    if (!target) return check('forge', 'skip', remote ? `origin is on ${remote.forge}: \`gitwhy enrich\` reads GitHub only` : 'no GitHub origin remote: `gitwhy enrich` does not apply')
+    const token = await resolveToken(target.host)
+    if (!token) return check('forge', 'warn', `no GitHub token for ${target.host}: \`gitwhy enrich\` skips (PR and issue titles stay those of the commit messages)`, 'set GITHUB_TOKEN or GH_TOKEN, or log in with `gh auth login`')
+    return check('forge', 'ok', `a GitHub token is available (${token.source}) for ${target.owner}/${target.name} at ${target.api}`)
+  } catch (error) {
+    return check('forge', 'warn', (error as Error).message, isUserError(error) ? error.remedy : null)
+  }
 }
 
 async function serverChecks(repo: string | null): Promise<Check[]> {

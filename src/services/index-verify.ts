@@ -9,7 +9,9 @@ import { buildGraph } from '../history/graph.js'
 import { PathIndex } from '../history/path-index.js'
 import type { CommitCategory } from './types.js'
 import { GRAPH_DB, indexedFiles } from './index-layout.js'
-import type { IndexMeta } from './workspace.js'
+import { gitwhyDir, type IndexMeta } from './workspace.js'
+import { forgeFingerprint, loadForgeItems, NO_FORGE } from '../forge/cache.js'
+import { applyForge, forgeData } from '../forge/apply.js'
 
 const CATEGORIES = new Set<CommitCategory>(['merge', 'initial', 'bot', 'revert', 'formatting', 'micro', 'normal', 'mega'])
 const VERIFY_BUFFER_POOL_BYTES = 1024 * 1024 * 1024
@@ -39,6 +41,10 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
   const raw = headers.map((h) => ({ ...h, diffs: [] }))
   const identities = resolveIdentities(summariseSignatures(raw), meta.options.identities, meta.options.identityMerge)
   const tables = commitTables(raw, buildGraph(raw, shallow), new Set(), { identities })
+  // the PR and issue rows the forge cache beside it gives (`gitwhy enrich`): what a build here would hold
+  const forge = loadForgeItems(gitwhyDir(repo))
+  const forgePrint = forgeFingerprint(forge?.state ?? null)
+  applyForge(tables, forge && forgePrint !== NO_FORGE ? forgeData(forgePrint, forge.items) : null)
   const expected = new Map(tables.commits.map((c) => [c.sha, c]))
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 

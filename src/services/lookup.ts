@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../text/scrub.js'
 import { issueUrl, pullRequestUrl } from '../history/remote.js'
 import { UserError } from '../errors.js'
 import { QUERIES } from '../graph/queries.js'
@@ -19,8 +20,19 @@ export interface CommitDetail {
   index: IndexInfo
 }
 
+/** What forge enrichment (`gitwhy enrich`) adds to a PR or an issue: present only on rows it filled (source `api`). */
+export interface ForgeDetail {
+  body?: string
+  labels?: string[]
+  state?: string
+  author?: string
+  merged_at?: string | null
+  /** A PR's review comments on indexed files, one per line. */
+  reviews?: string
+}
+
 export interface PullRequestDetail {
-  pull_request: PullRequestRef & { source: string }
+  pull_request: PullRequestRef & { source: string } & ForgeDetail
   commits: CommitRef[]
   files: Array<{ path: string; commits: number; additions: number; deletions: number }>
   closes: Array<{ number: number; title: string; url: string | null }>
@@ -28,7 +40,7 @@ export interface PullRequestDetail {
 }
 
 export interface IssueDetail {
-  issue: { number: number; title: string; url: string | null; source: string }
+  issue: { number: number; title: string; url: string | null; source: string } & ForgeDetail
   commits: Array<CommitRef & { closes: boolean }>
   closed_by: PullRequestRef[]
   index: IndexInfo
@@ -101,7 +113,7 @@ function requireNumber(kind: string, n: number): void {
 export async function pullRequestDetail(reader: IndexReader, number: number, fileLimit = 50): Promise<PullRequestDetail> {
   requireNumber('PR', number)
   const g = await reader.graph()
-  const [pr] = await g.query<{ number: number; title: string; url: string; source: string }>(QUERIES.pullRequest, { number })
+  const [pr] = await g.query<{ number: number; title: string; url: string; source: string } & ForgeColumns>(QUERIES.pullRequest, { number })
   if (!pr) throw new UserError(`PR #${number} is not mentioned in the indexed history`, 'PRs are found in merge and squash commit messages; check the number, or search with the cypher tool: MATCH (p:PullRequest) RETURN p.number, p.title', 'unknown_pr')
   const [commits, files, closes] = await Promise.all([
     g.query<{ sha: string }>(QUERIES.pullRequestCommits, { number }),
@@ -109,7 +121,7 @@ export async function pullRequestDetail(reader: IndexReader, number: number, fil
     g.query<{ number: number; title: string; url: string }>(QUERIES.pullRequestIssues, { number }),
   ])
   return {
-    pull_request: { number: pr.number, title: pr.title, url: nullIfEmpty(pr.url) ?? pullRequestUrl(reader.meta.remote, pr.number), source: pr.source },
+    pull_request: { number: pr.number, title: pr.title, url: nullIfEmpty(pr.url) ?? pullRequestUrl(reader.meta.remote, pr.number), source: pr.source, ...forgeDetail(pr) },
     commits: commitRefs(reader, commits.map((c) => c.sha)),
     files,
     closes: closes.map((i) => ({ ...i, url: nullIfEmpty(i.url) ?? issueUrl(reader.meta.remote, i.number) })),
@@ -120,7 +132,7 @@ export async function pullRequestDetail(reader: IndexReader, number: number, fil
 export async function issueDetail(reader: IndexReader, number: number): Promise<IssueDetail> {
   requireNumber('issue', number)
   const g = await reader.graph()
-  const [issue] = await g.query<{ number: number; title: string; url: string; source: string }>(QUERIES.issue, { number })
+  const [issue] = await g.query<{ number: number; title: string; url: string; source: string } & ForgeColumns>(QUERIES.issue, { number })
   if (!issue) throw new UserError(`issue #${number} is not mentioned in the indexed history`, 'issues are found as #N references in commit messages; check the number', 'unknown_issue')
   const [commits, closedBy] = await Promise.all([
     g.query<{ sha: string; closes: boolean }>(QUERIES.issueCommits, { number }),
@@ -128,11 +140,29 @@ export async function issueDetail(reader: IndexReader, number: number): Promise<
   ])
   const closes = new Map(commits.map((c) => [c.sha, c.closes]))
   return {
-    issue: { ...issue, url: nullIfEmpty(issue.url) ?? issueUrl(reader.meta.remote, issue.number) },
+    issue: { number: issue.number, title: issue.title, url: nullIfEmpty(issue.url) ?? issueUrl(reader.meta.remote, issue.number), source: issue.source, ...forgeDetail(issue) },
     commits: commitRefs(reader, commits.map((c) => c.sha)).map((c) => ({ ...c, closes: closes.get(c.sha) ?? false })),
     closed_by: closedBy.map((p) => ({ ...p, url: nullIfEmpty(p.url) ?? pullRequestUrl(reader.meta.remote, p.number) })),
     index: await reader.indexInfo(),
   }
+}
+
+interface ForgeColumns {
+  body: string
+  labels: string
+  state: string
+  author: string
+  merged_at?: string | null
+  reviews?: string
+}
+
+/** The forge's columns of a row enrichment filled (scrubbed when fetched; again here, as every answer is). */
+function forgeDetail(row: { source: string } & ForgeColumns): ForgeDetail {
+  if (row.source !== 'api') return {}
+  const out: ForgeDetail = { body: scrubSecrets(row.body), labels: row.labels ? row.labels.split(', ') : [], state: row.state, author: row.author }
+  if (row.merged_at !== undefined) out.merged_at = row.merged_at ? new Date(row.merged_at).toISOString() : null
+  if (row.reviews !== undefined) out.reviews = scrubSecrets(row.reviews)
+  return out
 }
 
 export async function repoOverview(reader: IndexReader, contributors = 10): Promise<RepoOverview> {

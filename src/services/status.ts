@@ -4,7 +4,8 @@ import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 import { damagedIndex, verifyAll } from './index-integrity.js'
 import { unchangedSinceTrusted } from './index-trust.js'
-import { currentHead, metaDamaged, readMeta, resolveRepo } from './workspace.js'
+import { currentHead, gitwhyDir, metaDamaged, readMeta, resolveRepo } from './workspace.js'
+import { forgeFingerprint, LISTINGS, readForgeState } from '../forge/cache.js'
 
 export interface StatusResult {
   repo: string
@@ -14,6 +15,49 @@ export interface StatusResult {
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>
+  /** What `gitwhy enrich` fetched (null: never ran here), and whether the index holds it. */
+  enrichment: EnrichmentStatus | null
+}
+
+export interface EnrichmentStatus {
+  forge: 'github'
+  /** owner/name, and the API it was read from. */
+  repo: string
+  api: string
+  /** Records in the forge cache (.gitwhy/forge/). */
+  pull_requests: number
+  issues: number
+  review_comments: number
+  /** When a run last finished every listing (null: none has yet). */
+  enriched_at: string | null
+  /** When the last run ended, and whether it finished (false: the next `gitwhy enrich` goes on). */
+  last_run: string | null
+  complete: boolean
+  /** The active index holds what the cache holds now (false: run `gitwhy analyze`), and how many of its PR and issue rows came from it. */
+  in_index: boolean
+  index_pull_requests: number
+  index_issues: number
+}
+
+/** The forge cache's state as status reports it: state.json only (no records read). */
+export function enrichmentStatus(repo: string): EnrichmentStatus | null {
+  const state = readForgeState(gitwhyDir(repo))
+  if (!state) return null
+  const meta = readMeta(repo)
+  return {
+    forge: state.forge,
+    repo: state.repo,
+    api: state.api,
+    pull_requests: state.counts.pull_requests,
+    issues: state.counts.issues,
+    review_comments: state.counts.review_comments,
+    enriched_at: state.enrichedAt,
+    last_run: state.lastRun?.at ?? null,
+    complete: LISTINGS.every((k) => state.listings[k].run === null),
+    in_index: meta?.forge?.fingerprint === forgeFingerprint(state),
+    index_pull_requests: meta?.forge?.pull_requests ?? 0,
+    index_issues: meta?.forge?.issues ?? 0,
+  }
 }
 
 function dirSize(dir: string): number {
@@ -35,7 +79,7 @@ function dirSize(dir: string): number {
 export async function status(options: { repo?: string }): Promise<StatusResult> {
   const repo = await resolveRepo(options.repo)
   const head = await currentHead(repo)
-  if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
+  if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {}, enrichment: enrichmentStatus(repo) }
   const reader = IndexReader.openRoot(repo)
   try {
     const problems = unchangedSinceTrusted(repo, reader.dir, reader.meta.manifest) ? [] : verifyAll(reader.dir, reader.meta.manifest)
@@ -50,6 +94,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
       counts: m.counts,
       skipped: m.skipped,
       timings: m.timings,
+      enrichment: enrichmentStatus(repo),
     }
   } finally {
     await reader.close()

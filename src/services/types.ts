@@ -22,6 +22,8 @@ export interface PullRequestRef {
   number: number
   title: string
   url: string | null
+  /** The paragraph of its description that says why (forge enrichment: `gitwhy enrich`), cut to ~240 characters; absent when there is none. */
+  why?: string
 }
 
 export interface IssueRef {
@@ -29,6 +31,8 @@ export interface IssueRef {
   title: string
   url: string | null
   closes: boolean
+  /** The paragraph of its description that says why (forge enrichment), cut to ~240 characters; absent when there is none. */
+  why?: string
 }
 
 export type EvidenceSource = 'blame' | 'history' | 'area' | 'pickaxe'

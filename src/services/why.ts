@@ -108,10 +108,20 @@ export function informativeSubject(subject: string): boolean {
 /** A body paragraph long enough to be a reason. */
 const informativeBody = (why: string | undefined) => !!why && why.split(/\s+/).length >= 6
 
-/** How much a commit's message explains, in [0, 1]: its body, its subject, a PR or issue it names. */
+/**
+ * The stated reason of a commit: its body's paragraph, else the paragraph of its PR's description
+ * that says why (forge enrichment: a squash commit's body is often just the list of its commits).
+ */
+function statedReason(e: Pick<WhyEvidence, 'commit' | 'pull_requests'>): { text: string; pr: number | null } | null {
+  if (informativeBody(e.commit.why)) return { text: e.commit.why!, pr: null }
+  const pr = e.pull_requests.find((p) => informativeBody(p.why))
+  return pr ? { text: pr.why!, pr: pr.number } : null
+}
+
+/** How much a commit's message explains, in [0, 1]: its body (or its PR's description), its subject, a PR or issue it names. */
 function messageQuality(e: Pick<WhyEvidence, 'commit' | 'pull_requests' | 'issues'>): number {
   const titled = e.pull_requests.some((p) => informativeSubject(p.title)) || e.issues.some((i) => informativeSubject(i.title))
-  return (informativeBody(e.commit.why) ? 0.5 : 0) + (informativeSubject(e.commit.subject) || titled ? 0.3 : 0) + (e.pull_requests.length + e.issues.length > 0 ? 0.2 : 0)
+  return (statedReason(e) ? 0.5 : 0) + (informativeSubject(e.commit.subject) || titled ? 0.3 : 0) + (e.pull_requests.length + e.issues.length > 0 ? 0.2 : 0)
 }
 
 /** How much a self-explaining message lifts a commit (against up to 1.2 for owning every line, 0.3 for introducing them). */
@@ -200,8 +210,8 @@ function scrubbed(e: Candidate): WhyEvidence {
   return {
     ...rest,
     commit,
-    pull_requests: e.pull_requests.map((p) => ({ ...p, title: scrubSecrets(p.title) })),
-    issues: e.issues.map((i) => ({ ...i, title: scrubSecrets(i.title) })),
+    pull_requests: e.pull_requests.map((p) => ({ ...p, title: scrubSecrets(p.title), ...(p.why ? { why: scrubSecrets(p.why) } : {}) })),
+    issues: e.issues.map((i) => ({ ...i, title: scrubSecrets(i.title), ...(i.why ? { why: scrubSecrets(i.why) } : {}) })),
     score: round(e.score),
   }
 }
@@ -238,7 +248,7 @@ async function questionRelevance(reader: IndexReader, question: string, mode: Se
   const words = questionWords(question)
   if (mode !== 'vector' && words.length > 0) {
     for (const c of commits) {
-      const text = [c.commit.subject, c.commit.why ?? '', ...c.pull_requests.map((p) => p.title), ...c.issues.map((i) => i.title)].join(' ')
+      const text = [c.commit.subject, c.commit.why ?? '', ...c.pull_requests.flatMap((p) => [p.title, p.why ?? '']), ...c.issues.map((i) => i.title)].join(' ')
       out.set(c.commit.sha, matchedWords(words, text).length / words.length)
     }
   }
@@ -411,13 +421,19 @@ export const extractiveAnswerer: Answerer = {
       const how = best.reasons.some((r) => r.startsWith('introduced')) ? 'was introduced by' : best.source === 'blame' ? 'has most of its lines from' : best.source === 'history' ? 'was shaped by' : 'is explained by'
       s.push({ text: `${facts.label} ${how} ${quote(best.commit.subject)} [${ref}].`, citations: [ref] })
       if (best.commit.why) s.push({ text: `${best.commit.why} [${ref}]`, citations: [ref] })
-      for (const p of best.pull_requests) if (p.title && p.title !== best.commit.subject) s.push({ text: `It came through PR #${p.number} ${quote(p.title)} [PR #${p.number}].`, citations: [`PR #${p.number}`] })
+      for (const p of best.pull_requests) {
+        if (p.title && p.title !== best.commit.subject) s.push({ text: `It came through PR #${p.number} ${quote(p.title)} [PR #${p.number}].`, citations: [`PR #${p.number}`] })
+        // the PR's description says why where the commit's body does not
+        if (!informativeBody(best.commit.why) && informativeBody(p.why)) s.push({ text: `${p.why} [PR #${p.number}]`, citations: [`PR #${p.number}`] })
+      }
       for (const i of best.issues) s.push({ text: `It refers to issue #${i.number}${i.title ? ` ${quote(i.title)}` : ''} [#${i.number}].`, citations: [`#${i.number}`] })
       const explained = rest.filter((e) => e.commit.category !== 'revert' && informativeSubject(e.commit.subject) && messageQuality(e) >= 0.5).slice(0, 2)
       for (const e of explained) {
         const r = short(e.commit.sha)
         const when = e.commit.date < best.commit.date ? 'Earlier' : 'Later'
-        s.push({ text: `${when}, ${quote(e.commit.subject)} [${r}]${e.commit.why ? `: ${e.commit.why}` : '.'}`, citations: [r] })
+        const reason = statedReason(e)
+        const pr = reason?.pr ? `PR #${reason.pr}` : null
+        s.push({ text: `${when}, ${quote(e.commit.subject)} [${r}]${reason ? `: ${reason.text}${pr ? ` [${pr}]` : ''}` : '.'}`, citations: pr ? [r, pr] : [r] })
       }
     }
     for (const e of facts.evidence.filter((x) => x.commit.category === 'revert')) {
@@ -445,6 +461,7 @@ export function whyLines(r: WhyResult): string[] {
     const refs = [...e.pull_requests.map((p) => `PR #${p.number}`), ...e.issues.map((i) => `#${i.number}`)]
     out.push(`  ${e.commit.short}  ${e.commit.date.slice(0, 10)}  ${e.source.padEnd(7)}  ${e.commit.subject}${refs.length ? `  [${refs.join('; ')}]` : ''}  (${e.score}: ${[...new Set(e.reasons)].join('; ')})`)
     if (e.commit.why) out.push(`      ${e.commit.why}`)
+    for (const p of e.pull_requests) if (p.why && !e.commit.why) out.push(`      PR #${p.number}: ${p.why}`)
   }
   if (r.total > r.evidence.length) out.push(`… ${r.total - r.evidence.length} more (--limit 0 for all)`)
   if (r.decisions.length > 0) out.push('decisions governing it:', ...governingLines(r.decisions).map((l) => `  ${l}`))

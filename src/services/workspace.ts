@@ -59,6 +59,8 @@ export interface IndexMeta {
   previousIndexDir?: string | null
   /** Fingerprint of the decisions the graph holds (knowledge/decision-rows.ts); absent: none, or an index from before. */
   decisions?: string
+  /** The forge cache the index took its PR and issue rows from (`gitwhy enrich`; src/forge/cache.ts), and how many rows came from it; absent: none. */
+  forge?: { fingerprint: string; pull_requests: number; issues: number }
 }
 
 export async function resolveRepo(dir?: string): Promise<string> {
@@ -394,6 +396,18 @@ export async function currentHead(repo: string): Promise<string | null> {
 export async function originRemote(repo: string): Promise<RemoteWeb | null> {
   const { stdout, code } = await gitBuffer(repo, ['config', '--get', 'remote.origin.url'], { okCodes: [1] })
   return code === 0 ? remoteWeb(stdout.toString('utf8')) : null
+}
+
+/** Record what the active index took from the forge cache in meta.json, when the cache's change left the index as it was. */
+export function updateMetaForge(repo: string, forge: IndexMeta['forge']): void {
+  const meta = readMeta(repo)
+  if (!meta) return
+  const next: IndexMeta = { ...meta, forge }
+  if (forge === undefined) delete next.forge
+  const root = gitwhyDir(repo)
+  const tmp = path.join(root, `meta.json.${process.pid}.tmp`)
+  writeFileSync(tmp, JSON.stringify(next, null, 2))
+  renameSync(tmp, path.join(root, 'meta.json'))
 }
 
 /** Record a changed remote in the active meta.json (same index, same previous index). */

@@ -256,6 +256,22 @@ export const ANALYZE_NOOP = t.obj({
 
 export const INDEX_INFO = t.obj({ head: t.str(SHA), stale: t.bool(), commits_behind: t.or(t.int(), t.nul()) })
 
+/** `gitwhy enrich`'s state in status (null until it ran). */
+const ENRICHMENT = t.obj({
+  forge: t.lit('github'),
+  repo: t.str(),
+  api: t.str(),
+  pull_requests: t.int(),
+  issues: t.int(),
+  review_comments: t.int(),
+  enriched_at: t.or(t.str(ISO), t.nul()),
+  last_run: t.or(t.str(ISO), t.nul()),
+  complete: t.bool(),
+  in_index: t.bool(),
+  index_pull_requests: t.int(),
+  index_issues: t.int(),
+})
+
 export const STATUS_INDEXED = t.obj({
   repo: t.str(),
   indexed: t.lit(true),
@@ -273,6 +289,7 @@ export const STATUS_INDEXED = t.obj({
   counts: COUNTS,
   skipped: SKIPPED,
   timings: FULL_TIMINGS,
+  enrichment: t.or(t.nul(), ENRICHMENT),
 })
 
 export const STATUS_UNINDEXED = t.obj({
@@ -283,6 +300,7 @@ export const STATUS_UNINDEXED = t.obj({
   counts: t.obj({}),
   skipped: t.obj({}),
   timings: t.obj({}),
+  enrichment: t.or(t.nul(), ENRICHMENT),
 })
 
 export const COMMIT = t.obj({
@@ -296,8 +314,8 @@ export const COMMIT = t.obj({
   why: t.str(),
 }, ['why'])
 
-const PR = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()) })
-const ISSUE = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()), closes: t.bool() })
+const PR = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()), why: t.str() }, ['why'])
+const ISSUE = t.obj({ number: t.int(), title: t.str(), url: t.or(t.str(), t.nul()), closes: t.bool(), why: t.str() }, ['why'])
 
 const PATCH = t.arr(t.obj({ path: t.str(), hunks: t.arr(t.obj({ header: t.str(/^@@ -\d+(,\d+)? \+\d+(,\d+)? @@$/), lines: t.arr(t.str(/^[-+]/)) })) }))
 

@@ -47,6 +47,7 @@ describe('gitwhy doctor', () => {
       ['node', 'ok'],
       ['index', 'ok'],
       ['database', 'ok'],
+      ['forge', 'skip'],
       ['tools', 'ok'],
       ['stdio', 'ok'],
       ['clients', 'warn'],

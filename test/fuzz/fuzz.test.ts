@@ -261,3 +261,61 @@ describe('fuzz: every command and tool with hostile arguments', () => {
     }
   }, 600_000)
 })
+
+/**
+ * `gitwhy enrich` (it joins the CLI cases above from the manifest; the fuzz repository has no GitHub
+ * origin, so those end at its notice): here a GitHub origin and a forge that answers garbage —
+ * wrong types, no JSON, huge and escape-laden texts, objects for lists, a status no client expects.
+ * Never a bug exit, always one JSON document, the index still answering.
+ */
+describe('fuzz: enrich against a hostile forge', () => {
+  const huge = `\u001b]0;pwned\u0007${'x'.repeat(1_100_000)}\u202e`
+  const answers: Array<{ status: number; body: string; headers?: Record<string, string> }> = [
+    { status: 200, body: JSON.stringify([{ number: '7' }, { number: 1e30 }, null, 5, 'x', { number: 3, title: { a: 1 }, body: ['b'], labels: 'bug', user: 7, state: 9, merged_at: 'never', merge_commit_sha: 42, updated_at: {} }]) },
+    { status: 200, body: 'not json at all', headers: { 'content-type': 'application/json; charset=utf-8' } },
+    { status: 200, body: JSON.stringify({ message: 'an object where a list belongs' }), headers: { link: '<::>; rel="next", garbage, <http://x/?page=-1>; rel="last"' } },
+    { status: 200, body: JSON.stringify([{ number: 7, title: huge, body: huge, labels: [{ name: huge }], user: { login: huge }, merged_at: '2024-01-01T00:00:00Z', merge_commit_sha: 'f'.repeat(40), updated_at: '2024-01-01T00:00:00Z' }]) },
+    { status: 422, body: JSON.stringify({ message: 'Validation Failed', errors: [{ resource: 'Issue', code: 'invalid' }] }) },
+    { status: 403, body: JSON.stringify({ message: 'Resource not accessible by integration' }) },
+  ]
+  let mode = 0
+  let server: import('node:http').Server
+  let url = ''
+  let repo: TestRepo
+
+  beforeAll(async () => {
+    const { createServer } = await import('node:http')
+    server = createServer((_req, res) => {
+      const a = answers[mode]
+      res.writeHead(a.status, { 'content-type': 'application/json', ...(a.headers ?? {}) })
+      res.end(a.body)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+    repo = fuzzRepo()
+    repo.git('remote', 'add', 'origin', 'https://github.com/fuzz/target.git')
+    const r = await runCli(['analyze', '--quiet'], { cwd: repo.dir, env: repo.env() })
+    expect(r.code, r.stderr).toBe(0)
+  })
+
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve))
+    repo?.cleanup()
+  })
+
+  test('every answer: exit 0 or 1, one JSON document, the index still answers', async () => {
+    for (mode = 0; mode < answers.length; mode++) {
+      const r = await runCli(['enrich', '--json'], { cwd: repo.dir, env: repo.env({ GITHUB_TOKEN: 'fuzz', GH_TOKEN: '', GITWHY_GITHUB_API_URL: url }), timeoutMs: 60_000 })
+      expect([0, 1], `answer ${mode}: exit ${r.code}\n${r.stderr}`).toContain(r.code)
+      expect(() => JSON.parse(r.stdout), `answer ${mode}: ${r.stdout.slice(0, 300)}`).not.toThrow()
+    }
+    const ev = await runCli(['evidence', 'src/b.ts', '--json'], { cwd: repo.dir, env: repo.env() })
+    expect(ev.code, ev.stderr).toBe(0)
+    // the huge title was cut when it was cached; text output escapes what it keeps
+    const titles = JSON.parse(ev.stdout).evidence.flatMap((e: { pull_requests: Array<{ title: string }> }) => e.pull_requests.map((p) => p.title))
+    expect(titles.some((t: string) => t.startsWith('\u001b]0;pwned')), 'the huge title reached the index').toBe(true)
+    expect(Math.max(...titles.map((t: string) => t.length))).toBeLessThanOrEqual(1000)
+    const text = await runCli(['evidence', 'src/b.ts'], { cwd: repo.dir, env: repo.env() })
+    expect(text.stdout).not.toContain('\u001b')
+  }, 300_000)
+})

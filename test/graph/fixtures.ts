@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GraphData } from '../../src/graph/types.js'
+import { NO_FORGE_ISSUE, NO_FORGE_PR, type GraphData } from '../../src/graph/types.js'
 
 export const TRICKY_STRINGS = [
   'plain',
@@ -70,8 +70,9 @@ export function trickyGraph(): GraphData {
   )
   g.changed.push({ sha: sha(1), symbol: 'src/a,b "c".ts#Foo', added: 9, removed: 0 }, { sha: sha(2), symbol: 'src/a,b "c".ts#Foo.bar', added: 1, removed: 2 })
   g.blamedOn.push({ symbol: 'src/a,b "c".ts#Foo', sha: sha(1), lines: 7 }, { symbol: 'src/a,b "c".ts#Foo', sha: sha(2), lines: 2 })
-  g.pullRequests.push({ number: 42, title: 'Fix "it", again\nreally', url: 'https://example.com/pr/42', source: 'merge-message' })
-  g.issues.push({ number: 7, title: '', url: '', source: 'message' }, { number: 8, title: 'crash, on ünïcødé', url: 'u', source: 'api' })
+  g.pullRequests.push({ number: 42, title: 'Fix "it", again\nreally', url: 'https://example.com/pr/42', source: 'api', body: 'Why:\n"quoted", commas, and a\nnewline', labels: 'bug, ünïcødé', state: 'merged', author: 'octo-cat', merged_at: '2020-01-02T03:04:05.000Z', reviews: 'src/a.ts:3 eve: why?' })
+  g.issues.push({ number: 7, title: '', url: '', source: 'message', ...NO_FORGE_ISSUE }, { number: 8, title: 'crash, on ünïcødé', url: 'u', source: 'api', ...NO_FORGE_ISSUE, body: 'steps', state: 'closed' })
+  void NO_FORGE_PR
   g.partOf.push({ sha: sha(2), number: 42 })
   g.references.push({ sha: sha(2), number: 7, closes: true }, { sha: sha(3), number: 8, closes: false })
   g.closes.push({ pr: 42, issue: 7 })

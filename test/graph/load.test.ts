@@ -55,8 +55,8 @@ describe('writeGraph', () => {
       const authors = await store.query('MATCH (a:Author) RETURN a.email AS email, a.name AS name, a.emails AS emails ORDER BY a.email')
       expect(authors).toEqual([...data.authors].sort((a, b) => (a.email < b.email ? -1 : 1)))
 
-      expect(await store.query('MATCH (p:PullRequest) RETURN p.number AS number, p.title AS title, p.url AS url, p.source AS source')).toEqual(data.pullRequests)
-      expect(await store.query('MATCH (i:Issue) RETURN i.number AS number, i.title AS title, i.url AS url, i.source AS source ORDER BY i.number')).toEqual(data.issues)
+      expect(await store.query('MATCH (p:PullRequest) RETURN p.number AS number, p.title AS title, p.url AS url, p.source AS source, p.body AS body, p.labels AS labels, p.state AS state, p.author AS author, p.merged_at AS merged_at, p.reviews AS reviews')).toEqual(data.pullRequests)
+      expect(await store.query('MATCH (i:Issue) RETURN i.number AS number, i.title AS title, i.url AS url, i.source AS source, i.body AS body, i.labels AS labels, i.state AS state, i.author AS author ORDER BY i.number')).toEqual(data.issues)
 
       expect(await store.query('MATCH (c:Commit)-[t:TOUCHED]->(f:File) RETURN c.sha AS sha, f.path AS path, t.additions AS additions, t.deletions AS deletions, t.change AS change, t.old_path AS old_path ORDER BY c.sha')).toEqual(data.touched)
       expect(await store.query('MATCH (c:Commit)-[r:CHANGED]->(s:Symbol) RETURN c.sha AS sha, s.id AS symbol, r.added AS added, r.removed AS removed ORDER BY c.sha')).toEqual(data.changed)

@@ -119,7 +119,7 @@ describe('GraphStore.query', () => {
       )
       expect(row).toEqual({
         date: '2020-01-01T10:00:00.000Z',
-        issue: { _label: 'Issue', number: 7, title: '', url: '', source: 'message' },
+        issue: { _label: 'Issue', number: 7, title: '', url: '', source: 'message', body: '', labels: '', state: '', author: '' },
         ref: { _label: 'REFERENCES', closes: true },
         big: (2n ** 62n).toString(),
       })
