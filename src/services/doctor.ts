@@ -2,12 +2,13 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { git } from '../git/run.js'
+import { llmChecks } from '../llm/doctor.js'
 import { isUserError } from '../errors.js'
 import { PORTABLE_COMMAND, launcher } from '../setup/launcher.js'
 import { IndexReader } from './index-reader.js'
 import { registrations } from './setup.js'
 import { verifyAll } from './index-integrity.js'
-import { metaDamaged, readMeta, resolveRepo } from './workspace.js'
+import { gitwhyDir, metaDamaged, readMeta, resolveRepo } from './workspace.js'
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip'
 
@@ -34,7 +35,8 @@ const check = (id: string, status: CheckStatus, message: string, fix: string | n
 /**
  * Everything that must hold for an agent to get answers: Node, the index (present, fresh,
  * readable), the MCP server (its tools, a real stdio handshake with the built CLI), and the client
- * registrations pointing at a command that exists. Each failed check carries its fix.
+ * registrations pointing at a command that exists, and when an LLM is configured, its key and
+ * server. Each failed check carries its fix.
  */
 export async function doctor(options: { repo?: string }): Promise<DoctorResult> {
   const checks: Check[] = []
@@ -55,6 +57,8 @@ export async function doctor(options: { repo?: string }): Promise<DoctorResult> 
   checks.push(...(await serverChecks(repo)))
   checks.push(...registrationChecks(repo))
   checks.push(...(await hookChecks(repo)))
+  // the optional LLM (issue 15): checked only when a provider is configured
+  checks.push(...(await llmChecks(repo ? gitwhyDir(repo) : null)))
   return { repo, ok: checks.every((c) => c.status !== 'fail'), checks }
 }
 
