@@ -46,12 +46,34 @@ export interface SynthesisResult {
 
 export interface SynthesisDeclined {
   ok: false
-  /** Why the extractive answer stands: `no provider`, `budget`, `hedged`, `uncited`, `error: ...`. */
+  /** Why the extractive answer stands: `no provider`, `no evidence`, `budget`, `hedged`, `uncited`, `error: ...`. */
   reason: string
+  /** One line for the user (stderr) when something is wrong rather than merely unanswerable: a budget spent, a network error, no key. */
+  warning?: string
+  /** hedged / uncited: the citations of the declined answer that named no evidence. */
+  dropped_citations?: number
+}
+
+/** What a request would cost, made without calling anything (`why --estimate`). */
+export interface SynthesisEstimate {
+  /** `openai-compatible:qwen2.5`, or null when no provider is configured (tokens are still estimated). */
+  synthesizer: string | null
+  /** The prompt's tokens, estimated at ~4 characters a token. */
+  input_tokens: number
+  /** The output cap: the most the answer can cost. */
+  output_tokens: number
+  /** input and output at the configured price (llm.price, per million tokens); null when not priced. */
+  cost: number | null
+  /** The same evidence was answered before: asking makes no call and costs nothing. */
+  cached: boolean
+  /** The budget line a call would be refused with, or null. */
+  budget: string | null
 }
 
 export interface Synthesizer {
   /** `openai-compatible:qwen2.5`, `anthropic:claude-...`, `ollama:llama3`. */
   readonly name: string
   synthesize(request: SynthesisRequest): Promise<SynthesisResult | SynthesisDeclined>
+  /** What `synthesize(request)` would cost, with no call made (see `estimate()` in index.ts for any synthesizer). */
+  estimate?(request: SynthesisRequest): Promise<SynthesisEstimate>
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { git } from '../git/run.js'
+import { llmChecks } from '../llm/doctor.js'
 import { isUserError } from '../errors.js'
 import { PORTABLE_COMMAND, launcher } from '../setup/launcher.js'
 import { IndexReader } from './index-reader.js'
@@ -35,7 +36,8 @@ const check = (id: string, status: CheckStatus, message: string, fix: string | n
 /**
  * Everything that must hold for an agent to get answers: Node, the index (present, fresh,
  * readable), the MCP server (its tools, a real stdio handshake with the built CLI), and the client
- * registrations pointing at a command that exists. Each failed check carries its fix.
+ * registrations pointing at a command that exists, and when an LLM is configured, its key and
+ * server. Each failed check carries its fix.
  */
 export async function doctor(options: { repo?: string }): Promise<DoctorResult> {
   const checks: Check[] = []
@@ -57,6 +59,8 @@ export async function doctor(options: { repo?: string }): Promise<DoctorResult> 
   checks.push(...(await serverChecks(repo)))
   checks.push(...registrationChecks(repo))
   checks.push(...(await hookChecks(repo)))
+  // the optional LLM (issue 15): checked only when a provider is configured
+  checks.push(...(await llmChecks(repo ? gitwhyDir(repo) : null)))
   return { repo, ok: checks.every((c) => c.status !== 'fail'), checks }
 }
 

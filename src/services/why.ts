@@ -1,4 +1,5 @@
 import { embed, embeddingText } from '../embed/model.js'
+import { loadSynthesizer, type Synthesizer } from '../llm/index.js'
 import { governingDecisions, governingLines, type GoverningDecision } from './decisions.js'
 import { UserError, checkLimit } from '../errors.js'
 import { CODE_QUERIES, QUERIES } from '../graph/queries.js'
@@ -7,6 +8,8 @@ import { related } from './analytics.js'
 import { evidence } from './evidence.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { withTrajectory, type TrajectoryItem } from './trajectory.js'
+import { answerWithLlm, llmLines, type WhyLlm } from './why-llm.js'
+import { gitwhyDir } from './workspace.js'
 import { trajectoryAppendix } from '../views/trajectory.js'
 import { resolveTarget, splitRange } from './resolve.js'
 import { matchedWords, questionWords, search, type SearchHit, type SearchMode } from './search.js'
@@ -18,7 +21,9 @@ import type { CommitRef, EvidenceItem, EvidenceTarget, IndexInfo } from './types
  * commit subjects and bodies, PR and issue titles — each claim cited, with a confidence computed
  * from how good that evidence is. Below MIN_CONFIDENCE it says there is not enough evidence and
  * lists the best instead of guessing. The sentences come from an `Answerer`: the extractive one
- * here, an LLM synthesis later behind the same interface.
+ * here; when an LLM is configured (`llm` in .gitwhy/config.json, issue 15) and the confidence
+ * reaches MIN_CONFIDENCE, it writes them from the same evidence instead (why-llm.ts), and when it
+ * declines the extractive answer stands, saying why.
  */
 
 export const MIN_CONFIDENCE = 0.4
@@ -79,6 +84,8 @@ export interface WhyResult {
   index: IndexInfo
   /** Recorded edits of the target no indexed commit holds (the edit trajectory), newest first; absent when none. */
   trajectory?: TrajectoryItem[]
+  /** What the configured LLM did (answered, declined and why, not called) or would cost (`--estimate`); absent when none is configured. */
+  llm?: WhyLlm
 }
 
 /** What an answerer is given: the ranked, scrubbed evidence and its confidence. */
@@ -225,7 +232,12 @@ export interface WhyOptions {
   mode?: SearchMode
   /** Evidence items shown; 0 = all. Default 10. */
   limit?: number
+  /** Sentences from this answerer, and no LLM. */
   answerer?: Answerer
+  /** The LLM: as configured when absent or true; false: extractive only (`--no-llm`); a synthesizer: that one. */
+  llm?: boolean | Synthesizer
+  /** Estimate the LLM call (tokens, cost) and make none (`--estimate`). */
+  estimate?: boolean
 }
 
 /** How much closeness to the question weighs against ownership of the located lines (at most 0.8 + 0.3). */
@@ -346,13 +358,17 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     const changesWith = await partners
     const label = !target ? 'this' : target.symbol ? `${target.symbol.kind} ${target.symbol.qualified_name} (${target.path}:${target.line_start}-${target.line_end})` : `${target.path}:${target.line_start}-${target.line_end}`
     const answerer = options.answerer ?? extractiveAnswerer
-    const text = await answerer.answer({ label, evidence: evidenceOut, changesWith, confidence, enough })
+    const facts: WhyFacts = { label, evidence: evidenceOut, changesWith, confidence, enough }
+    let text = { ...(await answerer.answer(facts)), answerer: answerer.name }
+    let llm: WhyLlm | undefined
+    const synthesizer = options.answerer || options.llm === false ? null : typeof options.llm === 'object' ? options.llm : await loadSynthesizer(gitwhyDir(reader.repo))
+    if (synthesizer || options.estimate) ({ answer: text, llm } = await answerWithLlm(synthesizer, facts, text, given ? null : options.text, options.estimate === true))
     const answer = {
       target,
       question: given ? null : options.text,
       search: searched,
       located,
-      answer: { ...text, answerer: answerer.name },
+      answer: text,
       confidence,
       enough_evidence: enough,
       confidence_factors: { message: round(message), agreement, match: round(match) },
@@ -362,6 +378,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       decisions: target ? await governingDecisions(reader, [{ kind: target.symbol ? 'symbol' : 'file', path: target.path, qualified_name: target.symbol?.qualified_name ?? null, start: target.line_start, end: target.line_end }]) : [],
       total: evidenceOut.length,
       index: await reader.indexInfo(),
+      ...(llm ? { llm } : {}),
     }
     return target ? withTrajectory(reader, target, answer) : answer
   })
@@ -453,8 +470,11 @@ export const extractiveAnswerer: Answerer = {
 export function whyLines(r: WhyResult): string[] {
   const out: string[] = []
   if (r.search?.note) out.push(`note: ${r.search.note}`)
+  const llm = llmLines(r.llm)
+  out.push(...llm.before)
   if (r.question !== null && r.target) out.push(`located: ${r.target.symbol ? `${r.target.symbol.kind} ${r.target.symbol.qualified_name} ` : ''}${r.target.path}:${r.target.line_start}-${r.target.line_end} (search: ${r.search?.answered})`)
   for (const s of r.answer.sentences) out.push(s.text)
+  out.push(...llm.after)
   out.push(`confidence ${r.confidence.toFixed(2)}${r.enough_evidence ? '' : ' (below 0.4: not enough evidence)'} — message ${r.confidence_factors.message}, agreement ${r.confidence_factors.agreement}, match ${r.confidence_factors.match}`)
   if (r.evidence.length > 0) out.push('evidence:')
   for (const e of r.evidence) {

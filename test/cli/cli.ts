@@ -363,6 +363,22 @@ export const GOVERNING_DECISION = t.obj({
   violations: t.arr(t.obj({ path: t.str(), line: t.int(), text: t.str(), commit: t.or(t.nul(), t.str(SHORT)) })),
 })
 
+/** What a configured LLM did for a why answer (present only with one configured, or with --estimate). */
+export const WHY_LLM = t.obj({
+  synthesizer: t.or(t.nul(), t.str(/^(openai-compatible|anthropic|ollama):.+$/)),
+  status: t.lit('answered', 'declined', 'not called', 'estimated'),
+  reason: t.or(t.nul(), t.str()),
+  warning: t.or(t.nul(), t.str()),
+  cached: t.bool(),
+  dropped_citations: t.int(),
+  tokens: t.or(t.nul(), t.obj({ input: t.int(), output: t.int() })),
+  ms: t.or(t.nul(), t.int()),
+  estimate: t.or(
+    t.nul(),
+    t.obj({ synthesizer: t.or(t.nul(), t.str()), input_tokens: t.int(), output_tokens: t.int(), cost: t.or(t.nul(), t.num()), cached: t.bool(), budget: t.or(t.nul(), t.str()) }),
+  ),
+})
+
 export const WHY_DOC = t.obj({
   target: t.or(t.nul(), t.obj({ path: t.str(), line_start: t.int(), line_end: t.int(), symbol: t.or(t.nul(), t.obj({ qualified_name: t.str(), kind: t.str() })) })),
   question: t.or(t.nul(), t.str()),
@@ -383,7 +399,8 @@ export const WHY_DOC = t.obj({
   decisions: t.arr(GOVERNING_DECISION),
   total: t.int(),
   index: INDEX_INFO,
-})
+  llm: WHY_LLM,
+}, ['llm'])
 
 export const HISTORY_DOC = t.obj({
   target: t.obj({ path: t.str(), kind: t.lit('file', 'directory'), follow_renames: t.bool() }),

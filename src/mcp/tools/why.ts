@@ -36,13 +36,16 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
         total: z.number(),
         index: indexInfo,
         trajectory: trajectoryItems,
+        // `llm` (what a configured LLM did: WhyLlm in src/services/why-llm.ts) is present only when
+        // one is configured; it is not declared here, where every session pays for each character of
+        // tools/list (the schema allows keys beyond those declared)
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async (args) =>
       ctx.answer(args.repo, async (reader) => {
         const r = await why({ reader, text: args.target, mode: args.mode, limit: args.limit })
-        return { lines: [...whyLines(r), indexLine(r.index)], data: { repo: reader.repo, ...r } }
+        return { lines: [...whyLines(r), ...(r.llm?.warning ? [`warning: ${r.llm.warning}`] : []), indexLine(r.index)], data: { repo: reader.repo, ...r } }
       }),
   )
 }
