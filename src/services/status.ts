@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { feedbackCounts } from './feedback.js'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 import { damagedIndex, verifyAll } from './index-integrity.js'
@@ -14,6 +15,8 @@ export interface StatusResult {
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>
+  /** Answer feedback (`gitwhy feedback`): votes up and down, the answers voted on, the answers recorded (.gitwhy/answers.jsonl). */
+  feedback: { up: number; down: number; voted_answers: number; recorded_answers: number }
 }
 
 function dirSize(dir: string): number {
@@ -35,7 +38,7 @@ function dirSize(dir: string): number {
 export async function status(options: { repo?: string }): Promise<StatusResult> {
   const repo = await resolveRepo(options.repo)
   const head = await currentHead(repo)
-  if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {} }
+  if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {}, feedback: feedbackCounts(repo) }
   const reader = IndexReader.openRoot(repo)
   try {
     const problems = unchangedSinceTrusted(repo, reader.dir, reader.meta.manifest) ? [] : verifyAll(reader.dir, reader.meta.manifest)
@@ -50,6 +53,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
       counts: m.counts,
       skipped: m.skipped,
       timings: m.timings,
+      feedback: feedbackCounts(repo),
     }
   } finally {
     await reader.close()
