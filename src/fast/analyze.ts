@@ -3,6 +3,7 @@ import { stderrProgress } from '../progress.js'
 import { analyzeLines, printable } from '../render.js'
 import { analyzeIfCurrent } from '../services/analyze-settings.js'
 import type { AnalyzeOptions } from '../services/analyze.js'
+import { traceFile, writeSpan } from '../trace.js'
 import { reportError } from '../views/report.js'
 
 /**
@@ -28,7 +29,12 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
   if (positionals.length > 1 || (json && process.stdout.isTTY) || (values.embeddings && values['no-embeddings'])) return false
   const progress = stderrProgress(!values.quiet && !json)
   const options: AnalyzeOptions = { repo: positionals[0] ?? values.repo, embeddings: values.embeddings === true ? true : values['no-embeddings'] === true ? false : undefined, onWarning: (m) => progress.note(printable(`warning: ${m}`)) }
+  const started = Date.now()
+  const t0 = performance.now()
   let summary = await analyzeIfCurrent(options)
+  // GITWHY_TRACE: the no-op's one span (a build writes its phases' from the service)
+  const trace = summary ? traceFile(summary.repo) : null
+  if (summary && trace) writeSpan(trace, { name: 'analyze', kind: 'analyze', start: new Date(started).toISOString(), duration_ms: Math.round((performance.now() - t0) * 1000) / 1000, sizes: { rows: 0 } })
   if (!summary) {
     try {
       // not bundled: the service loads its grammars, workers and model relative to its own files

@@ -5,6 +5,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { RootsListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { UserError } from '../errors.js'
+import { noteRepo, noteRows, traceToolCall, tracing } from '../trace.js'
 import { IndexPool } from '../services/index-pool.js'
 import { liveRegistered } from '../services/registry.js'
 import { gitwhyDir, resolveRepo } from '../services/workspace.js'
@@ -41,7 +42,11 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   // the default repository depends on this client's roots, so it is resolved per session
   const defaultRoot = defaultRootResolver(server, options.startDir)
   const indexes: SessionIndexes = {
-    root: (repo, needsIndex = true) => (repo === undefined || repo === '' ? defaultRoot(needsIndex) : pool.root(repo)),
+    root: async (repo, needsIndex = true) => {
+      const root = await (repo === undefined || repo === '' ? defaultRoot(needsIndex) : pool.root(repo))
+      noteRepo(root)
+      return root
+    },
     use: async (repo, fn) => pool.use(await indexes.root(repo), fn),
   }
   const context: ServerContext = {
@@ -53,6 +58,7 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
   compactStructuredContent(server)
   registerTools(server, context, options.tools)
   compactToolList(server)
+  if (tracing()) traceToolCalls(server, () => defaultRoot(false))
   registerResources(server, context)
   registerPrompts(server, context)
   return { server, pool }
@@ -61,11 +67,45 @@ export function createServer(options: ServerOptions): { server: McpServer; pool:
 
 async function fitted(fn: () => Promise<ToolAnswer>, offset: number | undefined): Promise<CallToolResult> {
   try {
-    const { text, data } = fitAnswer(await fn(), offset)
+    const answer = await fn()
+    if ('list' in answer) noteRows(() => answer.list.reduce((n, key) => n + ((answer.data as Record<string, unknown[] | undefined>)[key]?.length ?? 0), 0))
+    const { text, data } = fitAnswer(answer, offset)
     return { content: [{ type: 'text', text }], structuredContent: data as Record<string, unknown> }
   } catch (error) {
     return toolError(error)
   }
+}
+
+/**
+ * GITWHY_TRACE: a span per tools/call (src/trace.ts), invalid arguments and unknown tools
+ * included: the tool's name, start, duration, the arguments' and the result's bytes (the result as
+ * the client gets it), the rows of a list answer, whether the reader's cache answered, and the
+ * error of a failed call. The span goes to the repository the call resolved, else to the one the
+ * server runs in. (The handler map is the SDK's internals, pinned at 1.32, as for compactToolList.)
+ */
+function traceToolCalls(server: McpServer, fallbackRepo: () => Promise<string | null>): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })._requestHandlers
+  const call = handlers?.get('tools/call')
+  if (!handlers || !call) return
+  handlers.set('tools/call', (request, extra) => {
+    const params = (request as { params?: { name?: unknown; arguments?: unknown } }).params ?? {}
+    const argsBytes = Buffer.byteLength(JSON.stringify(params.arguments ?? {}))
+    return traceToolCall(
+      String(params.name).slice(0, 200),
+      () => call(request, extra),
+      (result, error) => {
+        const failed = error !== undefined ? ((error as Error)?.message ?? String(error)) : result?.isError ? errorText(result as CallToolResult) : undefined
+        return { sizes: { args_bytes: argsBytes, ...(result ? { result_bytes: Buffer.byteLength(JSON.stringify(result)) } : {}) }, ...(failed !== undefined ? { error: failed } : {}) }
+      },
+      fallbackRepo,
+    )
+  })
+}
+
+/** An error result's message: its text's first line. */
+function errorText(result: CallToolResult): string {
+  const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
+  return text.split('\n')[0].slice(0, 1000)
 }
 
 /** Tools whose structured content is data as such (a query's rows), never compacted. */

@@ -42,6 +42,7 @@ import { DocEmbedder, EMBEDDINGS_FILE, VECTORS_FILE, VectorCache } from '../embe
 import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { collectGarbage } from '../runtime/gc.js'
+import { traceFile, writeSpan, type Span } from '../trace.js'
 import { verifyAgainstGit } from './index-verify.js'
 import { decisionGraph, decisionsFingerprint, decisionTables, endsOf, loadableDecisions, NO_DECISIONS } from '../knowledge/decision-rows.js'
 import type { Decision } from '../knowledge/decision-model.js'
@@ -115,6 +116,36 @@ function checkpointDir(repo: string): string {
 
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const repo = await resolveRepo(options.repo)
+  const trace = traceFile(repo)
+  if (!trace) return analyzeTraced(repo, options)
+  const started = Date.now()
+  const t0 = performance.now()
+  let summary: AnalyzeSummary | undefined
+  let failure: unknown
+  try {
+    return (summary = await analyzeTraced(repo, options))
+  } catch (error) {
+    failure = error
+    throw error
+  } finally {
+    writeSpan(trace, { ...phaseSpan('analyze', started, performance.now() - t0, undefined, failure), kind: 'analyze', ...(summary ? { sizes: { rows: summary.new_commits } } : {}) })
+  }
+}
+
+/** A span of an analyze phase: its rows are the commits or files it returned, where it returns them. */
+function phaseSpan(name: string, started: number, ms: number, result: unknown, failure: unknown): Span {
+  const rows = Array.isArray(result) ? result.length : result && typeof result === 'object' && Array.isArray((result as { files?: unknown }).files) ? (result as { files: unknown[] }).files.length : undefined
+  return {
+    name,
+    kind: 'phase',
+    start: new Date(started).toISOString(),
+    duration_ms: Math.round(ms * 1000) / 1000,
+    ...(rows !== undefined ? { sizes: { rows } } : {}),
+    ...(failure !== undefined ? { error: failure instanceof Error ? failure.message : String(failure) } : {}),
+  }
+}
+
+async function analyzeTraced(repo: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const root = gitwhyDir(repo)
   const hadDir = existsSync(root)
   try {
@@ -174,17 +205,26 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const progress = options.onProgress ?? (() => {})
   // Every timed phase shows in the progress, but those that report their own counts (and `update`,
   // which holds the update_* phases).
+  // GITWHY_TRACE: a span per phase (null: off, nothing more is done)
+  const trace = traceFile(repo)
   const time = async <T>(name: string, fn: () => Promise<T> | T): Promise<T> => {
     const shown = !SELF_REPORTING.has(name)
     const label = name.replace(/_/g, ' ')
     if (shown) progress(label, 0, 0)
     const t0 = performance.now()
+    const started = trace ? Date.now() : 0
+    let result: T | undefined
+    let failure: unknown
     try {
-      return await fn()
+      return (result = await fn())
+    } catch (error) {
+      failure = error
+      throw error
     } finally {
       timings[`${name}_ms`] = Math.round(performance.now() - t0)
       peakMb[name] = Math.round(process.resourceUsage().maxRSS / 1024)
       if (shown) progress(label, 1, 1)
+      if (trace) writeSpan(trace, phaseSpan(`analyze.${name}`, started, performance.now() - t0, result, failure))
     }
   }
   const { id, dir } = newIndexDir(repo)

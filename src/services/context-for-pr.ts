@@ -73,7 +73,7 @@ export interface ContextForPrResult {
   decisions: ChangeDecisions
 }
 
-interface ChangedFile {
+export interface ChangedFile {
   path: string
   status: string | null
   old_path: string | null
@@ -119,9 +119,10 @@ async function diffFiles(repo: string, revs: string[]): Promise<ChangedFile[]> {
 
 /**
  * Uncommitted changes against the indexed HEAD (so that lines match the indexed symbols): staged
- * ones (`git diff --cached`), or everything in the work tree, untracked files included.
+ * ones (`git diff --cached`), or everything in the work tree, untracked files included. (Against
+ * another commit, e.g. HEAD: what `git commit` would record; suggest-commit asks that.)
  */
-async function uncommittedFiles(repo: string, indexedHead: string, staged: boolean): Promise<ChangedFile[]> {
+export async function uncommittedFiles(repo: string, indexedHead: string, staged: boolean): Promise<ChangedFile[]> {
   const files = await diffFiles(repo, staged ? ['--cached', indexedHead] : [indexedHead])
   if (staged) return files
   const untracked = (await git(repo, ['-c', 'core.quotePath=false', 'ls-files', '--others', '--exclude-standard', '-z'])).split('\0').filter(Boolean)

@@ -13,6 +13,7 @@ import { readIndexJson } from './index-integrity.js'
 import type { ShardReader } from '../history/shards.js'
 import type { EvidenceItem, EvidenceSource, IndexInfo } from './types.js'
 import { HeadReader } from '../git/head.js'
+import { noteCache } from '../trace.js'
 import { explainSkip, readSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
@@ -114,7 +115,9 @@ export class IndexReader {
    * the last MEMO_SIZE results by key, oldest dropped first.
    */
   memo<T>(key: string, compute: () => T): T {
-    if (this.memos.has(key)) {
+    const known = this.memos.has(key)
+    noteCache(known)
+    if (known) {
       const hit = this.memos.get(key) as T
       this.memos.delete(key)
       this.memos.set(key, hit)

@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { feedbackCounts } from './feedback.js'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 import { damagedIndex, verifyAll } from './index-integrity.js'
@@ -17,6 +18,8 @@ export interface StatusResult {
   timings: Record<string, number>
   /** What `gitwhy enrich` fetched (null: never ran here), and whether the index holds it. */
   enrichment: EnrichmentStatus | null
+  /** Answer feedback (`gitwhy feedback`): votes up and down, the answers voted on, the answers recorded (.gitwhy/answers.jsonl). */
+  feedback: { up: number; down: number; voted_answers: number; recorded_answers: number }
 }
 
 export interface EnrichmentStatus {
@@ -79,7 +82,7 @@ function dirSize(dir: string): number {
 export async function status(options: { repo?: string }): Promise<StatusResult> {
   const repo = await resolveRepo(options.repo)
   const head = await currentHead(repo)
-  if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {}, enrichment: enrichmentStatus(repo) }
+  if (!readMeta(repo) && !metaDamaged(repo)) return { repo, indexed: false, head, index: null, counts: {}, skipped: {}, timings: {}, enrichment: enrichmentStatus(repo), feedback: feedbackCounts(repo) }
   const reader = IndexReader.openRoot(repo)
   try {
     const problems = unchangedSinceTrusted(repo, reader.dir, reader.meta.manifest) ? [] : verifyAll(reader.dir, reader.meta.manifest)
@@ -95,6 +98,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
       skipped: m.skipped,
       timings: m.timings,
       enrichment: enrichmentStatus(repo),
+      feedback: feedbackCounts(repo),
     }
   } finally {
     await reader.close()

@@ -5,6 +5,7 @@ import { UserError, checkLimit } from '../errors.js'
 import { CODE_QUERIES, QUERIES } from '../graph/queries.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { related } from './analytics.js'
+import { answerRecord, answerScope, readFeedback, recordAnswer, rerankByFeedback } from './feedback.js'
 import { evidence } from './evidence.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { withTrajectory, type TrajectoryItem } from './trajectory.js'
@@ -69,6 +70,11 @@ export interface WhyResult {
   search: { mode: SearchMode; answered: SearchMode; note: string | null } | null
   located: WhyLocated[]
   answer: { text: string; sentences: WhySentence[]; answerer: string }
+  /**
+   * The answer's id for `gitwhy feedback ID up|down` (answer-id.ts): the same question over the
+   * same evidence gets the same id in any process.
+   */
+  answer_id: string
   confidence: number
   enough_evidence: boolean
   /** What the confidence is made of, each in [0, 1]. */
@@ -238,6 +244,8 @@ export interface WhyOptions {
   llm?: boolean | Synthesizer
   /** Estimate the LLM call (tokens, cost) and make none (`--estimate`). */
   estimate?: boolean
+  /** Record the answer under its id for `gitwhy feedback` (.gitwhy/answers.jsonl); default true. */
+  record?: boolean
 }
 
 /** How much closeness to the question weighs against ownership of the located lines (at most 0.8 + 0.3). */
@@ -346,11 +354,15 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       const q = messageQuality(c)
       c.score = (c.score + MESSAGE_WEIGHT * q) * (NOISE.has(c.commit.category) || c.ignored ? 0.3 : 1)
     }
+    // votes on earlier answers about the same or overlapping code, or a similar question (feedback.ts)
+    const scope = answerScope(target, given ? null : options.text)
+    rerankByFeedback([...candidates.values()], scope, readFeedback(reader.repo))
     const ranked = [...candidates.values()].sort((a, b) => b.score - a.score || b.committed - a.committed || (a.commit.sha < b.commit.sha ? -1 : 1))
     const best = ranked[0]
     const message = best ? messageQuality(best) : 0
     // blame and line history agree: the best commit owns most of the lines and introduced them, or two sources name it
-    const agreement = !best ? 0 : new Set(best.reasons.map((r) => r.split(' ')[0])).size >= 2 ? 1 : best.source === 'blame' ? 0.5 : 0
+    // (a vote on an earlier answer is not a source of evidence)
+    const agreement = !best ? 0 : new Set(best.reasons.filter((r) => !/^(up|down)-voted /.test(r)).map((r) => r.split(' ')[0])).size >= 2 ? 1 : best.source === 'blame' ? 0.5 : 0
     const confidence = round(match * Math.min(1, 0.15 + 0.6 * message + 0.15 * agreement + (ranked.length > 1 && messageQuality(ranked[1]) >= 0.5 ? 0.1 : 0)))
     const enough = confidence >= MIN_CONFIDENCE
 
@@ -363,12 +375,15 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     let llm: WhyLlm | undefined
     const synthesizer = options.answerer || options.llm === false ? null : typeof options.llm === 'object' ? options.llm : await loadSynthesizer(gitwhyDir(reader.repo))
     if (synthesizer || options.estimate) ({ answer: text, llm } = await answerWithLlm(synthesizer, facts, text, given ? null : options.text, options.estimate === true))
+    const recorded = answerRecord('why', scope, evidenceIds(evidenceOut), claimShas(text.sentences, evidenceOut))
+    if (options.record !== false) await recordAnswer(reader.repo, recorded)
     const answer = {
       target,
       question: given ? null : options.text,
       search: searched,
       located,
       answer: text,
+      answer_id: recorded.id,
       confidence,
       enough_evidence: enough,
       confidence_factors: { message: round(message), agreement, match: round(match) },
@@ -398,6 +413,25 @@ async function coChanges(reader: IndexReader, target: EvidenceTarget): Promise<W
     r = await ask(target.path)
   }
   return r.related.map((p) => ({ path: p.path, qualified_name: p.qualified_name ?? null, shared: p.shared, example: p.examples[0]?.sha ?? null }))
+}
+
+/** The ids an answer rests on, best first: every commit, then its PRs and issues. */
+function evidenceIds(evidence: WhyEvidence[]): string[] {
+  return evidence.flatMap((e) => [e.commit.sha, ...e.pull_requests.map((p) => `PR #${p.number}`), ...e.issues.map((i) => `#${i.number}`)])
+}
+
+/**
+ * The commits the answer's claim cites: the full SHAs behind the first sentence that cites a
+ * commit (the extractive answerer's best commit; later sentences add context). A vote moves these.
+ */
+function claimShas(sentences: WhySentence[], evidence: WhyEvidence[]): string[] {
+  const byShort = new Map<string, string>()
+  for (const e of evidence) byShort.set(short(e.commit.sha), e.commit.sha)
+  for (const s of sentences) {
+    const shas = [...new Set(s.citations.map((c) => byShort.get(c)).filter((sha): sha is string => sha !== undefined))]
+    if (shas.length > 0) return shas
+  }
+  return []
 }
 
 function citationsOf(evidence: WhyEvidence[]): WhyCitation[] {
@@ -476,6 +510,7 @@ export function whyLines(r: WhyResult): string[] {
   for (const s of r.answer.sentences) out.push(s.text)
   out.push(...llm.after)
   out.push(`confidence ${r.confidence.toFixed(2)}${r.enough_evidence ? '' : ' (below 0.4: not enough evidence)'} — message ${r.confidence_factors.message}, agreement ${r.confidence_factors.agreement}, match ${r.confidence_factors.match}`)
+  out.push(`answer ${r.answer_id} (did it help? feedback ${r.answer_id} up|down)`)
   if (r.evidence.length > 0) out.push('evidence:')
   for (const e of r.evidence) {
     const refs = [...e.pull_requests.map((p) => `PR #${p.number}`), ...e.issues.map((i) => `#${i.number}`)]

@@ -18,6 +18,7 @@ export const statusView: View<StatusInput, StatusResult> = {
       `  ${Object.entries(s.counts).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(' · ')}`,
       `  built ${i.built_at}, ${(i.size_bytes / 1048576).toFixed(1)} MB${i.shallow ? ', shallow clone' : ''}${i.max_commits ? `, newest ${i.max_commits} commits only` : ''}`,
       enrichmentLine(s.enrichment),
+      `  feedback: ${s.feedback.up} up, ${s.feedback.down} down on ${s.feedback.voted_answers} of ${s.feedback.recorded_answers} recorded answers`,
     ])
   },
 }

@@ -271,6 +271,8 @@ const ENRICHMENT = t.obj({
   index_pull_requests: t.int(),
   index_issues: t.int(),
 })
+/** `status`'s answer feedback counts (src/services/feedback.ts). */
+export const FEEDBACK_COUNTS = t.obj({ up: t.int(), down: t.int(), voted_answers: t.int(), recorded_answers: t.int() })
 
 export const STATUS_INDEXED = t.obj({
   repo: t.str(),
@@ -290,6 +292,7 @@ export const STATUS_INDEXED = t.obj({
   skipped: SKIPPED,
   timings: FULL_TIMINGS,
   enrichment: t.or(t.nul(), ENRICHMENT),
+  feedback: FEEDBACK_COUNTS,
 })
 
 export const STATUS_UNINDEXED = t.obj({
@@ -301,6 +304,7 @@ export const STATUS_UNINDEXED = t.obj({
   skipped: t.obj({}),
   timings: t.obj({}),
   enrichment: t.or(t.nul(), ENRICHMENT),
+  feedback: FEEDBACK_COUNTS,
 })
 
 export const COMMIT = t.obj({
@@ -385,6 +389,7 @@ export const WHY_DOC = t.obj({
   search: t.or(t.nul(), t.obj({ mode: t.lit('hybrid', 'bm25', 'vector'), answered: t.lit('hybrid', 'bm25', 'vector'), note: t.or(t.nul(), t.str()) })),
   located: t.arr(t.obj({ kind: t.lit('symbol', 'commit', 'pr', 'issue'), id: t.str(), path: t.str(), score: t.num() })),
   answer: t.obj({ text: t.str(), sentences: t.arr(t.obj({ text: t.str(), citations: t.arr(t.str()) })), answerer: t.str() }),
+  answer_id: t.str(/^w-[0-9a-f]{12}$/),
   confidence: t.num(),
   enough_evidence: t.bool(),
   confidence_factors: t.obj({ message: t.num(), agreement: t.num(), match: t.num() }),

@@ -93,7 +93,7 @@ export function cliCases(repoDir: string): string[][] {
     if (id === 'mcp' || id === 'hook:claude') continue
     const words = id.split(':')
     const positional = Object.keys(command.args)
-    const valid = positional.map((name) => (name === 'query' ? 'MATCH (c:Commit) RETURN count(*)' : name === 'pattern' ? 'Alpha' : name === 'name' ? 'src' : name === 'path' && id === 'analyze' ? repoDir : 'src/a.ts'))
+    const valid = positional.map((name) => (name === 'query' ? 'MATCH (c:Commit) RETURN count(*)' : name === 'pattern' ? 'Alpha' : name === 'name' ? 'src' : name === 'path' && id === 'analyze' ? repoDir : name === 'answer_id' ? 'w-0123456789ab' : name === 'vote' ? 'up' : 'src/a.ts'))
     // the foreground recorder runs until a signal: every case of it is bounded (a hostile --duration fails at once)
     const bounded = (argv: string[]) => (id === 'watch' && !argv.includes('--duration') ? [...argv, '--duration', '50'] : argv)
     const add = (...argv: string[]) => {
@@ -154,6 +154,8 @@ describe('fuzz: every command and tool with hostile arguments', () => {
     home = tempDir('gitwhy-fuzz-home-')
     const r = await runCli(['analyze', '--quiet'], { cwd: repo.dir, env: repo.env() })
     expect(r.code, r.stderr).toBe(0)
+    // a staged change, for suggest-commit (and detect-changes --staged) to describe
+    repo.write('src/c.ts', 'export function gamma() {\n  return 3\n}\n')
   })
 
   afterAll(async () => {

@@ -43,7 +43,9 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   set_intent: { intent: 'answer many calls at once' },
   consolidate: { summary: 'a checkpoint among many calls' },
   trajectory_recorder: { action: 'status' },
-  // snapshot: the id of the one recorded in beforeAll
+  // beforeAll stages an edit of src/mod0.ts
+  suggest_commit_message: {},
+  // snapshot: the id of the one recorded in beforeAll; feedback: a why answer's id, from beforeAll
 }
 
 beforeAll(async () => {
@@ -62,6 +64,7 @@ beforeAll(async () => {
   // a recorded edit for the trajectory tools (snapshot needs its id)
   repo.write('src/mod0.ts', 'export const edited = 1\n')
   GOOD_ARGS.snapshot = { id: (await runJson(['trajectory', 'consolidate', 'an edit to answer about', '--repo', repo.dir], opts)).json.checkpoint.id }
+  GOOD_ARGS.feedback = { answer_id: (await runJson(['why', 'src/mod1.ts:3-9', '--repo', repo.dir], opts)).json.answer_id, vote: 'up' }
 })
 afterAll(() => repo?.cleanup())
 

@@ -36,7 +36,9 @@ const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class 
 /** The edit trajectory's tools: the reads, and the ones that record (the intent, a checkpoint, the recorder itself). */
 const TRAJECTORY_READS = ['trajectory', 'global_trajectory', 'snapshot', 'session_summary']
 const TRAJECTORY_WRITES = ['set_intent', 'consolidate', 'trajectory_recorder']
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES]
+/** Tools that write (user state outside the index): the trajectory's recorders, and a vote on an answer. */
+const WRITES = [...TRAJECTORY_WRITES, 'feedback']
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for', 'suggest_commit_message', ...TRAJECTORY_READS, ...WRITES]
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -71,14 +73,14 @@ describe('gitwhy mcp over stdio', () => {
     repo?.cleanup()
   })
 
-  test('tools/list with --tools all: every tool, snake_case, described, read-only (but those that record the trajectory), with output schemas', async () => {
+  test('tools/list with --tools all: every tool, snake_case, described, read-only (but those that record the trajectory, and feedback), with output schemas', async () => {
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort())
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-z][a-z_]*$/)
       expect(tool.description!.length, tool.name).toBeGreaterThan(80)
       expect(tool.description!.length, tool.name).toBeLessThan(400)
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!TRAJECTORY_WRITES.includes(tool.name))
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(!WRITES.includes(tool.name))
       expect(tool.outputSchema, tool.name).toBeDefined()
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy()

@@ -27,6 +27,8 @@ import { registerSetIntentTool } from './set-intent.js'
 import { registerSessionSummaryTool } from './session-summary.js'
 import { registerConsolidateTool } from './consolidate.js'
 import { registerTrajectoryRecorderTool } from './trajectory-recorder.js'
+import { registerSuggestCommitTool } from './suggest-commit.js'
+import { registerFeedbackTool } from './feedback.js'
 
 type Registrar = (server: McpServer, ctx: ServerContext) => void
 
@@ -48,6 +50,10 @@ export const TOOL_GROUPS: Record<string, Registrar[]> = {
   decisions: [registerDecisionsForTool],
   // the edit trajectory (uncommitted snapshots, intents, checkpoints) and its recorder: opt-in, over the default's budget
   trajectory: [registerTrajectoryRecorderTool, registerSetIntentTool, registerTrajectoryTool, registerGlobalTrajectoryTool, registerSnapshotTool, registerSessionSummaryTool, registerConsolidateTool],
+  // a message for the staged change (detect_changes' mapping and the history's labels): opt-in, over the default's budget
+  commit: [registerSuggestCommitTool],
+  // votes on why answers (answer_id) that re-rank later answers: opt-in, over the default's budget
+  feedback: [registerFeedbackTool],
 }
 
 /** context and impact carry the risk line and the co-change (hidden coupling) the analytics group answers alone. */

@@ -12,7 +12,7 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
     {
       title: 'Why does this code exist',
       description:
-        'An answer from the history in the commits\' and PRs\' own words, every claim cited ([sha], [PR #N], [#N]), with a confidence (below 0.4: "not enough evidence", and the best evidence). target: a path, path:START-END, a symbol, or a question (found through search).',
+        'An answer in the commits\' and PRs\' own words, every claim cited ([sha], [PR #N], [#N]), with a confidence (below 0.4: "not enough evidence", and the best evidence). target: a path, path:START-END, a symbol, or a question (found through search).',
       inputSchema: {
         target: z.string().min(1).max(1000).describe('path, path:START-END, symbol, or a question, e.g. "why are compiled routes cached?"'),
         mode: z.enum(SEARCH_MODES).optional().describe('how a question is searched: hybrid (default), bm25, vector'),
@@ -26,6 +26,7 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
         search: record('{mode, answered, note}').nullable(),
         located: z.array(record('{kind, id, path, score}')),
         answer: record('{text, sentences: [{text, citations}], answerer}'),
+        answer_id: z.string(),
         confidence: z.number(),
         enough_evidence: z.boolean(),
         confidence_factors: record('{message, agreement, match}'),
