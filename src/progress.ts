@@ -1,5 +1,5 @@
 /**
- * Progress of analyze on stderr, never on stdout (that is for data).
+ * Progress of analyze (and of `brief --all`, its one phase "cards") on stderr, never on stdout (that is for data).
  *
  * Analyze reports `(phase, done, total)`; phases may overlap (history and parse run concurrently)
  * and the graph load reports one phase per table (`load <table>`), which this display folds into
@@ -21,7 +21,7 @@ interface Phase {
   detail?: string
 }
 
-const UNITS: Record<string, string> = { history: 'commits', parse: 'files', 'graph load': 'steps', 'hunk map': 'commits', embeddings: 'texts' }
+const UNITS: Record<string, string> = { history: 'commits', parse: 'files', 'graph load': 'steps', 'hunk map': 'commits', embeddings: 'texts', cards: 'symbols' }
 const LOAD = 'load '
 const REDRAW_MS = 100
 const LOG_EVERY_MS = 10_000
@@ -69,6 +69,8 @@ export class ProgressDisplay {
     private readonly tty: boolean,
     private readonly clock: () => number = Date.now,
     private readonly columns: () => number = () => process.stderr.columns ?? 0,
+    /** The command the live line names (`brief --all` draws its own). */
+    private readonly label = 'analyze',
   ) {
     this.started = clock()
   }
@@ -153,7 +155,7 @@ export class ProgressDisplay {
     if (this.drawn && now - this.lastDraw < REDRAW_MS) return
     this.lastDraw = now
     const phases = [...this.running.values()].map((p) => `${p.name} ${describe(p, now)}`.trim())
-    const line = `analyze ${seconds(now - this.started)} · ${phases.join(' | ')}`
+    const line = `${this.label} ${seconds(now - this.started)} · ${phases.join(' | ')}`
     const width = Math.max(this.columns(), 80) - 1
     this.write(`\r\x1b[K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`)
     this.drawn = true

@@ -36,7 +36,7 @@ const RETRY_FORMATTED = RETRY_V3.replace('export class Client {', 'export class 
 /** The edit trajectory's tools: the reads, and the ones that record (the intent, a checkpoint, the recorder itself). */
 const TRAJECTORY_READS = ['trajectory', 'global_trajectory', 'snapshot', 'session_summary']
 const TRAJECTORY_WRITES = ['set_intent', 'consolidate', 'trajectory_recorder']
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES]
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for', 'rationale_brief', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES]
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -109,7 +109,7 @@ describe('gitwhy mcp over stdio', () => {
     }
     const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics, decisions, trajectory/)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics, decisions, trajectory, brief/)
     const { client: trajectory } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: 'trajectory' })
     try {
       expect((await trajectory.listTools()).tools.map((t) => t.name).sort()).toEqual(['list_repos', 'ping', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES].sort())
@@ -326,6 +326,8 @@ describe('gitwhy mcp over stdio', () => {
     expect(prompts.map((p) => p.name).sort()).toEqual(['pre_edit_brief', 'triage_commit', 'why_was_this_written'])
     const brief = await client.getPrompt({ name: 'pre_edit_brief', arguments: { path: 'src/retry.ts', symbol: 'retry' } })
     const body = (brief.messages[0].content as { text: string }).text
+    // the rationale card itself, fenced as data
+    expect(body).toMatch(/<<<brief\nfunction retry — src\/retry\.ts:1-6[\s\S]*\nbrief>>>/)
     expect(body).toContain('evidence_for')
     expect(body).toContain('area_history')
     expect(body).toContain('src/retry.ts')

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { UserError } from '../../errors.js'
 import type { ServerContext } from '../context.js'
 import { registerAreaHistoryTool } from './area-history.js'
+import { registerBriefTool } from './brief.js'
 import { registerCatchupTool } from './catchup.js'
 import { registerCypherTool } from './cypher.js'
 import { registerDecisionsForTool } from './decisions-for.js'
@@ -48,6 +49,8 @@ export const TOOL_GROUPS: Record<string, Registrar[]> = {
   decisions: [registerDecisionsForTool],
   // the edit trajectory (uncommitted snapshots, intents, checkpoints) and its recorder: opt-in, over the default's budget
   trajectory: [registerTrajectoryRecorderTool, registerSetIntentTool, registerTrajectoryTool, registerGlobalTrajectoryTool, registerSnapshotTool, registerSessionSummaryTool, registerConsolidateTool],
+  // the rationale card (the pre_edit_brief prompt carries it whatever the groups): the default set has no room left
+  brief: [registerBriefTool],
 }
 
 /** context and impact carry the risk line and the co-change (hidden coupling) the analytics group answers alone. */
