@@ -1,5 +1,5 @@
 /**
- * Progress of analyze on stderr, never on stdout (that is for data).
+ * Progress of analyze (and of `brief --all`, its one phase "cards") on stderr, never on stdout (that is for data).
  *
  * Analyze reports `(phase, done, total)`; phases may overlap (history and parse run concurrently)
  * and the graph load reports one phase per table (`load <table>`), which this display folds into
@@ -33,6 +33,8 @@ const UNITS: Record<string, string> = {
   'review comments': 'pages',
   'single items': 'items',
   'rate limit wait': 's',
+  // gitwhy brief --all
+  cards: 'symbols',
 }
 const LOAD = 'load '
 const REDRAW_MS = 100
@@ -81,7 +83,7 @@ export class ProgressDisplay {
     private readonly tty: boolean,
     private readonly clock: () => number = Date.now,
     private readonly columns: () => number = () => process.stderr.columns ?? 0,
-    /** What the live line says it is: the command. */
+    /** The command the live line names (`brief --all` draws its own). */
     private readonly label = 'analyze',
   ) {
     this.started = clock()

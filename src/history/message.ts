@@ -46,3 +46,35 @@ export function firstParagraph(body: string): string | null {
   }
   return null
 }
+
+/** Messages that say nothing about why (the whole subject, trailing punctuation aside). */
+const VAGUE = /^(?:wip|fix(?:e[sd])?|bug ?fix(?:es)?|updates?d?|changes?|tmp|temp|misc|clean ?up|refactor(?:ing)?|tweaks?|minor|stuff|more|typo|lint|format(?:ting)?|save|commit|tests?|work|progress|asdf|\W*)$/i
+
+/** A subject that states something: three words or more and not one of the vague ones. */
+export function informativeSubject(subject: string): boolean {
+  const s = subject.replace(/[\s.!:;,-]+$/, '').trim()
+  return !VAGUE.test(s) && s.split(/\s+/).length >= 3
+}
+
+/** A body paragraph long enough to be a reason. */
+export const informativeBody = (why: string | null | undefined): boolean => !!why && why.split(/\s+/).length >= 6
+
+/**
+ * The stated reason of a commit: its body's paragraph, else the paragraph of its PR's description
+ * that says why (forge enrichment: a squash commit's body is often just the list of its commits).
+ */
+export function statedReason(e: { commit: { why?: string }; pull_requests: ReadonlyArray<{ number: number; why?: string }> }): { text: string; pr: number | null } | null {
+  if (informativeBody(e.commit.why)) return { text: e.commit.why!, pr: null }
+  const pr = e.pull_requests.find((p) => informativeBody(p.why))
+  return pr ? { text: pr.why!, pr: pr.number } : null
+}
+
+/**
+ * How much a commit's message explains, in [0, 1]: its stated reason, body or PR description (0.5),
+ * its subject or a PR or issue title that states something (0.3), a PR or issue it names (0.2).
+ * `why` and `brief` rank by it.
+ */
+export function messageQuality(e: { commit: { subject: string; why?: string }; pull_requests: ReadonlyArray<{ number: number; title: string; why?: string }>; issues: ReadonlyArray<{ title: string }> }): number {
+  const titled = e.pull_requests.some((p) => informativeSubject(p.title)) || e.issues.some((i) => informativeSubject(i.title))
+  return (statedReason(e) ? 0.5 : 0) + (informativeSubject(e.commit.subject) || titled ? 0.3 : 0) + (e.pull_requests.length + e.issues.length > 0 ? 0.2 : 0)
+}

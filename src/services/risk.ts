@@ -61,9 +61,34 @@ export async function riskWithActivity(reader: IndexReader, target: Exclude<Targ
     })
     lines = symbolOwnerLines(reader, blame, shas, target.start_line, target.end_line)
   }
+  return { risk: await assessLines(reader, row, lines), revisions: row.revisions, last_change: row.last_change }
+}
+
+/**
+ * The risk of a file or symbol whose owners the caller has already counted (brief: from the blame
+ * of its evidence), lines per author email, most first: no walk of its own.
+ */
+export async function riskFromOwnerLines(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>, lines: Array<[string, number]>): Promise<AssessedRisk> {
+  const row = target.kind === 'file' ? activityOf(storedActivity(reader, 'files'), target.path) : activityOf(storedActivity(reader, 'symbols'), target.id)
+  return assessLines(reader, row, lines)
+}
+
+/** Lines owned per author email of a blame given as lines per commit SHA, bot commits left out, most first (as a symbol's risk counts them). */
+export function ownerLinesOf(reader: IndexReader, blame: Iterable<readonly [string, number]>): Array<[string, number]> {
+  const catalog = reader.commits()
+  const per = new Map<string, number>()
+  for (const [sha, n] of blame) {
+    const commit = catalog.get(sha)?.commit
+    if (!commit || commit.category === 'bot') continue
+    per.set(commit.email, (per.get(commit.email) ?? 0) + n)
+  }
+  return [...per].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+}
+
+async function assessLines(reader: IndexReader, row: RiskRow, lines: Array<[string, number]>): Promise<AssessedRisk> {
   const owners = ownerRows(reader, lines)
   const active = await lastActive(reader, topOwners(lines))
-  return { risk: assess(reader, row, owners, active, await asOf(reader)), revisions: row.revisions, last_change: row.last_change }
+  return assess(reader, row, owners, active, await asOf(reader))
 }
 
 export type AssessedRisk = Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }

@@ -15,6 +15,9 @@ import { trajectoryAppendix } from '../views/trajectory.js'
 import { resolveTarget, splitRange } from './resolve.js'
 import { matchedWords, questionWords, search, type SearchHit, type SearchMode } from './search.js'
 import type { CommitRef, EvidenceItem, EvidenceTarget, IndexInfo } from './types.js'
+import { informativeBody, informativeSubject, messageQuality, statedReason } from '../history/message.js'
+
+export { informativeSubject, messageQuality }
 
 /**
  * `why` (issue 12): why a path, range or symbol exists, or the answer to a question in words
@@ -107,34 +110,6 @@ export interface WhyFacts {
 export interface Answerer {
   readonly name: string
   answer(facts: WhyFacts): Promise<{ text: string; sentences: WhySentence[] }>
-}
-
-/** Messages that say nothing about why (the whole subject, trailing punctuation aside). */
-const VAGUE = /^(?:wip|fix(?:e[sd])?|bug ?fix(?:es)?|updates?d?|changes?|tmp|temp|misc|clean ?up|refactor(?:ing)?|tweaks?|minor|stuff|more|typo|lint|format(?:ting)?|save|commit|tests?|work|progress|asdf|\W*)$/i
-
-/** A subject that states something: three words or more and not one of the vague ones. */
-export function informativeSubject(subject: string): boolean {
-  const s = subject.replace(/[\s.!:;,-]+$/, '').trim()
-  return !VAGUE.test(s) && s.split(/\s+/).length >= 3
-}
-
-/** A body paragraph long enough to be a reason. */
-const informativeBody = (why: string | undefined) => !!why && why.split(/\s+/).length >= 6
-
-/**
- * The stated reason of a commit: its body's paragraph, else the paragraph of its PR's description
- * that says why (forge enrichment: a squash commit's body is often just the list of its commits).
- */
-function statedReason(e: Pick<WhyEvidence, 'commit' | 'pull_requests'>): { text: string; pr: number | null } | null {
-  if (informativeBody(e.commit.why)) return { text: e.commit.why!, pr: null }
-  const pr = e.pull_requests.find((p) => informativeBody(p.why))
-  return pr ? { text: pr.why!, pr: pr.number } : null
-}
-
-/** How much a commit's message explains, in [0, 1]: its body (or its PR's description), its subject, a PR or issue it names. */
-function messageQuality(e: Pick<WhyEvidence, 'commit' | 'pull_requests' | 'issues'>): number {
-  const titled = e.pull_requests.some((p) => informativeSubject(p.title)) || e.issues.some((i) => informativeSubject(i.title))
-  return (statedReason(e) ? 0.5 : 0) + (informativeSubject(e.commit.subject) || titled ? 0.3 : 0) + (e.pull_requests.length + e.issues.length > 0 ? 0.2 : 0)
 }
 
 /** How much a self-explaining message lifts a commit (against up to 1.2 for owning every line, 0.3 for introducing them). */

@@ -23,6 +23,7 @@ import { git, gitBuffer, GitError } from '../git/run.js'
  *                      new one beside the active one and swaps meta.json atomically
  *   trash-index-<id>/  a retired index, deleted by the next build or update (removeStaleIndexDirs)
  *   analyze.lock       held by the one writer: its pid, start time and boot id
+ *   briefs/            rationale cards by evidence fingerprint (services/brief.ts): kept across rebuilds
  *   .gitignore         `*`, so that nobody commits the index by accident
  */
 export const GITWHY_DIR = '.gitwhy'

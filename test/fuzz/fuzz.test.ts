@@ -118,6 +118,8 @@ export function cliCases(repoDir: string): string[][] {
       add(...valid, `--${flag}`)
     }
   }
+  // brief's precompute: --community only counts with --all (and no target), which the loop above never pairs
+  for (const value of HOSTILE_STRINGS.slice(0, 12)) cases.push(['brief', '--all', '--community', value], ['brief', '--all', '--community', value, '--json'])
   return cases
 }
 

@@ -783,3 +783,69 @@ export function mergeHeavyScenario(): Scenario {
     cleanup: () => repo.cleanup(),
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+
+/** The payment function of briefScenario at each step (`attempts`, the log line, the TODO). */
+export function briefSource(o: { attempts?: number; log?: string | null; todo?: boolean; extra?: string } = {}): string {
+  return L(
+    '/** Retry a payment call against the flaky gateway. */',
+    'export function chargeWithRetry(charge: () => boolean): boolean {',
+    '  // the gateway must never see more than three attempts in a row',
+    ...(o.todo ? ['  // TODO: read the attempt limit from the gateway config'] : []),
+    `  for (let attempt = 0; attempt < ${o.attempts ?? 3}; attempt++) {`,
+    '    if (charge()) return true',
+    ...(o.log ? [`    log(${o.log})`] : []),
+    ...(o.extra ? [`    ${o.extra}`] : []),
+    '  } // for attempts',
+    '  return false',
+    '} // function chargeWithRetry',
+    '',
+    'function log(message: string): void {',
+    '  console.log(message)',
+    '} // function log',
+  )
+}
+
+/**
+ * For `gitwhy brief`: a function whose history has an origin commit (PR #12) whose body states a
+ * constraint ("must … because …") and a trade-off ("instead of … at the cost of …"), a later
+ * change that explains itself, a run of eight "wip" commits by one author within an hour, a change
+ * that was reverted, and a TODO added last.
+ */
+export function briefScenario(): Scenario & { sha: Record<string, string>; wips: string[] } {
+  const repo = createRepo()
+  const day = 86_400
+  const t0 = 1_704_067_200
+  const bob = { name: 'Bob Builder', email: 'bob@example.test' }
+  const grace = { name: 'Grace Hopper', email: 'grace@example.test' }
+  const sha: Record<string, string> = {}
+  repo.write('README.md', L('# Shop', 'Payments and carts.'))
+  const cart = (n: number) => ['cartTotal', 'cartTax', 'cartShipping', 'cartDiscount'].map((f, i) => tsFunction(f, [`const ${f}Value = value * ${i + n}`, `return ${f}Value`])).join('\n')
+  repo.write('src/cart.ts', cart(1))
+  sha.init = repo.commit('Start the shop', { date: t0 })
+  // the cart's functions change together: a community for `brief --all --community`
+  for (let i = 2; i <= 7; i++) {
+    repo.write('src/cart.ts', cart(i))
+    repo.commit(`Tune the cart prices, round ${i}`, { date: t0 + i * 600 })
+  }
+  repo.write('src/payments.ts', briefSource())
+  sha.origin = repo.commit(
+    'Retry payment calls against the flaky gateway (#12)\n\nThe payment gateway drops about one call in fifty during peak hours. Retries must stay at three at most because the gateway bans clients that retry more often.\n\nWe retry in place instead of queueing the payment, at the cost of a slower checkout when the gateway is down.\n\nFixes #7',
+    { date: t0 + day },
+  )
+  repo.write('src/payments.ts', briefSource({ log: '`payment attempt ${attempt} failed`' }))
+  sha.log = repo.commit('Log every failed payment attempt\n\nSupport could not tell a declined card from a gateway outage.', { date: t0 + 3 * day, author: grace })
+  const wips: string[] = []
+  const subjects = ['wip', 'wip', 'fix typo', 'wip', 'wip', 'wip', 'wip', 'wip']
+  subjects.forEach((subject, i) => {
+    repo.write('src/payments.ts', briefSource({ log: `\`payment attempt \${attempt} failed (${i + 1})\`` }))
+    wips.push(repo.commit(subject, { date: t0 + 5 * day + i * 300, author: bob }))
+  })
+  repo.write('src/payments.ts', briefSource({ attempts: 5, log: '`payment attempt ${attempt} failed (8)`' }))
+  sha.raise = repo.commit('Raise the payment attempt limit to five\n\nCheckouts failed during the sale.', { date: t0 + 7 * day })
+  sha.revert = repo.revert(sha.raise, { date: t0 + 8 * day })
+  repo.write('src/payments.ts', briefSource({ todo: true, log: '`payment attempt ${attempt} failed (8)`' }))
+  sha.todo = repo.commit('Note that the attempt limit belongs in the gateway config', { date: t0 + 9 * day, author: grace })
+  return { name: 'brief', repo, notes: 'origin with a constraint, a wip run, a revert, a TODO', sha, wips, cleanup: () => repo.cleanup() }
+}

@@ -36,6 +36,7 @@ const GOOD_ARGS: Record<string, Record<string, unknown>> = {
   query: { text: 'f0 1' },
   search: { text: 'change one file' },
   why: { target: 'src/mod1.ts:3-9' },
+  rationale_brief: { target: 'src/mod0.ts:f0_1' },
   decisions_for: { target: 'src/mod0.ts:f0_1' },
   trajectory: { target: 'src/mod0.ts' },
   global_trajectory: {},

@@ -1,7 +1,7 @@
 /**
  * Decisions over MCP (issue 16), through the SDK's real client: decisions_for (tool group
  * `decisions`) answers the governing decisions with the stale flag and violations, why carries them,
- * the pre_edit_brief prompt includes them fenced as data, and a bad target is a tool error that
+ * the pre_edit_brief prompt's rationale card includes them fenced as data, and a bad target is a tool error that
  * says how to recover.
  */
 import { mkdtempSync } from 'node:fs'
@@ -47,7 +47,8 @@ describe('decisions over MCP', () => {
 
       const brief = await client.getPrompt({ name: 'pre_edit_brief', arguments: { path: 'src/page.ts' } })
       const prompt = (brief.messages[0].content as { text: string }).text
-      expect(prompt).toMatch(new RegExp(`<<<decisions\\n${id} \\[constraint\\][\\s\\S]*VIOLATION src/page.ts:2[\\s\\S]*\\ndecisions>>>`))
+      // the rationale card carries them (its governing decisions section), fenced as data
+      expect(prompt).toMatch(new RegExp(`<<<brief\\n[\\s\\S]*governing decisions:\\n  ${id} \\[constraint\\] Network calls go through src/http.ts[\\s\\S]*VIOLATION src/page.ts:2 fetch\\("/x"\\) \\[L2\\][\\s\\S]*\\nbrief>>>`))
 
       const bad = await client.callTool({ name: 'decisions_for', arguments: { target: 'src/nope.ts' } })
       expect(bad.isError).toBe(true)

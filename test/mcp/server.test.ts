@@ -38,7 +38,7 @@ const TRAJECTORY_READS = ['trajectory', 'global_trajectory', 'snapshot', 'sessio
 const TRAJECTORY_WRITES = ['set_intent', 'consolidate', 'trajectory_recorder']
 /** Tools that write (user state outside the index): the trajectory's recorders, and a vote on an answer. */
 const WRITES = [...TRAJECTORY_WRITES, 'feedback']
-const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for', 'suggest_commit_message', ...TRAJECTORY_READS, ...WRITES]
+const TOOLS = ['evidence_for', 'area_history', 'catchup', 'cypher', 'list_repos', 'ping', 'risk', 'related', 'hotspots', 'ownership', 'pickaxe', 'context', 'impact', 'detect_changes', 'rename', 'query', 'search', 'why', 'decisions_for', 'suggest_commit_message', 'rationale_brief', ...TRAJECTORY_READS, ...WRITES]
 
 describe('gitwhy mcp over stdio', () => {
   let repo: TestRepo
@@ -111,7 +111,7 @@ describe('gitwhy mcp over stdio', () => {
     }
     const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics, decisions, trajectory/)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics, decisions, trajectory, brief/)
     const { client: trajectory } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: 'trajectory' })
     try {
       expect((await trajectory.listTools()).tools.map((t) => t.name).sort()).toEqual(['list_repos', 'ping', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES].sort())
@@ -328,6 +328,8 @@ describe('gitwhy mcp over stdio', () => {
     expect(prompts.map((p) => p.name).sort()).toEqual(['pre_edit_brief', 'triage_commit', 'why_was_this_written'])
     const brief = await client.getPrompt({ name: 'pre_edit_brief', arguments: { path: 'src/retry.ts', symbol: 'retry' } })
     const body = (brief.messages[0].content as { text: string }).text
+    // the rationale card itself, fenced as data
+    expect(body).toMatch(/<<<brief\nfunction retry — src\/retry\.ts:1-6[\s\S]*\nbrief>>>/)
     expect(body).toContain('evidence_for')
     expect(body).toContain('area_history')
     expect(body).toContain('src/retry.ts')

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { UserError } from '../../errors.js'
 import type { ServerContext } from '../context.js'
 import { registerAreaHistoryTool } from './area-history.js'
+import { registerBriefTool } from './brief.js'
 import { registerCatchupTool } from './catchup.js'
 import { registerCypherTool } from './cypher.js'
 import { registerDecisionsForTool } from './decisions-for.js'
@@ -54,6 +55,8 @@ export const TOOL_GROUPS: Record<string, Registrar[]> = {
   commit: [registerSuggestCommitTool],
   // votes on why answers (answer_id) that re-rank later answers: opt-in, over the default's budget
   feedback: [registerFeedbackTool],
+  // the rationale card (the pre_edit_brief prompt carries it whatever the groups): the default set has no room left
+  brief: [registerBriefTool],
 }
 
 /** context and impact carry the risk line and the co-change (hidden coupling) the analytics group answers alone. */
