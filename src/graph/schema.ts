@@ -9,7 +9,7 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 12
+export const SCHEMA_VERSION = 13
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE' | 'FLOAT[]'

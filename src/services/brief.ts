@@ -12,7 +12,7 @@ import type { EvidenceBlock, SynthesisResult, Synthesizer } from '../llm/types.j
 import { blockSentences, commentBlocks, commentLines, commentStyle, type CommentBlock } from '../text/comments.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { community as communityOf, type CommunitySummary } from './analytics.js'
-import { answerId } from './answer-id.js'
+import { answerRecord, answerScope, recordAnswer } from './feedback.js'
 import { governingDecisions, type GoverningDecision } from './decisions.js'
 import { evidence } from './evidence.js'
 import { symbolIds, type IndexedFile } from './index-layout.js'
@@ -193,6 +193,8 @@ export interface BriefOptions {
   synthesizer?: Synthesizer | null
   /** Recompute the rationale even when a cached card matches (and write the new one). */
   refresh?: boolean
+  /** Record the card under its id for `gitwhy feedback` (.gitwhy/answers.jsonl); default true. */
+  record?: boolean
 }
 
 const short = (sha: string) => sha.slice(0, 7)
@@ -822,9 +824,12 @@ export async function brief(options: BriefOptions): Promise<BriefResult> {
     for (const c of live.citations) if (!citations.some((x) => x.ref === c.ref)) citations.push(c)
     const used = new Set(sections.flatMap((s) => s.lines.flatMap((l) => l.citations)))
     const cited = citations.filter((c) => used.has(c.ref))
+    // recorded under its id, so that `gitwhy feedback ID up|down` can name the card (feedback.ts)
+    const recorded = answerRecord('brief', answerScope(target, null), cited.map((c) => c.sha ?? c.ref), cited.flatMap((c) => (c.sha ? [c.sha] : [])))
+    if (options.record !== false) await recordAnswer(reader.repo, recorded)
     return {
       target,
-      answer_id: answerId('brief', key, cited.map((c) => c.sha ?? c.ref)),
+      answer_id: recorded.id,
       card: { format: BRIEF_FORMAT, fingerprint, cached, written_by: rationale.written_by, model: rationale.model, declined },
       sections,
       origin: rationale.origin,
