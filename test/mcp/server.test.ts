@@ -111,7 +111,7 @@ describe('gitwhy mcp over stdio', () => {
     }
     const bad = await runCli(['mcp', '--tools', 'history,nope'], opts)
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics, decisions, trajectory, brief/)
+    expect(bad.stderr).toMatch(/unknown tool group nope[\s\S]*history, graph, code, explore, analytics, decisions, trajectory, commit, feedback, brief/)
     const { client: trajectory } = await connectStdio({ cwd: repo.dir, env: opts.env, tools: 'trajectory' })
     try {
       expect((await trajectory.listTools()).tools.map((t) => t.name).sort()).toEqual(['list_repos', 'ping', ...TRAJECTORY_READS, ...TRAJECTORY_WRITES].sort())

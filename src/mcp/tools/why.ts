@@ -12,7 +12,7 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
     {
       title: 'Why does this code exist',
       description:
-        'An answer in the commits\' and PRs\' own words, every claim cited ([sha], [PR #N], [#N]), with a confidence (below 0.4: "not enough evidence", and the best evidence). target: a path, path:START-END, a symbol, or a question (found through search).',
+        'An answer in the commits\' and PRs\' own words, every claim cited ([sha], [PR #N], [#N]), with a confidence (below 0.4: "not enough evidence", and the best evidence). target: path, path:START-END, symbol, or a question.',
       inputSchema: {
         target: z.string().min(1).max(1000).describe('path, path:START-END, symbol, or a question, e.g. "why are compiled routes cached?"'),
         mode: z.enum(SEARCH_MODES).optional().describe('how a question is searched: hybrid (default), bm25, vector'),
@@ -33,7 +33,7 @@ export function registerWhyTool(server: McpServer, ctx: ServerContext): void {
         citations: z.array(record('{ref, kind: commit|pr|issue, sha?, number?, subject}')).describe('best first'),
         evidence: z.array(evidenceItem),
         changes_with: z.array(record('{path, qualified_name, shared, example}')),
-        decisions: z.array(record('{id, kind, title, statement, status, via, applies_to, stale_commits, violations}')).describe('governing decisions (decisions_for tells more)'),
+        decisions: z.array(record('{id, kind, title, statement, status, via, applies_to, stale_commits, violations}')).describe('governing decisions'),
         total: z.number(),
         index: indexInfo,
         trajectory: trajectoryItems,
