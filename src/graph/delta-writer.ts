@@ -51,6 +51,11 @@ export class GraphDeltaWriter {
     this.track(this.request({ op: 'apply', delta }))
   }
 
+  /** Checkpoints the parts so far (while this thread computes the next). */
+  checkpoint(): void {
+    this.track(this.request({ op: 'checkpoint' }))
+  }
+
   /** Waits for every part, checkpoints, closes and hashes the graph; the row counts and the hash. */
   async finish(): Promise<DeltaFinish> {
     await Promise.allSettled(this.pending)

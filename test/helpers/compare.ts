@@ -8,6 +8,7 @@ import {
   blameLines, blobAtHead, blobExists, dirsAtHead, filesAtHead, followNames, followSet, indentHeuristicSensitive,
   lineCount, lineLogSet, pathLogSet, restrictBlame, shallowBoundary, subjects, type BlameLine,
 } from './oracle.js'
+import { tableDef } from '../../src/graph/schema.js'
 import type { TestRepo } from './repo.js'
 import type { Services } from './services.js'
 import { fixtureSymbols, type FixtureSymbol } from './symbols.js'
@@ -330,6 +331,10 @@ export async function historyEdges(repo: string): Promise<Record<string, string[
     memberOf: await q('MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) RETURN s.id AS symbol, c.label AS community'),
     ownedBy: await q('MATCH (f:File)-[o:OWNED_BY]->(a:Author) RETURN f.path AS path, a.email AS email, o.lines AS lines'),
     coChanged: await q('MATCH (a)-[r:CO_CHANGED]->(b) RETURN a.path AS a, b.path AS b, r.shared AS shared'),
+    // every column of every symbol: an update keeps unchanged symbols in place and sets the rest
+    symbols: await q(`MATCH (s:Symbol) RETURN ${tableDef('Symbol').columns.map((c) => `s.${c.name} AS ${c.name}`).join(', ')}`),
+    // and of every search document but its row number (an update numbers its new ones after the last)
+    docs: await q(`MATCH (d:Doc) RETURN ${tableDef('Doc').columns.filter((c) => c.name !== 'row').map((c) => `d.${c.name} AS ${c.name}`).join(', ')}`),
   }
 }
 

@@ -85,6 +85,22 @@ describe('incremental analyze', () => {
     expect(edges.calls.some((c) => c.includes('src/audit.ts#audit')), 'the audit() calls resolve').toBe(true)
   })
 
+  test('an edit inside a file: the symbols below it move, one is renamed, one gains history', async () => {
+    const repo = scenario.repo
+    // start grows by two lines (restart, stop and status move down, their rows set in place),
+    // restart becomes reboot (one symbol goes, one comes), stop's body changes (new history rows)
+    repo.write('src/service.ts', tsClass('Service', {
+      start: ['const started = input + 12', 'const twice = started * 2', 'log(twice)', 'return started'],
+      reboot: ['const again = input + 101', 'return again'],
+      stop: ['const stopped = input - 14', 'return stopped'],
+      status: ['const code = input % 8', 'audit(code)', 'return code'],
+    }))
+    repo.commit('inc: start logs twice, restart is reboot, stop -14')
+    const summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
+    if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
+    await expectSameAsFreshAndGit('after an edit inside service.ts')
+  })
+
   test('amended HEAD: answers match git', async () => {
     const repo = scenario.repo
     repo.write('docs/manual/guide.md', '# Guide (amended)\nStep one.\nStep two (feature).\nStep three.\nStep four (evil branch).\nStep five (main).\n')
