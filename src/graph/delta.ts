@@ -3,7 +3,7 @@ import { closeSync, copyFileSync, openSync, readSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
-import type { ActivityRow, AuthorRow, CoChangeRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
+import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
 
 /**
@@ -40,9 +40,6 @@ export interface GraphDelta {
   analytics?: {
     removeFileCoChanges: Array<{ a: string; b: string }>
     removeSymbolCoChanges: Array<{ a: string; b: string }>
-    /** Co-change edges in the graph before and after whose values changed: set in place. */
-    updateFileCoChanges?: CoChangeRow[]
-    updateSymbolCoChanges?: CoChangeRow[]
     replaceCommunities: boolean
     ownershipOf: string[]
   }
@@ -447,8 +444,6 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
   if (a) {
     await deleteCounted(s, relDef('CO_CHANGED', 'File', 'File'), 'UNWIND $rows AS r MATCH (:File {path: r.a})-[e:CO_CHANGED]->(:File {path: r.b}) DELETE e RETURN count(*) AS n', a.removeFileCoChanges.map((r) => ({ ...r })))
     await deleteCounted(s, relDef('CO_CHANGED', 'Symbol', 'Symbol'), 'UNWIND $rows AS r MATCH (:Symbol {id: r.a})-[e:CO_CHANGED]->(:Symbol {id: r.b}) DELETE e RETURN count(*) AS n', a.removeSymbolCoChanges.map((r) => ({ ...r })))
-    await updateCoChanges(conn, 'File', 'path', a.updateFileCoChanges)
-    await updateCoChanges(conn, 'Symbol', 'id', a.updateSymbolCoChanges)
     if (a.replaceCommunities) await deleteNodes(s, 'Community', 'true', {})
     if (a.ownershipOf.length > 0) {
       const out = await execute(conn, await prepare(conn, 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r RETURN count(*) AS n'), { paths: a.ownershipOf })
@@ -489,15 +484,6 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
   await updateNodes(conn, 'PullRequest', delta.updatePullRequests)
   await updateNodes(conn, 'Issue', delta.updateIssues)
   if (delta.decisions) await replaceDecisions(s, delta.decisions)
-}
-
-/** Every property of existing co-change edges, set from the rows (matched by their ends). */
-async function updateCoChanges(conn: Connection, table: 'File' | 'Symbol', key: string, rows: CoChangeRow[] | undefined): Promise<void> {
-  if (!rows || rows.length === 0) return
-  const def = relDef('CO_CHANGED', table, table)
-  const statement = `UNWIND $rows AS r MATCH (:${table} {${key}: r.__from})-[e:CO_CHANGED]->(:${table} {${key}: r.__to}) SET ${def.columns.map((c) => `e.${c.name} = ${cast(c)}`).join(', ')} RETURN count(*) AS n`
-  const set = await runBatched(conn, statement, insertRows(def, rows as unknown as Array<Record<string, unknown>>))
-  if (set !== rows.length) throw new GraphDeltaMismatch(`CO_CHANGED: ${rows.length - set} of the ${table} pairs to set are not in the graph`)
 }
 
 /** Every property but the primary key of existing nodes of a table, set from the rows (matched by the key). */

@@ -35,7 +35,7 @@ import { analyzeSettings, finishNoop, register } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
-import { readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
+import { hashIndexFiles, readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
 import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
 import { DocEmbedder, EMBEDDINGS_FILE, VECTORS_FILE, VectorCache } from '../embed/vectors.js'
@@ -287,7 +287,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, onWarning: options.onWarning }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed, forgeApplied } = updated)
         mode = 'incremental'
@@ -843,15 +843,12 @@ function analyticsDelta(
   for (const [p, row] of Object.entries(after.files)) if (!u.touchedPaths.has(p) && !sameRow(before.files[p], row)) activity.files.push({ path: p, ...row })
   for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !sameRow(before.symbols[id], row)) activity.symbols.push({ id, ...row })
   const pairs = (list: CoChangeRow[]) => new Map(list.map((r) => [`${r.a}\0${r.b}`, r]))
-  // a pair in both with other values is set in place (every file pair's support changes with
-  // each commit): deleting and inserting them cost ~0.15 s of checkpoint on vuejs/core's 706
   const diffPairs = (old: CoChangeRow[], now: CoChangeRow[], keep: (r: CoChangeRow) => boolean) => {
     const o = pairs(old)
     const n = pairs(now)
-    const remove = [...o].filter(([k]) => !n.has(k)).map(([, r]) => ({ a: r.a, b: r.b }))
-    const update = [...n].filter(([k, r]) => o.has(k) && !keep(r) && !sameRow(o.get(k), r)).map(([, r]) => r)
-    const insert = [...n].filter(([k, r]) => !o.has(k) || keep(r)).map(([, r]) => r)
-    return { remove, update, insert }
+    const remove = [...o].filter(([k, r]) => !sameRow(n.get(k), r)).map(([, r]) => ({ a: r.a, b: r.b }))
+    const insert = [...n].filter(([k, r]) => !sameRow(o.get(k), r) || keep(r)).map(([, r]) => r)
+    return { remove, insert }
   }
   const files = diffPairs(before.fileCoChanged, after.fileCoChanged, () => false)
   const symbols = diffPairs(before.symbolCoChanged, after.symbolCoChanged, (r) => u.reinserted.has(r.a) || u.reinserted.has(r.b))
@@ -865,7 +862,7 @@ function analyticsDelta(
       ownedBy: rows.ownedBy.filter((r) => u.touchedPaths.has(r.path)),
     },
     activity,
-    analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, updateFileCoChanges: files.update, updateSymbolCoChanges: symbols.update, replaceCommunities: communitiesChanged, ownershipOf: [...u.touchedPaths] },
+    analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, replaceCommunities: communitiesChanged, ownershipOf: [...u.touchedPaths] },
   }
 }
 
@@ -1067,6 +1064,8 @@ const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 
 async function updateIndex(u: {
   repo: string
   prevDir: string
+  /** The previous index's manifest hash (its files' hashes are reused for the hard links). */
+  manifest: string
   dir: string
   oldHead: string
   head: string
@@ -1265,8 +1264,11 @@ async function updateIndex(u: {
     const changed = files.filter((f) => previousFiles.get(f.path)?.blob !== f.blob)
     updateIndexedFiles(prevDir, dir, changed, [...previousFiles.keys()].filter((p) => !current.has(p)))
   })
+  // the manifest's hashes of this thread's files meanwhile (not the graph's: Kuzu's own files
+  // beside it, the WAL and the checkpoint's shadow pages, come and go until it is closed)
+  const own = hashIndexFiles(dir, { dir: prevDir, manifest: u.manifest }, {}, (rel) => rel === GRAPH_DB || rel.startsWith(`${GRAPH_DB}.`))
   const { counts, graph } = await time('update_graph', () => finished)
-  return { counts: { ...counts, files: files.length }, hashed: { [GRAPH_DB]: graph }, forgeApplied }
+  return { counts: { ...counts, files: files.length }, hashed: { ...own, [GRAPH_DB]: graph }, forgeApplied }
 }
 
 /** The per-path reasons of what indexFiles skipped, plus the symlinks and submodules it never sees (skipped-files.ts). */

@@ -47,25 +47,35 @@ function walk(dir: string, rel: string, out: string[]): string[] {
  * file in `hashed` (hashed by whoever wrote and closed it) keeps that hash.
  */
 export function writeManifest(dir: string, reuse?: { dir: string; manifest: string }, hashed: Record<string, [number, string]> = {}): string {
+  const manifest: Manifest = { files: hashIndexFiles(dir, reuse, hashed) }
+  const text = JSON.stringify(manifest)
+  writeFileSync(path.join(dir, MANIFEST), text)
+  return sha256(text)
+}
+
+/**
+ * The manifest's entries of an index directory's files (see writeManifest), but those in `skip`:
+ * an update hashes its own files while the graph is still being finished on its thread.
+ */
+export function hashIndexFiles(dir: string, reuse?: { dir: string; manifest: string }, hashed: Record<string, [number, string]> = {}, skip: (rel: string) => boolean = () => false): Record<string, [number, string]> {
   const previous = reuse ? manifestOf(reuse.dir, reuse.manifest).files : {}
-  const manifest: Manifest = { files: {} }
+  const files: Manifest['files'] = {}
   for (const rel of walk(dir, '', []).sort()) {
+    if (skip(rel)) continue
     // hashed by the writer as it closed the file (an update's graph): the size says it is that file still
     if (Object.hasOwn(hashed, rel) && statSync(path.join(dir, rel)).size === hashed[rel][0]) {
-      manifest.files[rel] = hashed[rel]
+      files[rel] = hashed[rel]
       continue
     }
     const old = Object.prototype.hasOwnProperty.call(previous, rel) ? previous[rel] : undefined
     if (old && reuse && sameFile(path.join(dir, rel), path.join(reuse.dir, rel), old[0])) {
-      manifest.files[rel] = old
+      files[rel] = old
       continue
     }
     const data = readFileSync(path.join(dir, rel))
-    manifest.files[rel] = [data.length, sha256(data)]
+    files[rel] = [data.length, sha256(data)]
   }
-  const text = JSON.stringify(manifest)
-  writeFileSync(path.join(dir, MANIFEST), text)
-  return sha256(text)
+  return files
 }
 
 /** Two names of one file (a hard link) of the expected size. */
