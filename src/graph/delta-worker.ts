@@ -6,13 +6,14 @@ import { parentPort } from 'node:worker_threads'
 import { deltaRunner, type DeltaOp } from './delta.js'
 
 export type DeltaRequest = DeltaOp & { id: number }
-export type DeltaReply = { id: number; value?: unknown; error?: string; name?: string; stack?: string }
+/** A step's reply: its value or error, and how long the step ran (not how long it waited for the ones before). */
+export type DeltaReply = { id: number; ms: number; value?: unknown; error?: string; name?: string; stack?: string }
 
 const run = deltaRunner()
 
 parentPort?.on('message', (request: DeltaRequest) => {
   run(request).then(
-    (value) => parentPort!.postMessage({ id: request.id, value } satisfies DeltaReply),
-    (error: unknown) => parentPort!.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : undefined, stack: error instanceof Error ? error.stack : undefined } satisfies DeltaReply),
+    ({ value, ms }) => parentPort!.postMessage({ id: request.id, ms, value } satisfies DeltaReply),
+    (error: unknown) => parentPort!.postMessage({ id: request.id, ms: 0, error: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : undefined, stack: error instanceof Error ? error.stack : undefined } satisfies DeltaReply),
   )
 })

@@ -25,6 +25,8 @@ export class GraphDeltaWriter {
   /** Set when the worker stopped: nothing more can be asked of it. */
   private dead: Error | null = null
   private pending: Array<Promise<unknown>> = []
+  /** Milliseconds the graph's thread ran each kind of step (analyze's `graph_*_ms` timings). */
+  readonly busy: Record<DeltaOp['op'], number> = { open: 0, apply: 0, checkpoint: 0, finish: 0, close: 0 }
 
   private closed = false
 
@@ -38,7 +40,7 @@ export class GraphDeltaWriter {
         const waiting = this.replies.get(reply.id)
         this.replies.delete(reply.id)
         if (!waiting) return
-        if (reply.error === undefined) waiting.resolve(reply.value)
+        if (reply.error === undefined) waiting.resolve(reply)
         else waiting.reject(Object.assign(new Error(reply.error), { name: reply.name ?? 'Error', stack: reply.stack ?? reply.error }))
       })
       this.worker.on('error', (error) => this.failAll((this.dead = error)))
@@ -91,12 +93,17 @@ export class GraphDeltaWriter {
     this.replies.clear()
   }
 
-  private request(op: DeltaOp): Promise<unknown> {
-    if (this.dead) return Promise.reject(this.dead)
-    if (!this.worker) return this.local(op)
-    const id = this.next++
-    const reply = new Promise<unknown>((resolve, reject) => this.replies.set(id, { resolve, reject }))
-    this.worker.postMessage({ ...op, id } as DeltaRequest)
-    return reply
+  private async request(op: DeltaOp): Promise<unknown> {
+    if (this.dead) throw this.dead
+    let reply: { value?: unknown; ms: number }
+    if (!this.worker) reply = await this.local(op)
+    else {
+      const id = this.next++
+      const sent = new Promise<unknown>((resolve, reject) => this.replies.set(id, { resolve, reject }))
+      this.worker.postMessage({ ...op, id } as DeltaRequest)
+      reply = (await sent) as DeltaReply
+    }
+    this.busy[op.op] += reply.ms
+    return reply.value
   }
 }

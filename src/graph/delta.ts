@@ -712,7 +712,7 @@ export interface DeltaFinish {
  * the previous graph and opens the copy, finish checkpoints, closes and hashes it, close closes
  * it when finish did not (a failed step).
  */
-export function deltaRunner(options: { guards?: boolean } = {}): (op: DeltaOp) => Promise<unknown> {
+export function deltaRunner(options: { guards?: boolean } = {}): (op: DeltaOp) => Promise<{ value: unknown; ms: number }> {
   let session: DeltaSession | null = null
   let openedPath: string | null = null
   let queue: Promise<unknown> = Promise.resolve()
@@ -745,7 +745,11 @@ export function deltaRunner(options: { guards?: boolean } = {}): (op: DeltaOp) =
     }
   }
   return (op) => {
-    const result = queue.then(() => step(op))
+    const result = queue.then(async () => {
+      const started = performance.now()
+      const value = await step(op)
+      return { value, ms: performance.now() - started }
+    })
     queue = result.catch(() => {})
     return result
   }

@@ -287,7 +287,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, onWarning: options.onWarning }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed, forgeApplied } = updated)
         mode = 'incremental'
@@ -1064,6 +1064,8 @@ const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 
 async function updateIndex(u: {
   repo: string
   prevDir: string
+  /** analyze's timings: the graph thread's are added. */
+  timings: Record<string, number>
   /** The previous index's manifest hash (its files' hashes are reused for the hard links). */
   manifest: string
   dir: string
@@ -1268,6 +1270,8 @@ async function updateIndex(u: {
   // beside it, the WAL and the checkpoint's shadow pages, come and go until it is closed)
   const own = hashIndexFiles(dir, { dir: prevDir, manifest: u.manifest }, {}, (rel) => rel === GRAPH_DB || rel.startsWith(`${GRAPH_DB}.`))
   const { counts, graph } = await time('update_graph', () => finished)
+  // what the graph's thread spent (its parts overlap this thread's phases; update_graph is the wait at the end)
+  for (const step of ['open', 'apply', 'checkpoint', 'finish'] as const) u.timings[`graph_${step}_ms`] = Math.round(writer.busy[step])
   return { counts: { ...counts, files: files.length }, hashed: { ...own, [GRAPH_DB]: graph }, forgeApplied }
 }
 

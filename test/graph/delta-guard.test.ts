@@ -60,7 +60,7 @@ async function update(runner: ReturnType<typeof deltaRunner>, from: string, to: 
   await runner({ op: 'open', from, to })
   try {
     await runner({ op: 'apply', delta })
-    return (await runner({ op: 'finish' })) as { counts: Record<string, number> }
+    return (await runner({ op: 'finish' })).value as { counts: Record<string, number> }
   } finally {
     await runner({ op: 'close' })
   }
