@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { identifierWords } from '../codegraph/search-text.js'
+import { NO_WORDS } from '../graph/schema.js'
 import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { embeddingText } from './model.js'
@@ -49,7 +50,7 @@ export function embeddingInput(doc: Pick<DocRow, 'text'>): string {
 
 function finish(draft: DocDraft): Omit<DocRow, 'row'> {
   const text = scrubSecrets(draft.text).slice(0, MAX_TEXT)
-  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text), hash: createHash('sha256').update(embeddingText(text)).digest('hex').slice(0, 32) }
+  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text) || NO_WORDS, hash: createHash('sha256').update(embeddingText(text)).digest('hex').slice(0, 32) }
 }
 
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<DocRow, 'row'> {

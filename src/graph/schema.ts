@@ -574,6 +574,14 @@ export const FTS_INDEXES = [
   { table: 'Doc', name: 'doc_search', columns: ['search'] },
 ] as const
 
+/**
+ * What a full-text indexed row with no words holds instead of '' (a `<module>` symbol, a commit
+ * whose message is "."): Kuzu 0.11.3's index leaves an empty row out when it is built but counts
+ * one inserted later, and uncounts one deleted, so an updated index's BM25 scores drifted from a
+ * rebuilt one's. A word no question asks.
+ */
+export const NO_WORDS = 'gitwhynowords'
+
 /** The vector index over DocVector.embedding, built after the bulk load when there are vectors; Kuzu keeps it current on inserts and deletes. */
 export const VECTOR_INDEX = { table: 'DocVector', name: 'doc_vector', column: 'embedding' } as const
 

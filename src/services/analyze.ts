@@ -4,7 +4,7 @@ import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { decodeSource } from '../git/decode.js'
 import { countLines, listLinks, listTree, readBlobs } from '../git/tree.js'
 import { writeGraph, type GraphVectors } from '../graph/load.js'
-import { ACTIVITY_COLUMNS, SCHEMA_VERSION } from '../graph/schema.js'
+import { ACTIVITY_COLUMNS, NO_WORDS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
@@ -886,8 +886,25 @@ function codeGraphReuse(previous: Map<string, IndexedFile>, files: IndexedFile[]
 /** The `<module>` symbols of the files with module-level calls (no history of their own). */
 function moduleRows(modules: CodeGraph['modules']): Pick<GraphData, 'symbols' | 'defines'> {
   return {
-    symbols: modules.map((m) => ({ id: m.id, name: MODULE_SYMBOL, qualified_name: MODULE_SYMBOL, kind: 'module', path: m.path, start_line: 1, end_line: Math.max(1, m.lines), signature: '', exported: false, search: '', ...NO_ACTIVITY })),
+    symbols: modules.map((m) => ({ id: m.id, name: MODULE_SYMBOL, qualified_name: MODULE_SYMBOL, kind: 'module', path: m.path, start_line: 1, end_line: Math.max(1, m.lines), signature: '', exported: false, search: NO_WORDS, ...NO_ACTIVITY })),
     defines: modules.map((m) => ({ path: m.path, symbol: m.id })),
+  }
+}
+
+/**
+ * The `<module>` symbols of the touched files, kept in place as other symbols are (symbolChanges):
+ * the ones that went are deleted, the new ones inserted (with their DEFINES edges), the others get
+ * their line count set. Deleting one and inserting it again cost ~40 ms of the update's checkpoint.
+ */
+function moduleChanges(before: CodeGraph, after: CodeGraph, touched: ReadonlySet<string>): { deleteSymbols: string[]; updateSymbols: SymbolRow[]; insert: Pick<GraphData, 'symbols' | 'defines'> } {
+  const was = new Map(moduleRows(before.modules.filter((m) => touched.has(m.path))).symbols.map((r) => [r.id, r]))
+  const now = moduleRows(after.modules.filter((m) => touched.has(m.path)))
+  const fresh = new Set(now.symbols.filter((r) => !was.has(r.id)).map((r) => r.id))
+  const kept = new Set(now.symbols.map((r) => r.id))
+  return {
+    deleteSymbols: [...was.keys()].filter((id) => !kept.has(id)),
+    updateSymbols: now.symbols.filter((r) => was.has(r.id) && !sameRow(was.get(r.id), r)),
+    insert: { symbols: now.symbols.filter((r) => fresh.has(r.id)), defines: now.defines.filter((d) => fresh.has(d.symbol)) },
   }
 }
 
@@ -896,7 +913,7 @@ function moduleRows(modules: CodeGraph['modules']): Pick<GraphData, 'symbols' | 
  * of an unchanged file can depend on a changed one's exports) and the difference applied. Edges of
  * re-inserted symbols went with them (DETACH DELETE), so theirs are written whatever changed.
  */
-function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Flows; after: Flows }, deleted: ReadonlySet<string>, touched: ReadonlySet<string>) {
+function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Flows; after: Flows }, deleted: ReadonlySet<string>, modules: Pick<GraphData, 'symbols' | 'defines'>) {
   const callKey = (e: CodeGraph['calls'][number]) => `${e.from}\0${e.to}\0${e.line}\0${e.confidence}\0${e.reason}`
   const pairKey = (e: { from: string; to: string }) => `${e.from}\0${e.to}`
   // edges grouped by their source: a source whose edges are the same, in the same order, is
@@ -957,7 +974,7 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
       extends: ext.insert,
       implements: impl.insert,
       imports: imports.insert,
-      ...moduleRows(after.modules.filter((m) => touched.has(m.path))),
+      ...modules,
       processes: flows.after.processes.filter((p) => replaced.has(p.id)),
       stepIn: flows.after.stepIn.filter((s) => replaced.has(s.process) || deleted.has(s.symbol)),
     },
@@ -1007,8 +1024,8 @@ function fileSymbolRow(f: IndexedFile, si: number, id: string): SymbolRow {
  * What an update does to the symbols of the files it re-walked. A symbol whose id and search text
  * (the full-text index's column) stay is kept in place: its other columns set, its history edges
  * made equal to the new walk's, its CONTAINS edge moved if its parent changed. Only the others
- * are deleted (with every edge) and inserted again, with the files' `<module>` symbols (the code
- * graph writes those back). Deleting and re-inserting full-text indexed rows is most of what an
+ * are deleted (with every edge) and inserted again (the files' `<module>` symbols are the code
+ * graph's: moduleChanges). Deleting and re-inserting full-text indexed rows is most of what an
  * update's graph costs Kuzu (the checkpoint rewrites the index's postings): ~0.3 s on vuejs/core
  * for one edited file, where a typical edit changes one or two of its symbols.
  */
@@ -1028,7 +1045,6 @@ function symbolChanges(previous: IndexedFile[], rows: SymbolTables): {
   }
   const kept = new Set(rows.symbols.filter((r) => before.get(r.id)?.search === r.search).map((r) => r.id))
   const deleted = new Set([...before.keys()].filter((id) => !kept.has(id)))
-  for (const f of previous) deleted.add(moduleSymbolId(f.path))
   const parentNow = new Map(rows.contains.map((c) => [c.child, c.parent]))
   const bothKept = (c: { parent: string; child: string }) => kept.has(c.parent) && kept.has(c.child)
   return {
@@ -1198,14 +1214,16 @@ async function updateIndex(u: {
     return { before, after: buildCodeGraph(files, registry, reuse) }
   })
 
-  const code = await time('flows', () => {
+  const { code, modules } = await time('flows', () => {
     const { before, after } = graphs
     const flows = buildFlows(files, after)
     saveCodeGraph(dir, { graph: after, flows })
-    return codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, symbolChange.deleted, touchedPaths)
+    const modules = moduleChanges(before.graph, after, touchedPaths)
+    const deleted = new Set([...symbolChange.deleted, ...modules.deleteSymbols])
+    return { code: codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, modules.insert), modules }
   })
   // the code graph's part goes in and is checkpointed while this thread computes the analytics
-  writer.apply({ codeGraph: code.remove, insert: code.insert })
+  writer.apply({ deleteSymbols: modules.deleteSymbols, updateSymbols: modules.updateSymbols, codeGraph: code.remove, insert: code.insert })
   writer.checkpoint()
 
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories

@@ -85,22 +85,6 @@ describe('incremental analyze', () => {
     expect(edges.calls.some((c) => c.includes('src/audit.ts#audit')), 'the audit() calls resolve').toBe(true)
   })
 
-  test('an edit inside a file: the symbols below it move, one is renamed, one gains history', async () => {
-    const repo = scenario.repo
-    // start grows by two lines (restart, stop and status move down, their rows set in place),
-    // restart becomes reboot (one symbol goes, one comes), stop's body changes (new history rows)
-    repo.write('src/service.ts', tsClass('Service', {
-      start: ['const started = input + 12', 'const twice = started * 2', 'log(twice)', 'return started'],
-      reboot: ['const again = input + 101', 'return again'],
-      stop: ['const stopped = input - 14', 'return stopped'],
-      status: ['const code = input % 8', 'audit(code)', 'return code'],
-    }))
-    repo.commit('inc: start logs twice, restart is reboot, stop -14')
-    const summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
-    if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
-    await expectSameAsFreshAndGit('after an edit inside service.ts')
-  })
-
   test('amended HEAD: answers match git', async () => {
     const repo = scenario.repo
     repo.write('docs/manual/guide.md', '# Guide (amended)\nStep one.\nStep two (feature).\nStep three.\nStep four (evil branch).\nStep five (main).\n')
@@ -131,5 +115,34 @@ describe('incremental analyze', () => {
     const shas = new Set(history.evidence.map((i) => i.commit.sha))
     expect(shas.has(dropped), 'a commit dropped by reset is still in the index').toBe(false)
     expect(facts.files).toContain('docs/guide.md')
+  })
+
+  test('an edit inside a file: the symbols below it move, one is renamed, one gains history', async () => {
+    const repo = scenario.repo
+    // start grows by two lines (restart, stop and status move down, their rows set in place),
+    // restart becomes reboot (one symbol goes, one comes), stop's body changes (new history rows)
+    repo.write('src/service.ts', tsClass('Service', {
+      start: ['const started = input + 12', 'const twice = started * 2', 'log(twice)', 'return started'],
+      reboot: ['const again = input + 101', 'return again'],
+      stop: ['const stopped = input - 14', 'return stopped'],
+      status: ['const code = input % 8', 'audit(code)', 'return code'],
+    }))
+    // audit.ts gains code at its top level that makes calls (a `<module>` symbol comes)
+    repo.write('src/audit.ts', 'export function audit(code: number): number {\n  return code\n}\naudit(1)\n')
+    repo.commit('inc: start logs twice, restart is reboot, stop -14, audit at load')
+    let summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
+    if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
+    await expectSameAsFreshAndGit('after an edit inside service.ts')
+    // the module grows (its symbol stays, its lines change), then loses its calls (it goes)
+    repo.write('src/audit.ts', 'export function audit(code: number): number {\n  return code\n}\naudit(1)\naudit(2)\n')
+    repo.commit('inc: audit twice at load')
+    summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
+    if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
+    await expectSameAsFreshAndGit('after audit.ts grew')
+    repo.write('src/audit.ts', 'export function audit(code: number): number {\n  return code\n}\n')
+    repo.commit('inc: no audit at load')
+    summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
+    if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
+    await expectSameAsFreshAndGit('after audit.ts lost its calls')
   })
 })
