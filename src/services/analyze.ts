@@ -31,7 +31,7 @@ import { loadCodeGraph, resolverFingerprint, saveCodeGraph } from '../codegraph/
 import { buildFlows, type Flows } from '../codegraph/flows.js'
 import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, resolutionFace, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
-import { analyzeSettings, finishNoop, register } from './analyze-settings.js'
+import { analyzeSettings, finishNoop, register, type ReadSettings } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
@@ -88,6 +88,8 @@ export interface AnalyzeOptions {
   onWarning?: (message: string) => void
   /** Build afresh even where an update would do (after an update whose graph did not check out). */
   rebuild?: boolean
+  /** The settings the no-op check just read for this repository (src/fast/analyze.ts): not read again. */
+  settings?: ReadSettings
 }
 
 export interface AnalyzeSummary {
@@ -174,7 +176,7 @@ async function analyzeTraced(repo: string, options: AnalyzeOptions): Promise<Ana
 }
 
 async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
-  const settings = await analyzeSettings(repo, options)
+  const settings = options.settings?.repo === repo && !options.rebuild ? options.settings.settings : await analyzeSettings(repo, options)
   const { head, maxFileBytes, maxCommits, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, embeddings: embeddingModel, previous } = settings
   if (settings.invalidIgnoreRevs.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${settings.invalidIgnoreRevs.slice(0, 5).join(', ')}`)
   const usable = !options.force && previous !== null && settings.sameOptions && (await usablePrevious(repo, previous, options.onWarning))
@@ -238,11 +240,12 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const embedder = embeddingModel ? new DocEmbedder(cache, (done, total) => progress('embeddings', done, total)) : null
   let writer: GraphDeltaWriter | null = null
   try {
-    await excludeFromGit(repo)
-    const shallow = await shallowCommits(repo)
+    // three git questions at once: the exclude file, a shallow clone, the previous HEAD an ancestor of this one
+    const ancestor = usable ? isAncestor(repo, previous.head, head) : Promise.resolve(false)
+    const [, shallow] = await Promise.all([excludeFromGit(repo), shallowCommits(repo), ancestor])
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
-    const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
+    const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await ancestor)
     const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
       progress('history', 0, 0) // the phase's clock starts before git's first commit arrives
       return readHistory(repo, {
