@@ -307,9 +307,14 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       }
     }
     if (!counts) {
+      // the trajectory's rows (mostly a wait for git) are worked out while the history is mapped
+      const trajectoryWarnings: string[] = []
+      const pendingTrajectory = trajectoryRows(repo, head, () => knownAtHead(files), (m) => trajectoryWarnings.push(m))
+      pendingTrajectory.catch(() => {})
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
-      const trajectory = await trajectoryRows(repo, head, () => knownAtHead(files), options.onWarning)
+      const trajectory = await pendingTrajectory
+      for (const m of trajectoryWarnings) options.onWarning?.(m)
       writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
       Object.assign(data, trajectory.rows)
       Object.assign(data, decisionTables(decisionGraph(decisions, similar), endsOf(data)))
