@@ -5,6 +5,11 @@
 ; @name: the handler is written inline and the enclosing function (or the file's <module>) is the
 ; entry. @entry.method (`get`, `post`, ...) and @entry.path (`"/users"`, a command's name) make the
 ; flow's label. Several patterns may match one registration: the one naming a handler and a path wins.
+;
+; A file this does not match has no match of any pattern below (a route's path is a string starting
+; with `/`; a command's registration calls `.command`): the query is neither compiled nor run on it
+; (src/parse/registry.ts, entriesHint). Keep it true of every pattern added.
+; hint: ['"`]/|\bcommand\b
 
 ; express / hono / koa-router / fastify: app.get('/users', auth, listUsers), router.post('/x', h.create)
 (call_expression

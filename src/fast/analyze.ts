@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { stderrProgress } from '../progress.js'
 import { analyzeLines, printable } from '../render.js'
-import { analyzeIfCurrent } from '../services/analyze-settings.js'
+import { analyzeIfCurrent, type ReadSettings } from '../services/analyze-settings.js'
 import type { AnalyzeOptions } from '../services/analyze.js'
 import { traceFile, writeSpan } from '../trace.js'
 import { reportError } from '../views/report.js'
@@ -31,7 +31,8 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
   const options: AnalyzeOptions = { repo: positionals[0] ?? values.repo, embeddings: values.embeddings === true ? true : values['no-embeddings'] === true ? false : undefined, onWarning: (m) => progress.note(printable(`warning: ${m}`)) }
   const started = Date.now()
   const t0 = performance.now()
-  let summary = await analyzeIfCurrent(options)
+  let read: ReadSettings | undefined
+  let summary = await analyzeIfCurrent(options, (s) => (read = s))
   // GITWHY_TRACE: the no-op's one span (a build writes its phases' from the service)
   const trace = summary ? traceFile(summary.repo) : null
   if (summary && trace) writeSpan(trace, { name: 'analyze', kind: 'analyze', start: new Date(started).toISOString(), duration_ms: Math.round((performance.now() - t0) * 1000) / 1000, sizes: { rows: 0 } })
@@ -39,7 +40,7 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
     try {
       // not bundled: the service loads its grammars, workers and model relative to its own files
       const { analyze } = (await import(new URL('../services/analyze.js', import.meta.url).href)) as typeof import('../services/analyze.js')
-      summary = await analyze({ ...options, onProgress: progress.report })
+      summary = await analyze({ ...options, onProgress: progress.report, settings: read })
     } catch (error) {
       progress.end()
       process.exitCode = reportError(error, json)

@@ -10,16 +10,30 @@ export interface TreeEntry {
 
 /** Regular files (not symlinks, not submodules) of a commit's tree, via `git ls-tree -r -z -l`. */
 export async function listTree(repo: string, rev: string): Promise<TreeEntry[]> {
+  return (await listTreeAndLinks(repo, rev)).files
+}
+
+export interface TreeLink {
+  path: string
+  kind: 'symlink' | 'submodule'
+}
+
+/** listTree and listLinks from one `git ls-tree -r -z -l`: the regular files, and the symlinks and submodules. */
+export async function listTreeAndLinks(repo: string, rev: string): Promise<{ files: TreeEntry[]; links: TreeLink[] }> {
   const { stdout } = await gitBuffer(repo, ['ls-tree', '-r', '-z', '-l', '--full-tree', assertSafeRef(rev)])
-  const entries: TreeEntry[] = []
+  const files: TreeEntry[] = []
+  const links: TreeLink[] = []
   for (const rec of stdout.toString('latin1').split('\0')) {
     if (!rec) continue
     const tab = rec.indexOf('\t')
+    if (tab < 0) continue
     const [mode, type, blob, size] = rec.slice(0, tab).split(/\s+/)
+    if (type === 'commit') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'submodule' })
+    else if (mode === '120000') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'symlink' })
     if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue
-    entries.push({ path: unquotePath(rec.slice(tab + 1)), mode, blob, size: Number(size) })
+    files.push({ path: unquotePath(rec.slice(tab + 1)), mode, blob, size: Number(size) })
   }
-  return entries
+  return { files, links }
 }
 
 /** Read many blobs through one `git cat-file --batch` process. */
@@ -60,9 +74,9 @@ export function countLines(content: Buffer): number {
 }
 
 /** Symlinks and submodules of a commit's tree (what listTree leaves out), via `git ls-tree -r -z`. */
-export async function listLinks(repo: string, rev: string): Promise<Array<{ path: string; kind: 'symlink' | 'submodule' }>> {
+export async function listLinks(repo: string, rev: string): Promise<TreeLink[]> {
   const { stdout } = await gitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', assertSafeRef(rev)])
-  const links: Array<{ path: string; kind: 'symlink' | 'submodule' }> = []
+  const links: TreeLink[] = []
   for (const rec of stdout.toString('latin1').split('\0')) {
     const tab = rec.indexOf('\t')
     if (tab < 0) continue

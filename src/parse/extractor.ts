@@ -76,7 +76,10 @@ interface LoadedLanguage {
   language: Language
   query: Query
   importQuery: Query | null
-  entryQuery: Query | null
+  /** undefined: not compiled yet (it is compiled for the first file its hint lets through). */
+  entryQuery: Query | null | undefined
+  /** The entries query, compiled on first use (a broken query still fails the extraction, not only the file). */
+  compileEntries: () => Query
   parser: Parser | null
 }
 
@@ -160,7 +163,9 @@ export async function createSymbolExtractor(
         throw new Error(`invalid query ${queryPath} for ${id}: ${(error as Error).message}`)
       }
     }
-    loaded.set(id, { spec, language, query: compile(spec.queryPath), importQuery: spec.imports ? compile(spec.imports.queryPath) : null, entryQuery: spec.entriesPath ? compile(spec.entriesPath) : null, parser: null })
+    // the entries query waits for a file that may hold entries (most do not: its hint rules them out)
+    const entriesPath = spec.entriesPath
+    loaded.set(id, { spec, language, query: compile(spec.queryPath), importQuery: spec.imports ? compile(spec.imports.queryPath) : null, entryQuery: entriesPath ? undefined : null, compileEntries: () => compile(entriesPath!), parser: null })
   }
   return new TreeSitterSymbolExtractor(registry, loaded)
 }
@@ -185,6 +190,7 @@ class TreeSitterSymbolExtractor implements SymbolExtractor {
     if (id === null || source.length > MAX_PARSE_CHARS) return EMPTY
     const lang = this.loaded.get(id)
     if (!lang) return EMPTY
+    if (lang.entryQuery === undefined && mayHaveEntries(lang, source)) lang.entryQuery = lang.compileEntries()
     try {
       return extractWith(lang, source)
     } catch {
@@ -203,6 +209,11 @@ class TreeSitterSymbolExtractor implements SymbolExtractor {
   }
 }
 
+/** Whether the entries query may match the file (its hint: a file without that text has no entries). */
+function mayHaveEntries(lang: LoadedLanguage, source: string): boolean {
+  return lang.spec.entriesPath !== null && (lang.spec.entriesHint === null || lang.spec.entriesHint.test(source))
+}
+
 function extractWith(lang: LoadedLanguage, source: string): FileExtraction {
   if (!lang.parser) {
     lang.parser = new Parser()
@@ -214,7 +225,7 @@ function extractWith(lang: LoadedLanguage, source: string): FileExtraction {
     const { entries, references } = collectEntries(lang, tree.rootNode, source)
     const symbols = buildSymbols(entries, lang.spec.exported)
     const { imports, exports } = lang.importQuery ? collectImports(lang.importQuery, tree.rootNode) : { imports: [], exports: [] }
-    const found = lang.entryQuery ? collectEntryPoints(lang.entryQuery, tree.rootNode) : []
+    const found = lang.entryQuery && mayHaveEntries(lang, source) ? collectEntryPoints(lang.entryQuery, tree.rootNode) : []
     // an entry is placed like a call at its registration: the scope its handler name is seen from
     const placed = placeReferences(entries, symbols, found.map((e) => ({ capture: 'call', name: e.name ?? '', receiver: e.receiver, index: e.index, line: e.line })))
     return {

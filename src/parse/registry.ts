@@ -46,6 +46,12 @@ export interface LanguageSpec {
   imports: ImportRule | null
   /** Absolute path of the entry-points query (queries/<lang>/entries.scm: routes, commands, mains), when the language has one. */
   entriesPath: string | null
+  /**
+   * A text every file the entries query can match contains (the query's `; hint:` line, a regular
+   * expression): a file without it has no entries, and the query is neither compiled nor run for
+   * it. null: the query runs on every file.
+   */
+  entriesHint: RegExp | null
   /** Source rewrites tried when the grammar fails a file (see Recovery). */
   recover: Recovery[]
 }
@@ -103,6 +109,12 @@ const require = createRequire(import.meta.url)
 
 function regex(source: string | undefined): RegExp | undefined {
   return source === undefined ? undefined : new RegExp(source, 'u')
+}
+
+/** A query's `; hint: <regex>` line (see LanguageSpec.entriesHint), null when it has none. */
+export function queryHint(query: string): RegExp | null {
+  const m = /^;[ \t]*hint:[ \t]*(\S.*?)[ \t]*$/m.exec(query)
+  return m ? new RegExp(m[1]) : null
 }
 
 function resolveWasm(wasm: RawLanguage['wasm']): string {
@@ -179,6 +191,7 @@ export function loadLanguageRegistry(
       },
       imports: entry.imports ? { queryPath: join(PROJECT_ROOT, entry.imports.query), resolver: entry.imports.resolver } : null,
       entriesPath: entry.entries ? join(PROJECT_ROOT, entry.entries) : null,
+      entriesHint: entry.entries ? queryHint(readFileSync(join(PROJECT_ROOT, entry.entries), 'utf8')) : null,
       recover: (entry.recover ?? []).map((r) => ({ pattern: new RegExp(r.pattern, 'gmu'), replace: r.replace })),
     })
   }

@@ -75,6 +75,12 @@ export async function analyzeSettings(repo: string, options: AnalyzeOptions): Pr
   return { head, maxFileBytes, maxCommits, analytics, identityMerge, identities, ignoreRevs, invalidIgnoreRevs: ignoreList?.invalid ?? [], extraction, embeddings, previous, sameOptions }
 }
 
+/** Settings read for a repository (by the no-op check: the analyze that follows takes them as they are). */
+export interface ReadSettings {
+  repo: string
+  settings: AnalyzeSettings
+}
+
 /** The answer of an analyze that finds the index current: it only tidies up and follows a changed remote. */
 export async function finishNoop(repo: string, head: string, previous: IndexMeta, onWarning: AnalyzeOptions['onWarning']): Promise<AnalyzeSummary> {
   ensureGitwhyDir(repo)
@@ -98,10 +104,11 @@ export async function finishNoop(repo: string, head: string, previous: IndexMeta
  * machine built or verified whose every file is still the very file it hashed (index-trust.ts).
  * null in every other case, warnings included: then the full analyze decides, as it always does.
  */
-export async function analyzeIfCurrent(options: AnalyzeOptions): Promise<AnalyzeSummary | null> {
+export async function analyzeIfCurrent(options: AnalyzeOptions, onSettings?: (settings: ReadSettings) => void): Promise<AnalyzeSummary | null> {
   if (options.force) return null
   const repo = await resolveRepo(options.repo)
   const s = await analyzeSettings(repo, options)
+  onSettings?.({ repo, settings: s })
   const previous = s.previous
   if (!previous || !s.sameOptions || previous.head !== s.head || previous.schemaVersion !== SCHEMA_VERSION || s.invalidIgnoreRevs.length > 0) return null
   const dir = path.join(gitwhyDir(repo), previous.indexDir)

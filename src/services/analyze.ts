@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, wr
 import path from 'node:path'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { decodeSource } from '../git/decode.js'
-import { countLines, listLinks, listTree, readBlobs } from '../git/tree.js'
+import { countLines, listTreeAndLinks, readBlobs, type TreeLink } from '../git/tree.js'
 import { writeGraph, type GraphVectors } from '../graph/load.js'
 import { ACTIVITY_COLUMNS, NO_WORDS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta } from '../graph/delta.js'
@@ -31,7 +31,7 @@ import { loadCodeGraph, resolverFingerprint, saveCodeGraph } from '../codegraph/
 import { buildFlows, type Flows } from '../codegraph/flows.js'
 import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, resolutionFace, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
-import { analyzeSettings, finishNoop, register } from './analyze-settings.js'
+import { analyzeSettings, finishNoop, register, type ReadSettings } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
@@ -88,6 +88,8 @@ export interface AnalyzeOptions {
   onWarning?: (message: string) => void
   /** Build afresh even where an update would do (after an update whose graph did not check out). */
   rebuild?: boolean
+  /** The settings the no-op check just read for this repository (src/fast/analyze.ts): not read again. */
+  settings?: ReadSettings
 }
 
 export interface AnalyzeSummary {
@@ -174,7 +176,7 @@ async function analyzeTraced(repo: string, options: AnalyzeOptions): Promise<Ana
 }
 
 async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<AnalyzeSummary> {
-  const settings = await analyzeSettings(repo, options)
+  const settings = options.settings?.repo === repo && !options.rebuild ? options.settings.settings : await analyzeSettings(repo, options)
   const { head, maxFileBytes, maxCommits, analytics: analyticsConfig, identityMerge, identities, ignoreRevs, extraction, embeddings: embeddingModel, previous } = settings
   if (settings.invalidIgnoreRevs.length > 0) options.onWarning?.(`skipped lines of the blame ignore list that are not full commit ids (git refuses them too): ${settings.invalidIgnoreRevs.slice(0, 5).join(', ')}`)
   const usable = !options.force && previous !== null && settings.sameOptions && (await usablePrevious(repo, previous, options.onWarning))
@@ -195,6 +197,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   }
   const similar = await similarOf(repo, decisions, embeddingModel)
   const forge = loadForge(repo)
+
 
   const release = acquireLock(repo)
   // what earlier runs retired is deleted meanwhile
@@ -237,11 +240,12 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const embedder = embeddingModel ? new DocEmbedder(cache, (done, total) => progress('embeddings', done, total)) : null
   let writer: GraphDeltaWriter | null = null
   try {
-    await excludeFromGit(repo)
-    const shallow = await shallowCommits(repo)
+    // three git questions at once: the exclude file, a shallow clone, the previous HEAD an ancestor of this one
+    const ancestor = usable ? isAncestor(repo, previous.head, head) : Promise.resolve(false)
+    const [, shallow] = await Promise.all([excludeFromGit(repo), shallowCommits(repo), ancestor])
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
-    const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await isAncestor(repo, previous!.head, head))
+    const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await ancestor)
     const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
       progress('history', 0, 0) // the phase's clock starts before git's first commit arrives
       return readHistory(repo, {
@@ -275,8 +279,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     // History (git-bound) and files (parse-bound) run concurrently.
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})
-    const { files, skipped, skippedPaths, previousFiles } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
-    await recordSkippedFiles(repo, head, dir, skippedPaths)
+    // an update's trajectory rows: worked out from when the new commits are read (mostly a wait for git)
+    let filesRead: (files: IndexedFile[]) => void = () => {}
+    const filesKnown = new Promise<IndexedFile[]>((resolve) => (filesRead = resolve))
+    const trajectory = canUpdate ? updateTrajectory(repo, prevDir!, head, historyPromise, filesKnown) : null
+    const { files, skipped, skippedPaths, previousFiles, links } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
+    recordSkippedFiles(dir, skippedPaths, links)
+    filesRead(files)
     let commits = await historyPromise
     historyPromise = null
 
@@ -287,7 +296,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, onWarning: options.onWarning }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, trajectory: trajectory!, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed, forgeApplied } = updated)
         mode = 'incremental'
@@ -298,9 +307,14 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       }
     }
     if (!counts) {
+      // the trajectory's rows (mostly a wait for git) are worked out while the history is mapped
+      const trajectoryWarnings: string[] = []
+      const pendingTrajectory = trajectoryRows(repo, head, () => knownAtHead(files), (m) => trajectoryWarnings.push(m))
+      pendingTrajectory.catch(() => {})
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
-      const trajectory = await trajectoryRows(repo, head, () => knownAtHead(files), options.onWarning)
+      const trajectory = await pendingTrajectory
+      for (const m of trajectoryWarnings) options.onWarning?.(m)
       writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
       Object.assign(data, trajectory.rows)
       Object.assign(data, decisionTables(decisionGraph(decisions, similar), endsOf(data)))
@@ -700,8 +714,10 @@ async function indexFiles(
   maxFileBytes: number,
   prevDir: string | null,
   progress: ProgressFn,
-): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; previousFiles: Map<string, IndexedFile> }> {
-  const tree = await listTree(repo, head)
+): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; previousFiles: Map<string, IndexedFile>; links: TreeLink[] }> {
+  // git lists the tree while this thread reads the previous index's files
+  const listing = listTreeAndLinks(repo, head)
+  listing.catch(() => {})
   const previousFiles = new Map<string, IndexedFile>()
   const previous = new Map<string, IndexedFile>()
   if (prevDir) {
@@ -710,6 +726,7 @@ async function indexFiles(
       previousFiles.set(f.path, f)
     }
   }
+  const { files: tree, links } = await listing
   const skipped: Record<SkipReason, number> = { binary: 0, generated: 0, vendored: 0, minified: 0, too_large: 0 }
   const skippedPaths = new Map<string, SkippedReason>()
   const files: IndexedFile[] = []
@@ -777,7 +794,7 @@ async function indexFiles(
     extractor.close()
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { files, skipped, skippedPaths, previousFiles }
+  return { files, skipped, skippedPaths, previousFiles, links }
 }
 
 /** The files and symbols at the indexed HEAD: what trajectory edges may point at, in a build and an update alike. */
@@ -1102,6 +1119,8 @@ async function updateIndex(u: {
   similar: DecisionSimilarRow[]
   /** The forge cache (`gitwhy enrich`), null when there is none. */
   forge: ForgeData | null
+  /** The trajectory's rows, worked out since the new commits were read (updateTrajectory), and its warnings so far. */
+  trajectory: PendingTrajectory
   onWarning?: (message: string) => void
 }): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]>; forgeApplied: ForgeApplied } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
@@ -1250,10 +1269,9 @@ async function updateIndex(u: {
   await time('embeddings', () => embedder?.finish())
   vectorCache.nextRow += docs.length
   const activityOf = (row: ActivityRow): ActivityRow => Object.fromEntries(ACTIVITY_COLUMNS.map((c) => [c.name, row[c.name as keyof ActivityRow]])) as unknown as ActivityRow
-  // where the trajectory's snapshots landed: the previous index's answer, the new commits searched for the rest
-  const landedBefore = readIndexJson<LandedState>(prevDir, LANDED_FILE)
-  const landing = fresh.filter((c) => c.parents.length <= 1).map((c) => ({ sha: c.sha, time: Date.parse(c.committerDate) / 1000 })).reverse()
-  const { rows: trajectory, state: landedNow } = await trajectoryRows(u.repo, head, () => knownAtHead(files), u.onWarning, landedBefore ? { state: landedBefore, fresh: landing } : undefined)
+  // where the trajectory's snapshots landed (started with the update)
+  const { rows: trajectory, state: landedNow } = await u.trajectory.rows
+  for (const m of u.trajectory.warnings) u.onWarning?.(m)
   writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(landedNow))
   writer.apply({
     replaceSnapshots: true,
@@ -1293,8 +1311,29 @@ async function updateIndex(u: {
   return { counts: { ...counts, files: files.length }, hashed: { ...own, [GRAPH_DB]: graph }, forgeApplied }
 }
 
+interface PendingTrajectory {
+  rows: ReturnType<typeof trajectoryRows>
+  warnings: string[]
+}
+
+/**
+ * An update's trajectory rows, started as soon as the new commits are read: where the previous
+ * index's snapshots landed, the new (first-parent, non-merge) commits searched for the rest. Its
+ * warnings wait in `warnings` for the update to give them (none when it is given up).
+ */
+function updateTrajectory(repo: string, prevDir: string, head: string, fresh: Promise<RawCommit[]>, files: Promise<IndexedFile[]>): PendingTrajectory {
+  const warnings: string[] = []
+  const rows = fresh.then((commits) => {
+    const landedBefore = readIndexJson<LandedState>(prevDir, LANDED_FILE)
+    const landing = commits.filter((c) => c.parents.length <= 1).map((c) => ({ sha: c.sha, time: Date.parse(c.committerDate) / 1000 })).reverse()
+    return trajectoryRows(repo, head, () => files.then(knownAtHead), (m) => warnings.push(m), landedBefore ? { state: landedBefore, fresh: landing } : undefined)
+  })
+  rows.catch(() => {})
+  return { rows, warnings }
+}
+
 /** The per-path reasons of what indexFiles skipped, plus the symlinks and submodules it never sees (skipped-files.ts). */
-async function recordSkippedFiles(repo: string, head: string, dir: string, skipped: Map<string, SkippedReason>): Promise<void> {
-  for (const link of await listLinks(repo, head)) skipped.set(link.path, link.kind)
+function recordSkippedFiles(dir: string, skipped: Map<string, SkippedReason>, links: readonly TreeLink[]): void {
+  for (const link of links) skipped.set(link.path, link.kind)
   writeSkippedFiles(dir, skipped)
 }

@@ -24,6 +24,12 @@ export type TrajectoryRows = Required<Pick<GraphData, 'snapshots' | 'snapshotFil
 /** Where an index keeps its LandedState. */
 export const LANDED_FILE = 'trajectory-landed.json'
 
+/** The files and symbols at the indexed HEAD (what trajectory edges may point at). */
+export interface KnownAtHead {
+  files: ReadonlySet<string>
+  symbols: ReadonlySet<string>
+}
+
 export interface LandedState {
   snapshots: string[]
   landed: Record<string, string>
@@ -37,7 +43,7 @@ export interface LandedState {
 export async function trajectoryRows(
   repo: string,
   head: string,
-  known: () => { files: ReadonlySet<string>; symbols: ReadonlySet<string> },
+  known: () => KnownAtHead | Promise<KnownAtHead>,
   onWarning: (message: string) => void = () => {},
   since?: { state: LandedState; fresh: readonly LandingCommit[] },
 ): Promise<{ rows: TrajectoryRows; state: LandedState }> {
@@ -51,8 +57,9 @@ export async function trajectoryRows(
         const before = new Set(since.state.snapshots)
         for (const [id, sha] of Object.entries(since.state.landed)) if (ids.has(id)) landed.set(id, sha)
         const waiting = journal.filter((r) => before.has(r.id) && !landed.has(r.id))
-        for (const [id, sha] of await landedIn(repo, head, shadow, waiting, since.fresh)) landed.set(id, sha)
-        for (const [id, sha] of await landedIn(repo, head, shadow, journal.filter((r) => !before.has(r.id)))) landed.set(id, sha)
+        // the known snapshots still waiting (in the new commits only) and the new ones, searched at once
+        const found = await Promise.all([landedIn(repo, head, shadow, waiting, since.fresh), landedIn(repo, head, shadow, journal.filter((r) => !before.has(r.id)))])
+        for (const part of found) for (const [id, sha] of part) landed.set(id, sha)
       } else {
         for (const [id, sha] of await landedIn(repo, head, shadow, journal)) landed.set(id, sha)
       }
@@ -60,7 +67,7 @@ export async function trajectoryRows(
       onWarning(`the edit trajectory's commits could not be matched (no LANDED_IN): ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-  const at = journal.length > 0 ? known() : { files: new Set<string>(), symbols: new Set<string>() }
+  const at = journal.length > 0 ? await known() : { files: new Set<string>(), symbols: new Set<string>() }
   return {
     rows: {
       snapshots: journal.map((r) => ({ id: r.id, time: r.time, session: r.session, intent: r.intent, summary: r.summary, kind: r.kind })),

@@ -6,7 +6,10 @@
  * lines lands where those lines are deleted. A snapshot whose lines were rewritten again before
  * the commit lands nowhere: its content never reached the history.
  */
-import { git, gitBuffer } from '../git/run.js'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { git, gitBuffer, gitToFile } from '../git/run.js'
 import { lineDiffArgs, parseLineDiffs, type LineDiff } from '../history/reverts.js'
 import type { SnapshotRecord } from './journal.js'
 import type { ShadowRepo } from './shadow.js'
@@ -32,14 +35,54 @@ export async function landedIn(repo: string, head: string, shadow: ShadowRepo, j
   const since = Math.min(...snapshots.map((r) => Date.parse(r.time))) / 1000 - CLOCK_SLACK_S
   const commits = candidates ? candidates.filter((c) => c.time >= since) : await commitsSince(repo, head, since)
   if (commits.length === 0) return out
-  const commitDiffs = parseLineDiffs((await gitBuffer(repo, lineDiffArgs(), { input: commits.map((c) => c.sha).join('\n') + '\n' })).stdout.toString('latin1'))
-  const snapDiffs = parseLineDiffs((await shadow.gitBuffer(lineDiffArgs(), { input: snapshots.map((s) => s.id).join('\n') + '\n' })).stdout.toString('latin1'))
+  // The files each commit and each snapshot changed (cheap: no content): a snapshot lands only in a
+  // commit that changes one of its files, so only those sharing one are diffed (with the commits).
+  const [commitNames, snapNames] = await Promise.all([
+    gitBuffer(repo, nameDiffArgs(), { input: commits.map((c) => c.sha).join('\n') + '\n' }),
+    shadow.gitBuffer(nameDiffArgs(), { input: snapshots.map((s) => s.id).join('\n') + '\n' }),
+  ])
+  const changed = new Set([...parseNames(commitNames.stdout.toString('latin1')).values()].flat())
+  const names = parseNames(snapNames.stdout.toString('latin1'))
+  const sharing = snapshots.filter((s) => names.get(s.id)?.some((p) => changed.has(p)) ?? true)
+  if (sharing.length === 0) return out
+  // written to files: a snapshot's diff can be megabytes, and git would wait on a pipe this busy thread drains
+  const tmp = mkdtempSync(path.join(tmpdir(), 'gitwhy-landed-'))
+  let commitDiffs: Map<string, LineDiff>
+  let snapDiffs: Map<string, LineDiff>
+  try {
+    const commitFile = path.join(tmp, 'commits')
+    const snapFile = path.join(tmp, 'snapshots')
+    await Promise.all([
+      gitToFile(repo, lineDiffArgs(), commitFile, commits.map((c) => c.sha).join('\n') + '\n'),
+      shadow.gitToFile(lineDiffArgs(), snapFile, sharing.map((s) => s.id).join('\n') + '\n'),
+    ])
+    commitDiffs = parseLineDiffs(readFileSync(commitFile).toString('latin1'))
+    snapDiffs = parseLineDiffs(readFileSync(snapFile).toString('latin1'))
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
   for (const s of snapshots) {
     const own = snapDiffs.get(s.id)
     if (!own) continue
     const at = Date.parse(s.time) / 1000 - CLOCK_SLACK_S
     const hit = commits.find((c) => c.time >= at && contains(commitDiffs.get(c.sha), own))
     if (hit) out.set(s.id, hit.sha)
+  }
+  return out
+}
+
+/** lineDiffArgs' commits with their changed paths only (those of its `diff --git` lines). */
+function nameDiffArgs(): string[] {
+  return ['diff-tree', '--stdin', '-r', '--root', '--always', '--name-only', '--no-renames', '--no-color', '--no-ext-diff', '--no-textconv', '--format=%x01%H%x02']
+}
+
+/** nameDiffArgs' output: each commit's changed paths. */
+function parseNames(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  let paths: string[] | null = null
+  for (const line of text.split('\n')) {
+    if (line.charCodeAt(0) === 1) out.set(line.slice(1, line.indexOf('\x02') === -1 ? undefined : line.indexOf('\x02')), (paths = []))
+    else if (paths && line !== '') paths.push(line)
   }
   return out
 }

@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { git, gitBuffer } from '../git/run.js'
+import { git, gitBuffer, gitToFile } from '../git/run.js'
 import { isBinary } from '../parse/classify.js'
 import { ensureGitwhyDir } from '../services/workspace.js'
 import { TRAJECTORY_REF, trajectoryPaths, type TrajectoryPaths } from './journal.js'
@@ -70,6 +70,11 @@ export class ShadowRepo {
 
   async gitBuffer(args: string[], options: { input?: string | Buffer; okCodes?: number[]; env?: Record<string, string> } = {}): Promise<{ stdout: Buffer; code: number }> {
     return gitBuffer(this.repo, args, { input: options.input, okCodes: options.okCodes, env: { ...this.env, ...options.env } })
+  }
+
+  /** Run git on the shadow repository, its output written straight to `file` (gitToFile). */
+  async gitToFile(args: string[], file: string, input?: string): Promise<void> {
+    await gitToFile(this.repo, args, file, input, this.env)
   }
 
   exists(): boolean {
