@@ -1,8 +1,10 @@
+import { rmSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { stderrProgress } from '../progress.js'
 import { analyzeLines, printable } from '../render.js'
 import { analyzeIfCurrent, type ReadSettings } from '../services/analyze-settings.js'
 import type { AnalyzeOptions } from '../services/analyze.js'
+import type { GraphHeadStart } from '../services/graph-head-start.js'
 import { traceFile, writeSpan } from '../trace.js'
 import { reportError } from '../views/report.js'
 
@@ -37,11 +39,16 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
   const trace = summary ? traceFile(summary.repo) : null
   if (summary && trace) writeSpan(trace, { name: 'analyze', kind: 'analyze', start: new Date(started).toISOString(), duration_ms: Math.round((performance.now() - t0) * 1000) / 1000, sizes: { rows: 0 } })
   if (!summary) {
+    let head: GraphHeadStart | null = null
     try {
+      // an update's graph is copied and opened on its thread while the service loads (not bundled either: the worker is found beside it)
+      const start = (await import(new URL('../services/graph-head-start.js', import.meta.url).href)) as typeof import('../services/graph-head-start.js')
+      head = read ? start.graphHeadStart(read.repo, read.settings) : null
       // not bundled: the service loads its grammars, workers and model relative to its own files
       const { analyze } = (await import(new URL('../services/analyze.js', import.meta.url).href)) as typeof import('../services/analyze.js')
-      summary = await analyze({ ...options, onProgress: progress.report, settings: read })
+      summary = await analyze({ ...options, onProgress: progress.report, settings: read, headStart: head ?? undefined })
     } catch (error) {
+      if (head && !head.adopted) await head.writer.close({ discard: true }).finally(() => rmSync(head!.dir, { recursive: true, force: true }))
       progress.end()
       process.exitCode = reportError(error, json)
       return true

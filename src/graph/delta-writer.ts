@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { PROJECT_ROOT } from '../parse/registry.js'
-import { deltaRunner, type DeltaFinish, type DeltaOp, type GraphDelta } from './delta.js'
+import type { DeltaFinish, DeltaOp, GraphDelta, deltaRunner } from './delta.js'
 import type { DeltaReply, DeltaRequest } from './delta-worker.js'
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'graph', 'delta-worker.js')
@@ -20,7 +20,8 @@ export class GraphDeltaWriter {
   private worker: Worker | null = null
   private readonly replies = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>()
   private next = 0
-  private readonly local = deltaRunner()
+  /** The steps on this thread when there is no built worker (loaded then: Kuzu is the worker's otherwise). */
+  private local: Promise<ReturnType<typeof deltaRunner>> | null = null
   private failure: Error | null = null
   /** Set when the worker stopped: nothing more can be asked of it. */
   private dead: Error | null = null
@@ -96,7 +97,7 @@ export class GraphDeltaWriter {
   private async request(op: DeltaOp): Promise<unknown> {
     if (this.dead) throw this.dead
     let reply: { value?: unknown; ms: number }
-    if (!this.worker) reply = await this.local(op)
+    if (!this.worker) reply = await (await (this.local ??= import('./delta.js').then((m) => m.deltaRunner())))(op)
     else {
       const id = this.next++
       const sent = new Promise<unknown>((resolve, reject) => this.replies.set(id, { resolve, reject }))

@@ -7,6 +7,7 @@ import { writeGraph, type GraphVectors } from '../graph/load.js'
 import { ACTIVITY_COLUMNS, NO_WORDS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
+import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
 import { activityRows, analyticsRows, computeAnalytics } from '../analytics/build.js'
 import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytics, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
@@ -90,6 +91,8 @@ export interface AnalyzeOptions {
   rebuild?: boolean
   /** The settings the no-op check just read for this repository (src/fast/analyze.ts): not read again. */
   settings?: ReadSettings
+  /** The graph the fast path started copying for an update (graph-head-start.ts): taken, or dropped. */
+  headStart?: GraphHeadStart
 }
 
 export interface AnalyzeSummary {
@@ -117,6 +120,15 @@ function checkpointDir(repo: string): string {
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
+  try {
+    return await analyzeResolved(options)
+  } finally {
+    // a head start the analyze did not take (a no-op after all, an error before it began)
+    if (options.headStart && !options.headStart.adopted) await dropHeadStart(options.headStart)
+  }
+}
+
+async function analyzeResolved(options: AnalyzeOptions): Promise<AnalyzeSummary> {
   const repo = await resolveRepo(options.repo)
   const trace = traceFile(repo)
   if (!trace) return analyzeTraced(repo, options)
@@ -230,7 +242,10 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       if (trace) writeSpan(trace, phaseSpan(`analyze.${name}`, started, performance.now() - t0, result, failure))
     }
   }
-  const { id, dir } = newIndexDir(repo)
+  // the directory the fast path's head start copied the graph into is this one's (graph-head-start.ts)
+  const early = options.headStart?.adopted === false && path.dirname(options.headStart.dir) === gitwhyDir(repo) ? options.headStart : null
+  if (early) early.adopted = true
+  const { id, dir } = early ?? newIndexDir(repo)
   // read meanwhile: its git process is ~20 ms at the end otherwise
   const remote = originRemote(repo)
   remote.catch(() => {})
@@ -275,7 +290,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     }
 
     // an update's graph is copied and opened on the delta's thread meanwhile (null: a rebuild)
-    writer = canUpdate ? new GraphDeltaWriter(path.join(prevDir!, GRAPH_DB), path.join(dir, GRAPH_DB)) : null
+    if (early && !(canUpdate && early.from === path.join(prevDir!, GRAPH_DB))) await early.writer.close({ discard: true })
+    else if (early) writer = early.writer
+    writer ??= canUpdate ? new GraphDeltaWriter(path.join(prevDir!, GRAPH_DB), path.join(dir, GRAPH_DB)) : null
     // History (git-bound) and files (parse-bound) run concurrently.
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})

@@ -190,9 +190,10 @@ export function activateIndex(repo: string, meta: IndexMeta): void {
 const TRASH = 'trash-'
 
 /**
- * Retire every index directory but the active one and the one it replaced (a reader may still be
- * using it). The caller holds the writer lock, so no other build is in progress: anything else is
- * left over from a build that failed or was killed. Retired directories are renamed into the
+ * Retire every index directory but the active one, the one it replaced (a reader may still be
+ * using it) and those of other live processes (an analyze's head start: graphHeadStart). The caller
+ * holds the writer lock, so no other build is in progress: anything else is left over from a build
+ * that failed or was killed. Retired directories are renamed into the
  * trash at once (no reader opens them by that name) and deleted by the next analyze that builds
  * or updates, in the background of its work (emptyTrash): deleting the ~1,000 files of an index
  * took ~0.1 s of every update.
@@ -203,13 +204,22 @@ export function removeStaleIndexDirs(repo: string): void {
   const meta = readMeta(repo)
   const keep = [meta?.indexDir, meta?.previousIndexDir]
   for (const name of readdirSync(root)) {
-    if (!name.startsWith('index-') || keep.includes(name)) continue
+    if (!name.startsWith('index-') || keep.includes(name) || inProgressElsewhere(name)) continue
     try {
       renameSync(path.join(root, name), path.join(root, `${TRASH}${name}`))
     } catch {
       rmSync(path.join(root, name), { recursive: true, force: true })
     }
   }
+}
+
+/**
+ * An index directory another live process is writing: an analyze copies the graph it will update
+ * before it takes the writer lock (newIndexDir names the directory after its pid).
+ */
+function inProgressElsewhere(name: string): boolean {
+  const pid = Number(name.slice(name.lastIndexOf('-') + 1))
+  return pid !== process.pid && isAlive(pid)
 }
 
 /** Delete the retired index directories, on libuv's threads while the caller works (errors ignored: they stay for the next one). */

@@ -4,7 +4,7 @@
  * It must print exactly what the oclif command prints (timings aside), and hand every other flag
  * to oclif.
  */
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -106,8 +106,12 @@ describe('no-op analyze without oclif', () => {
     repo.write('src/a.ts', 'export function a(): number {\n  return 9\n}\n')
     repo.commit('Change a while locked')
     try {
+      const before = readMeta(repo.dir)!
       const locked = await run(['analyze', '--json'])
       expect([locked.path, locked.code, JSON.parse(locked.stdout).error?.code]).toEqual(['fast', 1, 'locked'])
+      // the graph copy it started for the update (graph-head-start.ts) went with it
+      const dirs = readdirSync(path.join(repo.dir, '.gitwhy')).filter((n) => n.startsWith('index-')).sort()
+      expect(dirs).toEqual([before.indexDir, before.previousIndexDir].filter(Boolean).sort())
     } finally {
       rmSync(path.join(repo.dir, '.gitwhy', 'analyze.lock'), { force: true })
     }

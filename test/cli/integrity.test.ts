@@ -261,11 +261,14 @@ describe.runIf(existsSync('/proc/self/stat'))('the analyze lock', () => {
     await runJson(['analyze'], o)
     const m = meta(repo)
     expect(m.previousIndexDir).toBeTruthy()
-    const orphans = [`index-zzzz-${process.pid}`, 'index-aaaa-999999']
-    for (const name of orphans) mkdirSync(join(repo.dir, '.gitwhy', name, 'files'), { recursive: true })
+    // left by runs that died (no such pids), and one a live process is writing (this one: an analyze's head start)
+    const orphans = ['index-zzzz-4194303', 'index-aaaa-4194302']
+    const live = `index-live-${process.pid}`
+    for (const name of [...orphans, live]) mkdirSync(join(repo.dir, '.gitwhy', name, 'files'), { recursive: true })
     const noop = await runJson(['analyze'], o)
     expect(noop.json.mode).toBe('noop')
-    expect(indexDirs(repo)).toEqual([m.indexDir, m.previousIndexDir!].sort())
+    expect(indexDirs(repo)).toEqual([m.indexDir, m.previousIndexDir!, live].sort())
+    rmSync(join(repo.dir, '.gitwhy', live), { recursive: true })
     // retired at once (renamed into the trash), deleted by the next update while it works
     const trash = () => readdirSync(join(repo.dir, '.gitwhy')).filter((n) => n.startsWith('trash-')).sort()
     expect(trash()).toEqual(expect.arrayContaining(orphans.map((n) => `trash-${n}`)))
