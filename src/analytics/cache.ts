@@ -9,6 +9,7 @@ import { damagedIndex, parseIndexJson, readIndexFile, readIndexJson } from '../s
 import type { CommitCategory } from '../services/types.js'
 import type { ChangeWithSymbolLines } from './stats.js'
 import type { AnalyticsInput, Change } from './types.js'
+import { AnalyticsColumns } from './columns.js'
 
 /**
  * The analytics part of an index. What they are computed from (every commit's changeset, the
@@ -23,16 +24,69 @@ export interface AnalyticsCache {
   ownership: AnalyticsInput['ownership']
 }
 
-export function saveAnalyticsCache(dir: string, cache: AnalyticsCache): void {
-  // ownership last: loadOwnership parses it without the changes before it
-  const { ownership, ...rest } = cache
-  writeFileSync(path.join(dir, ANALYTICS_FILE), JSON.stringify({ ...rest, ownership }))
+export function saveAnalyticsCache(dir: string, cache: AnalyticsCache | AnalyticsColumns): void {
+  const columns = cache instanceof AnalyticsColumns ? cache : AnalyticsColumns.fromCache(cache)
+  writeFileSync(path.join(dir, ANALYTICS_FILE), JSON.stringify(columns.toCompact()))
+}
+
+/** The inputs as columns, from either format of analytics.json. */
+export function loadAnalyticsColumns(dir: string): AnalyticsColumns {
+  const cache = readIndexJson<AnalyticsCache | CompactAnalyticsCache>(dir, ANALYTICS_FILE)
+  if (!cache) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
+  try {
+    return isCompact(cache) ? AnalyticsColumns.fromCompact(cache) : AnalyticsColumns.fromCache(cache)
+  } catch {
+    throw damagedIndex(dir, `${ANALYTICS_FILE} cannot be read`)
+  }
 }
 
 export function loadAnalyticsCache(dir: string): AnalyticsCache {
-  const cache = readIndexJson<AnalyticsCache>(dir, ANALYTICS_FILE)
+  const cache = readIndexJson<AnalyticsCache | CompactAnalyticsCache>(dir, ANALYTICS_FILE)
   if (!cache) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
-  return cache
+  if (!isCompact(cache)) return cache
+  try {
+    return AnalyticsColumns.fromCompact(cache).toCache()
+  } catch {
+    throw damagedIndex(dir, `${ANALYTICS_FILE} cannot be read`)
+  }
+}
+
+/**
+ * analytics.json as written: columns of numbers over one table of strings (paths, symbol ids,
+ * emails, categories) instead of an object per commit and per file. The object form (the first
+ * format, which an index built before this one still holds: loadAnalyticsCache reads both) spelled
+ * every path and symbol id out at every commit that touched it: 6.9 MB on vuejs/core, whose parse
+ * and garbage were most of an update's analytics phase; this is a third of the size, and its
+ * strings are shared, so the maps the analytics build key by them hash each one once.
+ * `ownership` stays an object and stays last (loadOwnership reads it alone).
+ */
+export interface CompactAnalyticsCache {
+  format: 2
+  strings: string[]
+  /** Per commit, newest first (the order of AnalyticsCache.changes). */
+  sha: string[]
+  time: number[]
+  /** Indexes into `strings`. */
+  author: number[]
+  category: number[]
+  subject: string[]
+  /** How many of the flat file (symbol) columns below each commit takes, in commit order. */
+  fileCount: number[]
+  filePath: number[]
+  additions: number[]
+  deletions: number[]
+  symbolCount: number[]
+  symbol: number[]
+  /** The symbol's lines in that commit (symbolLines), -1 for none. */
+  symbolLines: number[]
+  renamePath: number[]
+  renameFrom: number[]
+  renameSha: string[]
+  ownership: AnalyticsCache['ownership']
+}
+
+function isCompact(cache: AnalyticsCache | CompactAnalyticsCache): cache is CompactAnalyticsCache {
+  return (cache as CompactAnalyticsCache).format === 2
 }
 
 const OWNERSHIP_KEY = Buffer.from('"ownership":{')
@@ -121,12 +175,17 @@ export function ownershipFromBlame(blame: ArrayLike<number>, lines: number, shas
 
 /** `code`: the code graph analyze built from these files, when it has one (its imports and calls are the communities' structure). */
 export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], headTime: number, code?: Pick<AnalyticsInput, 'imports' | 'calls'>): AnalyticsInput {
+  return { ...headInput(files, headTime, code), changes: cache.changes, renames: cache.renames, ownership: cache.ownership }
+}
+
+/** The input but the history's part (which columns.ts holds): HEAD's files, symbols, imports and calls. */
+export function headInput(files: IndexedFile[], headTime: number, code?: Pick<AnalyticsInput, 'imports' | 'calls'>): Omit<AnalyticsInput, 'changes' | 'renames' | 'ownership'> {
   const symbols: AnalyticsInput['symbols'] = []
   for (const f of files) {
     const ids = symbolIds(f)
     f.symbols.forEach((s, i) => symbols.push({ id: ids[i], path: f.path, qualified_name: s.qualifiedName, parent: s.parentIndex === null ? null : ids[s.parentIndex] }))
   }
-  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership, imports: code?.imports ?? resolveImports(files), calls: code?.calls ?? [] }
+  return { headTime, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, imports: code?.imports ?? resolveImports(files), calls: code?.calls ?? [] }
 }
 
 /** The files' imports resolved to indexed files (sorted, without duplicates): the same IMPORTS edges the graph holds. */

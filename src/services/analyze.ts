@@ -8,8 +8,9 @@ import { ACTIVITY_COLUMNS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
-import { activityRows, analyticsRows, computeAnalytics } from '../analytics/build.js'
-import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytics, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
+import { activityRows, analyticsRows, computeColumnAnalytics } from '../analytics/build.js'
+import { changesFromRows, headInput, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
+import { AnalyticsColumns } from '../analytics/columns.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
@@ -683,7 +684,7 @@ async function mapAndSave(
     const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
     const ownership: AnalyticsCache['ownership'] = Object.create(null)
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, authorOf)))
-    const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
+    const cache = AnalyticsColumns.fromCache({ changes: changesFromRows(data), renames: data.renamedFrom, ownership })
     Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir, code).rows)
   })
   await time('save', () => {
@@ -790,16 +791,17 @@ function fileRow(p: string, f: IndexedFile | undefined): FileRow {
 }
 
 /** "Now" for the analytics: the indexed HEAD's committer date. */
-function headTime(cache: AnalyticsCache, head: string): number {
-  return cache.changes.find((c) => c.sha === head)?.time ?? Math.max(0, ...cache.changes.map((c) => c.time))
+function headTime(cache: AnalyticsColumns, head: string): number {
+  const at = cache.sha.indexOf(head)
+  return at >= 0 ? cache.time[at] : cache.time.reduce((max, t) => Math.max(max, t), 0)
 }
 
 /**
  * Compute the analytics and write their activity columns into the given File and Symbol rows;
  * returns the analytics tables' rows.
  */
-function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics) {
-  const out = computeAnalytics(analyticsInput(cache, files, now, code), config, previous)
+function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics) {
+  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, previous)
   const activity = activityRows(out)
   for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
   for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
@@ -1155,16 +1157,15 @@ async function updateIndex(u: {
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
   const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
-    const cache = loadAnalyticsCache(prevDir)
+    const cache = loadAnalyticsColumns(prevDir)
     const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
     const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
-    const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
-    const bySha = new Map(changes.map((c) => [c.sha, c]))
+    const next = cache.withUpdate(fresh, gone, symbols.changed, tables.renamedFrom)
     const ownership: AnalyticsCache['ownership'] = Object.create(null)
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-    const authorOf = humanAuthor(bySha)
+    const authorOf = humanAuthor(next.authorsBySha())
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
-    const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
+    next.ownership = ownership
     const before = loadStoredAnalytics(prevDir)
     const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
     return analyticsDelta(before, stored, rows, {
