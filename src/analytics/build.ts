@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
-import type { StoredAnalytics } from './cache.js'
+import { activityAt, emptyActivityTable, type ActivityTable, type StoredAnalytics } from './cache.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { columnAnalytics, type AnalyticsColumns } from './columns.js'
 import { detectCommunities } from './communities.js'
@@ -89,28 +89,34 @@ const iso = (t: number | null): string | null => {
 
 /** The activity columns of every present file and every symbol, hotspot ranks and co-change partners included. */
 export function activityRows(out: AnalyticsOutput): { files: Map<string, ActivityRow>; symbols: Map<string, ActivityRow> } {
-  const rows = (stats: Map<string, ActivityStats>, pairs: CoChange[]) => {
+  const rows = (table: ActivityTable) => new Map(table.key.map((key, i) => [key, activityAt(table, i)]))
+  const tables = activityTables(out)
+  return { files: rows(tables.files), symbols: rows(tables.symbols) }
+}
+
+/** activityRows as columns (the keys in the stats' order): what analytics-out.json holds, without an object per row. */
+export function activityTables(out: AnalyticsOutput): { files: ActivityTable; symbols: ActivityTable } {
+  const table = (stats: Map<string, ActivityStats>, pairs: CoChange[]): ActivityTable => {
     const partners = new Map<string, number>()
     for (const p of pairs) for (const k of [p.a, p.b]) partners.set(k, (partners.get(k) ?? 0) + 1)
     const ranked = new Map(hotspots(stats).map((h) => [h.key, h]))
-    const out = new Map<string, ActivityRow>()
+    const t = emptyActivityTable()
     for (const [key, s] of stats) {
       const h = ranked.get(key)
-      out.set(key, {
-        revisions: s.revisions,
-        recent_revisions: s.recent_revisions,
-        churn: s.churn,
-        authors: s.authors,
-        first_change: iso(s.first_change),
-        last_change: iso(s.last_change),
-        hotspot: h?.score ?? 0,
-        hotspot_percentile: h?.percentile ?? 0,
-        cochange_partners: partners.get(key) ?? 0,
-      })
+      t.key.push(key)
+      t.revisions.push(s.revisions)
+      t.recent_revisions.push(s.recent_revisions)
+      t.churn.push(s.churn)
+      t.authors.push(s.authors)
+      t.first_change.push(iso(s.first_change))
+      t.last_change.push(iso(s.last_change))
+      t.hotspot.push(h?.score ?? 0)
+      t.hotspot_percentile.push(h?.percentile ?? 0)
+      t.cochange_partners.push(partners.get(key) ?? 0)
     }
-    return out
+    return t
   }
-  return { files: rows(out.fileStats, out.fileCoChange), symbols: rows(out.symbolStats, out.symbolCoChange) }
+  return { files: table(out.fileStats, out.fileCoChange), symbols: table(out.symbolStats, out.symbolCoChange) }
 }
 
 const coChangeRow = (c: CoChange): CoChangeRow => ({ a: c.a, b: c.b, shared: c.shared, degree: c.degree, confidence: c.confidence_ab, reverse_confidence: c.confidence_ba, support: c.support })

@@ -8,8 +8,8 @@ import { ACTIVITY_COLUMNS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
-import { activityRows, analyticsRows, computeColumnAnalytics } from '../analytics/build.js'
-import { changesFromRows, headInput, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
+import { activityTables, analyticsRows, computeColumnAnalytics } from '../analytics/build.js'
+import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
 import { AnalyticsColumns } from '../analytics/columns.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
@@ -802,14 +802,17 @@ function headTime(cache: AnalyticsColumns, head: string): number {
  */
 function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics) {
   const out = computeColumnAnalytics(cache, headInput(files, now, code), config, previous)
-  const activity = activityRows(out)
-  for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
-  for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
+  const activity = activityTables(out)
+  const fileAt = keyIndex(activity.files)
+  const symbolAt = keyIndex(activity.symbols)
+  const rowOf = (t: ActivityTable, i: number | undefined) => (i === undefined ? NO_ACTIVITY : activityAt(t, i))
+  for (const r of fileRows) if (r.present) Object.assign(r, rowOf(activity.files, fileAt.get(r.path)))
+  for (const r of symbolRows) Object.assign(r, rowOf(activity.symbols, symbolAt.get(r.id)))
   const rows = analyticsRows(out, cache.ownership)
   saveAnalyticsCache(dir, cache)
   const stored: StoredAnalytics = {
-    files: Object.fromEntries(activity.files),
-    symbols: Object.fromEntries(activity.symbols),
+    files: activity.files,
+    symbols: activity.symbols,
     fileCoChanged: rows.fileCoChanged,
     symbolCoChanged: rows.symbolCoChanged,
     communities: rows.communities,
@@ -818,6 +821,11 @@ function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: numbe
   }
   saveStoredAnalytics(dir, stored)
   return { rows, stored }
+}
+
+/** Each key's row in an activity table (its keys are a stats map's: each once). */
+function keyIndex(t: ActivityTable): Map<string, number> {
+  return new Map(t.key.map((key, i) => [key, i]))
 }
 
 /** Two flat rows with the same fields and values (either may be missing). */
@@ -842,8 +850,16 @@ function analyticsDelta(
   u: { reinserted: Set<string>; touchedPaths: Set<string> },
 ): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
-  for (const [p, row] of Object.entries(after.files)) if (!u.touchedPaths.has(p) && !sameRow(before.files[p], row)) activity.files.push({ path: p, ...row })
-  for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !sameRow(before.symbols[id], row)) activity.symbols.push({ id, ...row })
+  const changed = (old: ActivityTable, now: ActivityTable, skip: Set<string>, fn: (key: string, row: ActivityRow) => void) => {
+    const at = keyIndex(old)
+    now.key.forEach((key, i) => {
+      if (skip.has(key)) return
+      const j = at.get(key)
+      if (j === undefined || !sameActivity(old, j, now, i)) fn(key, activityAt(now, i))
+    })
+  }
+  changed(before.files, after.files, u.touchedPaths, (path, row) => activity.files.push({ path, ...row }))
+  changed(before.symbols, after.symbols, u.reinserted, (id, row) => activity.symbols.push({ id, ...row }))
   const pairs = (list: CoChangeRow[]) => new Map(list.map((r) => [`${r.a}\0${r.b}`, r]))
   const diffPairs = (old: CoChangeRow[], now: CoChangeRow[], keep: (r: CoChangeRow) => boolean) => {
     const o = pairs(old)

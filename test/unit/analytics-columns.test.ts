@@ -3,8 +3,28 @@
  * stats and co-change over random histories equal stats.ts's and cochange.ts's, the stored form
  * reads back as it was written, and an update's history equals replaceSymbolHistories's.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { replaceSymbolHistories, type AnalyticsCache, type CompactAnalyticsCache } from '../../src/analytics/cache.js'
+import {
+  ANALYTICS_FILE,
+  ANALYTICS_OUT_FILE,
+  emptyActivityTable,
+  loadAnalyticsCache,
+  loadAnalyticsColumns,
+  loadOwnership,
+  loadStoredActivity,
+  loadStoredAnalytics,
+  replaceSymbolHistories,
+  saveAnalyticsCache,
+  saveStoredAnalytics,
+  type ActivityTable,
+  type AnalyticsCache,
+  type CompactAnalyticsCache,
+} from '../../src/analytics/cache.js'
+import { writeManifest } from '../../src/services/index-integrity.js'
+import type { ActivityRow } from '../../src/graph/types.js'
 import { fileCoChange, symbolCoChange } from '../../src/analytics/cochange.js'
 import { AnalyticsColumns, columnAnalytics } from '../../src/analytics/columns.js'
 import { activityStats, type ChangeWithSymbolLines } from '../../src/analytics/stats.js'
@@ -128,6 +148,51 @@ describe('analytics columns', () => {
       expect(JSON.stringify(updated.toCompact()), `seed ${seed}`).toBe(JSON.stringify(AnalyticsColumns.fromCache(expected).toCompact()))
       const input = { ...w.input, headTime: HEAD_TIME + 1 }
       expect(columnAnalytics(updated, input, CONFIG)).toEqual(reference({ cache: expected, input }))
+    }
+  })
+})
+
+describe('analytics files of either format', () => {
+  const index = (files: Record<string, string>): string => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gitwhy-analytics-'))
+    for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text)
+    writeManifest(dir)
+    return dir
+  }
+  const row = (n: number): ActivityRow => ({ revisions: n, recent_revisions: 1, churn: 10 * n, authors: 2, first_change: '2023-01-01T00:00:00.000Z', last_change: n > 1 ? '2023-02-01T00:00:00.000Z' : null, hotspot: n / 3, hotspot_percentile: 0.5, cochange_partners: n - 1 })
+  const rows = { files: { 'a.ts': row(1), 'b.ts': row(2) }, symbols: { 'a.ts#f': row(3), 'a.ts#g': row(4) } }
+  const rest = { fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], communityKey: 'k' }
+
+  it('analytics-out.json: tables (now) and rows (an index built before) read alike', () => {
+    const table = (r: Record<string, ActivityRow>): ActivityTable => {
+      const t = emptyActivityTable()
+      for (const [key, v] of Object.entries(r)) {
+        t.key.push(key)
+        for (const f of Object.keys(v) as Array<keyof ActivityRow>) (t[f] as unknown[]).push(v[f])
+      }
+      return t
+    }
+    const now = index({})
+    saveStoredAnalytics(now, { files: table(rows.files), symbols: table(rows.symbols), ...rest })
+    writeManifest(now)
+    const before = index({ [ANALYTICS_OUT_FILE]: JSON.stringify({ ...rows, ...rest }) })
+    for (const dir of [now, before]) {
+      expect({ ...loadStoredActivity(dir, 'files') }).toEqual(rows.files)
+      expect({ ...loadStoredActivity(dir, 'symbols') }).toEqual(rows.symbols)
+      expect(loadStoredAnalytics(dir)).toEqual({ files: table(rows.files), symbols: table(rows.symbols), ...rest })
+    }
+  })
+
+  it('analytics.json: columns (now) and objects (an index built before) read alike', () => {
+    const w = world(5)
+    const now = index({})
+    saveAnalyticsCache(now, w.cache)
+    writeManifest(now)
+    const before = index({ [ANALYTICS_FILE]: JSON.stringify(w.cache) })
+    for (const dir of [now, before]) {
+      expect(columnAnalytics(loadAnalyticsColumns(dir), w.input, CONFIG)).toEqual(reference(w))
+      expect(loadOwnership(dir)).toEqual(w.cache.ownership)
+      expect(loadAnalyticsCache(dir).changes.map((c) => c.sha)).toEqual(w.cache.changes.map((c) => c.sha))
     }
   })
 })
