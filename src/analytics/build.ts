@@ -9,14 +9,25 @@ import { activityStats, headPathsByChange } from './stats.js'
 import { type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
 
 /**
- * What Louvain sees, as one hash: equal keys give equal communities (it is deterministic). Calls
- * and imports count as the pairs they link (calls at their best confidence), as communities.ts
- * reads them: moving a call to another line changes no community, and recomputes none.
+ * What Louvain sees, as one hash: equal keys give equal communities (it is deterministic). The
+ * structure's part (imports and calls) is hashed apart (structureKey), so that an update whose
+ * code graph has the same edges as the previous one's takes that hash as it was stored.
  */
-function communityKey(input: Pick<AnalyticsInput, 'files' | 'symbols' | 'imports' | 'calls'>, symbolCo: CoChange[], config: AnalyticsConfig): string {
-  // The pairs as sorted `from\0to` strings (calls with `\0confidence`). Ids hold no \0, so that
-  // order is (from, to)'s: ranks of the sorted names give it with a numeric sort of ~25,000 pairs
-  // instead of a string sort (vuejs/core), and the same text, so keys stored before still match.
+function communityKey(input: Pick<AnalyticsInput, 'files' | 'symbols'>, symbolCo: CoChange[], config: AnalyticsConfig, structure: string): string {
+  return createHash('sha1')
+    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent])]))
+    .update(`\n${structure}\n`)
+    .update(JSON.stringify(symbolCo))
+    .digest('hex')
+}
+
+/**
+ * The imports and calls as Louvain reads them, as one hash: the pairs they link (calls at their
+ * best confidence), so moving a call to another line changes nothing. The pairs are hashed as
+ * sorted `from\0to` lines; ids hold no \0, so that order is (from, to)'s, and ranks of the sorted
+ * names give it with a numeric sort instead of a string sort of ~25,000 lines (vuejs/core).
+ */
+export function structureKey(input: Pick<AnalyticsInput, 'imports' | 'calls'>): string {
   const calls = input.calls ?? []
   const imports = input.imports ?? []
   const rank = new Map<string, number>()
@@ -37,7 +48,6 @@ function communityKey(input: Pick<AnalyticsInput, 'files' | 'symbols' | 'imports
   const importKeys = sorted(new Set(imports.map(({ from, to }) => pairKey(from, to))))
   const callKeys = sorted(best.keys())
   return createHash('sha1')
-    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo]))
     .update(`\n${Array.from(importKeys, pair).join('\n')}\n`)
     .update(Array.from(callKeys, (key) => `${pair(key)}\0${best.get(key)}`).join('\n'))
     .digest('hex')
@@ -47,7 +57,7 @@ function communityKey(input: Pick<AnalyticsInput, 'files' | 'symbols' | 'imports
  * Every analytic of the index. `previous` (an update) lends its communities when Louvain's input
  * has not changed: the other results are cheap, Louvain is not.
  */
-export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig, previous?: StoredAnalytics): AnalyticsOutput & { communityKey: string } {
+export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig, previous?: StoredAnalytics): AnalyticsOutput & { communityKey: string; structureKey: string } {
   // the rename walk, once for both
   const paths = headPathsByChange(input.changes, input.renames, input.files)
   const { fileStats, symbolStats } = activityStats(input, config, paths)
@@ -55,8 +65,14 @@ export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig,
 }
 
 /** computeAnalytics of a history held as columns (columns.ts): what analyze computes, in a build and an update alike. */
-export function computeColumnAnalytics(columns: AnalyticsColumns, input: Omit<AnalyticsInput, 'changes' | 'renames' | 'ownership'>, config: AnalyticsConfig, previous?: StoredAnalytics): AnalyticsOutput & { communityKey: string } {
-  return withCommunities(columnAnalytics(columns, input, config), input, config, previous)
+export function computeColumnAnalytics(
+  columns: AnalyticsColumns,
+  input: Omit<AnalyticsInput, 'changes' | 'renames' | 'ownership'>,
+  config: AnalyticsConfig,
+  previous?: StoredAnalytics,
+  structure?: string,
+): AnalyticsOutput & { communityKey: string; structureKey: string } {
+  return withCommunities(columnAnalytics(columns, input, config), input, config, previous, structure)
 }
 
 function withCommunities(
@@ -64,14 +80,15 @@ function withCommunities(
   input: Pick<AnalyticsInput, 'files' | 'symbols' | 'imports' | 'calls'>,
   config: AnalyticsConfig,
   previous?: StoredAnalytics,
-): AnalyticsOutput & { communityKey: string } {
+  structure: string = structureKey(input),
+): AnalyticsOutput & { communityKey: string; structureKey: string } {
   const symbolCo = out.symbolCoChange
-  const key = communityKey(input, symbolCo, config)
+  const key = communityKey(input, symbolCo, config, structure)
   const { communities, memberOf } =
     previous?.communityKey === key
       ? { communities: previous.communities, memberOf: new Map(previous.memberOf.map((m) => [m.symbol, m.community])) }
       : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo, imports: input.imports, calls: input.calls }, config)
-  return { ...out, communities, memberOf, communityKey: key }
+  return { ...out, communities, memberOf, communityKey: key, structureKey: structure }
 }
 
 /** Memoised: the rows repeat the times of the same commits (11,000 conversions, ~7,000 times, on vuejs/core). */

@@ -261,6 +261,8 @@ export interface StoredAnalytics {
   communities: GraphData['communities']
   memberOf: GraphData['memberOf']
   communityKey: string
+  /** structureKey (build.ts) of the code graph the communities were computed with (absent before it was kept). */
+  structureKey?: string
 }
 
 export const ANALYTICS_OUT_FILE = 'analytics-out.json'

@@ -800,8 +800,8 @@ function headTime(cache: AnalyticsColumns, head: string): number {
  * Compute the analytics and write their activity columns into the given File and Symbol rows;
  * returns the analytics tables' rows.
  */
-function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics) {
-  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, previous)
+function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics, structure?: string) {
+  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, previous, structure)
   const activity = activityTables(out)
   const fileAt = keyIndex(activity.files)
   const symbolAt = keyIndex(activity.symbols)
@@ -818,9 +818,22 @@ function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: numbe
     communities: rows.communities,
     memberOf: rows.memberOf,
     communityKey: out.communityKey,
+    structureKey: out.structureKey,
   }
   saveStoredAnalytics(dir, stored)
   return { rows, stored }
+}
+
+/** The same imports and calls, in the same order, as far as Louvain reads them (structureKey). */
+function sameEdges(a: CodeGraph, b: CodeGraph): boolean {
+  if (a.imports.length !== b.imports.length || a.calls.length !== b.calls.length) return false
+  for (let i = 0; i < a.imports.length; i++) if (a.imports[i].from !== b.imports[i].from || a.imports[i].to !== b.imports[i].to) return false
+  for (let i = 0; i < a.calls.length; i++) {
+    const x = a.calls[i]
+    const y = b.calls[i]
+    if (x.from !== y.from || x.to !== y.to || x.confidence !== y.confidence) return false
+  }
+  return true
 }
 
 /** Each key's row in an activity table (its keys are a stats map's: each once). */
@@ -1157,7 +1170,7 @@ async function updateIndex(u: {
       return { graph, flows: buildFlows([...previousFiles.values()], graph) }
     })()
     const reuse = stored && stored.resolver !== null && stored.resolver === resolverFingerprint() ? codeGraphReuse(previousFiles, files, stored.graph) : undefined
-    return { before, after: buildCodeGraph(files, registry, reuse) }
+    return { before, after: buildCodeGraph(files, registry, reuse), stored: stored !== null }
   })
 
   const code = await time('flows', () => {
@@ -1183,7 +1196,9 @@ async function updateIndex(u: {
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
     next.ownership = ownership
     const before = loadStoredAnalytics(prevDir)
-    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
+    // the previous index's code graph as it was stored has the edges its structureKey hashed
+    const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? before.structureKey : undefined
+    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before, structure)
     return analyticsDelta(before, stored, rows, {
       reinserted: new Set(symbols.symbols.map((r) => r.id)),
       touchedPaths,

@@ -3,6 +3,7 @@
  * stats and co-change over random histories equal stats.ts's and cochange.ts's, the stored form
  * reads back as it was written, and an update's history equals replaceSymbolHistories's.
  */
+import { createHash } from 'node:crypto'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -25,6 +26,7 @@ import {
 } from '../../src/analytics/cache.js'
 import { writeManifest } from '../../src/services/index-integrity.js'
 import type { ActivityRow } from '../../src/graph/types.js'
+import { structureKey } from '../../src/analytics/build.js'
 import { fileCoChange, symbolCoChange } from '../../src/analytics/cochange.js'
 import { AnalyticsColumns, columnAnalytics } from '../../src/analytics/columns.js'
 import { activityStats, type ChangeWithSymbolLines } from '../../src/analytics/stats.js'
@@ -193,6 +195,31 @@ describe('analytics files of either format', () => {
       expect(columnAnalytics(loadAnalyticsColumns(dir), w.input, CONFIG)).toEqual(reference(w))
       expect(loadOwnership(dir)).toEqual(w.cache.ownership)
       expect(loadAnalyticsCache(dir).changes.map((c) => c.sha)).toEqual(w.cache.changes.map((c) => c.sha))
+    }
+  })
+})
+
+describe('structureKey', () => {
+  it('hashes the sorted pair lines, as a string sort of them gives', () => {
+    const naive = (input: { imports: Array<{ from: string; to: string }>; calls: Array<{ from: string; to: string; confidence: number }> }) => {
+      const calls = new Map<string, number>()
+      for (const { from, to, confidence } of input.calls) calls.set(`${from}\0${to}`, Math.max(calls.get(`${from}\0${to}`) ?? 0, confidence))
+      const imports = new Set(input.imports.map(({ from, to }) => `${from}\0${to}`))
+      return createHash('sha1')
+        .update(`\n${[...imports].sort().join('\n')}\n`)
+        .update([...calls].map(([pair, confidence]) => `${pair}\0${confidence}`).sort().join('\n'))
+        .digest('hex')
+    }
+    for (let seed = 1; seed <= 20; seed++) {
+      const r = random(seed)
+      // names that are prefixes of each other, and non-ASCII ones, where a sort by code unit matters
+      const names = ['a', 'a#b', 'a#b.c', 'ab', 'b', 'é', 'z#x', 'a.ts#f', 'a.ts#f~2', 'A']
+      const pick = () => names[Math.floor(r() * names.length)]
+      const input = {
+        imports: Array.from({ length: 15 }, () => ({ from: pick(), to: pick() })),
+        calls: Array.from({ length: 40 }, () => ({ from: pick(), to: pick(), confidence: [0.5, 0.9, 1][Math.floor(r() * 3)] })),
+      }
+      expect(structureKey(input), `seed ${seed}`).toBe(naive(input))
     }
   })
 })
