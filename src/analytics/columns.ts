@@ -421,20 +421,21 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
   }
   const symbolKeys: string[] = []
   const symbolSlot = new Map<string, number>()
-  const symbolPath = new Map<string, string>()
+  /** the file of each symbol slot (its last entry's, as a map from id to path keeps it) */
+  const symbolFileOf: number[] = []
   const parent = new Map<string, string | null>()
   for (const sym of input.symbols) {
-    if (!symbolSlot.has(sym.id)) symbolSlot.set(sym.id, symbolKeys.push(sym.id) - 1)
-    symbolPath.set(sym.id, sym.path)
+    let slot = symbolSlot.get(sym.id)
+    if (slot === undefined) symbolSlot.set(sym.id, (slot = symbolKeys.push(sym.id) - 1))
+    symbolFileOf[slot] = fileSlot.get(sym.path) ?? -1
     parent.set(sym.id, sym.parent)
   }
   const symbolOf = new Int32Array(nStrings).fill(-1)
   const symbolIds = new Int32Array(symbolKeys.length).fill(-1)
-  const symbolFile = new Int32Array(symbolKeys.length).fill(-1)
+  const symbolFile = Int32Array.from(symbolFileOf)
   for (const [id, slot] of symbolSlot) {
     const sid = cols.known(id)
     if (sid !== undefined) symbolOf[(symbolIds[slot] = sid)] = slot
-    symbolFile[slot] = fileSlot.get(symbolPath.get(id)!) ?? -1
   }
 
   const files = accumulators(fileKeys.length)
