@@ -1,28 +1,55 @@
 import { createHash } from 'node:crypto'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
-import type { StoredAnalytics } from './cache.js'
+import { activityAt, emptyActivityTable, type ActivityTable, type StoredAnalytics } from './cache.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
+import { columnAnalytics, type AnalyticsColumns } from './columns.js'
 import { detectCommunities } from './communities.js'
 import { hotspots } from './risk.js'
 import { activityStats, headPathsByChange } from './stats.js'
 import { type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
 
 /**
- * What Louvain sees, as one hash: equal keys give equal communities (it is deterministic). Calls
- * and imports count as the pairs they link (calls at their best confidence), as communities.ts
- * reads them: moving a call to another line changes no community, and recomputes none.
+ * What Louvain sees, as one hash: equal keys give equal communities (it is deterministic). The
+ * structure's part (imports and calls) is hashed apart (structureKey), so that an update whose
+ * code graph has the same edges as the previous one's takes that hash as it was stored.
  */
-function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: AnalyticsConfig): string {
-  const calls = new Map<string, number>()
-  for (const { from, to, confidence } of input.calls ?? []) {
-    const key = `${from}\0${to}`
-    calls.set(key, Math.max(calls.get(key) ?? 0, confidence))
-  }
-  const imports = new Set((input.imports ?? []).map(({ from, to }) => `${from}\0${to}`))
+function communityKey(input: Pick<AnalyticsInput, 'files' | 'symbols'>, symbolCo: CoChange[], config: AnalyticsConfig, structure: string): string {
   return createHash('sha1')
-    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent]), symbolCo]))
-    .update(`\n${[...imports].sort().join('\n')}\n`)
-    .update([...calls].map(([pair, confidence]) => `${pair}\0${confidence}`).sort().join('\n'))
+    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent])]))
+    .update(`\n${structure}\n`)
+    .update(JSON.stringify(symbolCo))
+    .digest('hex')
+}
+
+/**
+ * The imports and calls as Louvain reads them, as one hash: the pairs they link (calls at their
+ * best confidence), so moving a call to another line changes nothing. The pairs are hashed as
+ * sorted `from\0to` lines; ids hold no \0, so that order is (from, to)'s, and ranks of the sorted
+ * names give it with a numeric sort instead of a string sort of ~25,000 lines (vuejs/core).
+ */
+export function structureKey(input: Pick<AnalyticsInput, 'imports' | 'calls'>): string {
+  const calls = input.calls ?? []
+  const imports = input.imports ?? []
+  const rank = new Map<string, number>()
+  for (const e of calls) rank.set(e.from, 0).set(e.to, 0)
+  for (const e of imports) rank.set(e.from, 0).set(e.to, 0)
+  const names = [...rank.keys()].sort()
+  names.forEach((name, i) => rank.set(name, i))
+  const n = names.length
+  const pairKey = (from: string, to: string) => rank.get(from)! * n + rank.get(to)!
+  const best = new Map<number, number>()
+  for (const { from, to, confidence } of calls) {
+    const key = pairKey(from, to)
+    const seen = best.get(key)
+    best.set(key, seen === undefined ? Math.max(0, confidence) : Math.max(seen, confidence))
+  }
+  const sorted = (keys: Iterable<number>) => Float64Array.from(keys).sort()
+  const pair = (key: number) => `${names[Math.floor(key / n)]}\0${names[key % n]}`
+  const importKeys = sorted(new Set(imports.map(({ from, to }) => pairKey(from, to))))
+  const callKeys = sorted(best.keys())
+  return createHash('sha1')
+    .update(`\n${Array.from(importKeys, pair).join('\n')}\n`)
+    .update(Array.from(callKeys, (key) => `${pair(key)}\0${best.get(key)}`).join('\n'))
     .digest('hex')
 }
 
@@ -30,46 +57,83 @@ function communityKey(input: AnalyticsInput, symbolCo: CoChange[], config: Analy
  * Every analytic of the index. `previous` (an update) lends its communities when Louvain's input
  * has not changed: the other results are cheap, Louvain is not.
  */
-export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig, previous?: StoredAnalytics): AnalyticsOutput & { communityKey: string } {
+export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig, previous?: StoredAnalytics): AnalyticsOutput & { communityKey: string; structureKey: string } {
   // the rename walk, once for both
   const paths = headPathsByChange(input.changes, input.renames, input.files)
   const { fileStats, symbolStats } = activityStats(input, config, paths)
-  const fileCo = fileCoChange(input, config, paths)
-  const symbolCo = symbolCoChange(input, config)
-  const key = communityKey(input, symbolCo, config)
+  return withCommunities({ fileStats, symbolStats, fileCoChange: fileCoChange(input, config, paths), symbolCoChange: symbolCoChange(input, config) }, input, config, previous)
+}
+
+/** computeAnalytics of a history held as columns (columns.ts): what analyze computes, in a build and an update alike. */
+export function computeColumnAnalytics(
+  columns: AnalyticsColumns,
+  input: Omit<AnalyticsInput, 'changes' | 'renames' | 'ownership'>,
+  config: AnalyticsConfig,
+  previous?: StoredAnalytics,
+  structure?: string,
+): AnalyticsOutput & { communityKey: string; structureKey: string } {
+  return withCommunities(columnAnalytics(columns, input, config), input, config, previous, structure)
+}
+
+function withCommunities(
+  out: Pick<AnalyticsOutput, 'fileStats' | 'symbolStats' | 'fileCoChange' | 'symbolCoChange'>,
+  input: Pick<AnalyticsInput, 'files' | 'symbols' | 'imports' | 'calls'>,
+  config: AnalyticsConfig,
+  previous?: StoredAnalytics,
+  structure: string = structureKey(input),
+): AnalyticsOutput & { communityKey: string; structureKey: string } {
+  const symbolCo = out.symbolCoChange
+  const key = communityKey(input, symbolCo, config, structure)
   const { communities, memberOf } =
     previous?.communityKey === key
       ? { communities: previous.communities, memberOf: new Map(previous.memberOf.map((m) => [m.symbol, m.community])) }
       : detectCommunities({ symbols: input.symbols, files: input.files, symbolCoChange: symbolCo, imports: input.imports, calls: input.calls }, config)
-  return { fileStats, symbolStats, fileCoChange: fileCo, symbolCoChange: symbolCo, communities, memberOf, communityKey: key }
+  return { ...out, communities, memberOf, communityKey: key, structureKey: structure }
 }
 
-const iso = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString())
+/** Memoised: the rows repeat the times of the same commits (11,000 conversions, ~7,000 times, on vuejs/core). */
+const isoOf = new Map<number, string>()
+const iso = (t: number | null): string | null => {
+  if (t === null) return null
+  let s = isoOf.get(t)
+  if (s === undefined) {
+    s = new Date(t * 1000).toISOString()
+    if (isoOf.size > 100_000) isoOf.clear()
+    isoOf.set(t, s)
+  }
+  return s
+}
 
 /** The activity columns of every present file and every symbol, hotspot ranks and co-change partners included. */
 export function activityRows(out: AnalyticsOutput): { files: Map<string, ActivityRow>; symbols: Map<string, ActivityRow> } {
-  const rows = (stats: Map<string, ActivityStats>, pairs: CoChange[]) => {
+  const rows = (table: ActivityTable) => new Map(table.key.map((key, i) => [key, activityAt(table, i)]))
+  const tables = activityTables(out)
+  return { files: rows(tables.files), symbols: rows(tables.symbols) }
+}
+
+/** activityRows as columns (the keys in the stats' order): what analytics-out.json holds, without an object per row. */
+export function activityTables(out: AnalyticsOutput): { files: ActivityTable; symbols: ActivityTable } {
+  const table = (stats: Map<string, ActivityStats>, pairs: CoChange[]): ActivityTable => {
     const partners = new Map<string, number>()
     for (const p of pairs) for (const k of [p.a, p.b]) partners.set(k, (partners.get(k) ?? 0) + 1)
     const ranked = new Map(hotspots(stats).map((h) => [h.key, h]))
-    const out = new Map<string, ActivityRow>()
+    const t = emptyActivityTable()
     for (const [key, s] of stats) {
       const h = ranked.get(key)
-      out.set(key, {
-        revisions: s.revisions,
-        recent_revisions: s.recent_revisions,
-        churn: s.churn,
-        authors: s.authors,
-        first_change: iso(s.first_change),
-        last_change: iso(s.last_change),
-        hotspot: h?.score ?? 0,
-        hotspot_percentile: h?.percentile ?? 0,
-        cochange_partners: partners.get(key) ?? 0,
-      })
+      t.key.push(key)
+      t.revisions.push(s.revisions)
+      t.recent_revisions.push(s.recent_revisions)
+      t.churn.push(s.churn)
+      t.authors.push(s.authors)
+      t.first_change.push(iso(s.first_change))
+      t.last_change.push(iso(s.last_change))
+      t.hotspot.push(h?.score ?? 0)
+      t.hotspot_percentile.push(h?.percentile ?? 0)
+      t.cochange_partners.push(partners.get(key) ?? 0)
     }
-    return out
+    return t
   }
-  return { files: rows(out.fileStats, out.fileCoChange), symbols: rows(out.symbolStats, out.symbolCoChange) }
+  return { files: table(out.fileStats, out.fileCoChange), symbols: table(out.symbolStats, out.symbolCoChange) }
 }
 
 const coChangeRow = (c: CoChange): CoChangeRow => ({ a: c.a, b: c.b, shared: c.shared, degree: c.degree, confidence: c.confidence_ab, reverse_confidence: c.confidence_ba, support: c.support })

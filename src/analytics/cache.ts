@@ -9,6 +9,7 @@ import { damagedIndex, parseIndexJson, readIndexFile, readIndexJson } from '../s
 import type { CommitCategory } from '../services/types.js'
 import type { ChangeWithSymbolLines } from './stats.js'
 import type { AnalyticsInput, Change } from './types.js'
+import { AnalyticsColumns } from './columns.js'
 
 /**
  * The analytics part of an index. What they are computed from (every commit's changeset, the
@@ -23,16 +24,69 @@ export interface AnalyticsCache {
   ownership: AnalyticsInput['ownership']
 }
 
-export function saveAnalyticsCache(dir: string, cache: AnalyticsCache): void {
-  // ownership last: loadOwnership parses it without the changes before it
-  const { ownership, ...rest } = cache
-  writeFileSync(path.join(dir, ANALYTICS_FILE), JSON.stringify({ ...rest, ownership }))
+export function saveAnalyticsCache(dir: string, cache: AnalyticsCache | AnalyticsColumns): void {
+  const columns = cache instanceof AnalyticsColumns ? cache : AnalyticsColumns.fromCache(cache)
+  writeFileSync(path.join(dir, ANALYTICS_FILE), JSON.stringify(columns.toCompact()))
+}
+
+/** The inputs as columns, from either format of analytics.json. */
+export function loadAnalyticsColumns(dir: string): AnalyticsColumns {
+  const cache = readIndexJson<AnalyticsCache | CompactAnalyticsCache>(dir, ANALYTICS_FILE)
+  if (!cache) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
+  try {
+    return isCompact(cache) ? AnalyticsColumns.fromCompact(cache) : AnalyticsColumns.fromCache(cache)
+  } catch {
+    throw damagedIndex(dir, `${ANALYTICS_FILE} cannot be read`)
+  }
 }
 
 export function loadAnalyticsCache(dir: string): AnalyticsCache {
-  const cache = readIndexJson<AnalyticsCache>(dir, ANALYTICS_FILE)
+  const cache = readIndexJson<AnalyticsCache | CompactAnalyticsCache>(dir, ANALYTICS_FILE)
   if (!cache) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
-  return cache
+  if (!isCompact(cache)) return cache
+  try {
+    return AnalyticsColumns.fromCompact(cache).toCache()
+  } catch {
+    throw damagedIndex(dir, `${ANALYTICS_FILE} cannot be read`)
+  }
+}
+
+/**
+ * analytics.json as written: columns of numbers over one table of strings (paths, symbol ids,
+ * emails, categories) instead of an object per commit and per file. The object form (the first
+ * format, which an index built before this one still holds: loadAnalyticsCache reads both) spelled
+ * every path and symbol id out at every commit that touched it: 6.9 MB on vuejs/core, whose parse
+ * and garbage were most of an update's analytics phase; this is a quarter of that (1.8 MB), and
+ * the analytics are computed over its ids (columns.ts).
+ * `ownership` stays an object and stays last (loadOwnership reads it alone).
+ */
+export interface CompactAnalyticsCache {
+  format: 2
+  strings: string[]
+  /** Per commit, newest first (the order of AnalyticsCache.changes). */
+  sha: string[]
+  time: number[]
+  /** Indexes into `strings`. */
+  author: number[]
+  category: number[]
+  subject: string[]
+  /** How many of the flat file (symbol) columns below each commit takes, in commit order. */
+  fileCount: number[]
+  filePath: number[]
+  additions: number[]
+  deletions: number[]
+  symbolCount: number[]
+  symbol: number[]
+  /** The symbol's lines in that commit (symbolLines), -1 for none. */
+  symbolLines: number[]
+  renamePath: number[]
+  renameFrom: number[]
+  renameSha: string[]
+  ownership: AnalyticsCache['ownership']
+}
+
+function isCompact(cache: AnalyticsCache | CompactAnalyticsCache): cache is CompactAnalyticsCache {
+  return (cache as CompactAnalyticsCache).format === 2
 }
 
 const OWNERSHIP_KEY = Buffer.from('"ownership":{')
@@ -121,12 +175,17 @@ export function ownershipFromBlame(blame: ArrayLike<number>, lines: number, shas
 
 /** `code`: the code graph analyze built from these files, when it has one (its imports and calls are the communities' structure). */
 export function analyticsInput(cache: AnalyticsCache, files: IndexedFile[], headTime: number, code?: Pick<AnalyticsInput, 'imports' | 'calls'>): AnalyticsInput {
+  return { ...headInput(files, headTime, code), changes: cache.changes, renames: cache.renames, ownership: cache.ownership }
+}
+
+/** The input but the history's part (which columns.ts holds): HEAD's files, symbols, imports and calls. */
+export function headInput(files: IndexedFile[], headTime: number, code?: Pick<AnalyticsInput, 'imports' | 'calls'>): Omit<AnalyticsInput, 'changes' | 'renames' | 'ownership'> {
   const symbols: AnalyticsInput['symbols'] = []
   for (const f of files) {
     const ids = symbolIds(f)
     f.symbols.forEach((s, i) => symbols.push({ id: ids[i], path: f.path, qualified_name: s.qualifiedName, parent: s.parentIndex === null ? null : ids[s.parentIndex] }))
   }
-  return { headTime, changes: cache.changes, renames: cache.renames, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, ownership: cache.ownership, imports: code?.imports ?? resolveImports(files), calls: code?.calls ?? [] }
+  return { headTime, files: files.map((f) => ({ path: f.path, language: f.language })), symbols, imports: code?.imports ?? resolveImports(files), calls: code?.calls ?? [] }
 }
 
 /** The files' imports resolved to indexed files (sorted, without duplicates): the same IMPORTS edges the graph holds. */
@@ -135,17 +194,75 @@ export function resolveImports(files: IndexedFile[]): Array<{ from: string; to: 
 }
 
 /**
+ * The activity columns of every file (or symbol) as columns: `key` (the path or id) and one array
+ * per ActivityRow field, in ActivityRow's order. analytics-out.json held an object per row before
+ * (5,500 on vuejs/core, a third of an update's analytics phase to read, compare and write).
+ */
+export type ActivityTable = { key: string[] } & { [K in keyof ActivityRow]: Array<ActivityRow[K]> }
+
+const ACTIVITY_FIELDS = ['revisions', 'recent_revisions', 'churn', 'authors', 'first_change', 'last_change', 'hotspot', 'hotspot_percentile', 'cochange_partners'] as const satisfies ReadonlyArray<keyof ActivityRow>
+
+export function emptyActivityTable(): ActivityTable {
+  return { key: [], revisions: [], recent_revisions: [], churn: [], authors: [], first_change: [], last_change: [], hotspot: [], hotspot_percentile: [], cochange_partners: [] }
+}
+
+export function activityAt(t: ActivityTable, i: number): ActivityRow {
+  return {
+    revisions: t.revisions[i],
+    recent_revisions: t.recent_revisions[i],
+    churn: t.churn[i],
+    authors: t.authors[i],
+    first_change: t.first_change[i],
+    last_change: t.last_change[i],
+    hotspot: t.hotspot[i],
+    hotspot_percentile: t.hotspot_percentile[i],
+    cochange_partners: t.cochange_partners[i],
+  }
+}
+
+/** Row i of `a` and row j of `b` hold the same values. */
+export function sameActivity(a: ActivityTable, i: number, b: ActivityTable, j: number): boolean {
+  for (const f of ACTIVITY_FIELDS) if (a[f][i] !== b[f][j]) return false
+  return true
+}
+
+function isActivityTable(t: unknown): t is ActivityTable {
+  if (typeof t !== 'object' || t === null) return false
+  const table = t as Record<string, unknown>
+  const key = table.key
+  return Array.isArray(key) && ACTIVITY_FIELDS.every((f) => Array.isArray(table[f]) && (table[f] as unknown[]).length === key.length)
+}
+
+/** The first format's rows (an object per key) as a table. */
+function tableOf(rows: Record<string, ActivityRow>): ActivityTable {
+  const t = emptyActivityTable()
+  for (const [key, row] of Object.entries(rows)) {
+    t.key.push(key)
+    for (const f of ACTIVITY_FIELDS) (t[f] as unknown[]).push(row[f])
+  }
+  return t
+}
+
+function rowsOf(t: ActivityTable): Record<string, ActivityRow> {
+  const rows: Record<string, ActivityRow> = Object.create(null)
+  t.key.forEach((key, i) => (rows[key] = activityAt(t, i)))
+  return rows
+}
+
+/**
  * The analytics as stored in the graph, kept beside it in `analytics-out.json`: an update writes
  * only the rows that differ from these.
  */
 export interface StoredAnalytics {
-  files: Record<string, ActivityRow>
-  symbols: Record<string, ActivityRow>
+  files: ActivityTable
+  symbols: ActivityTable
   fileCoChanged: CoChangeRow[]
   symbolCoChanged: CoChangeRow[]
   communities: GraphData['communities']
   memberOf: GraphData['memberOf']
   communityKey: string
+  /** structureKey (build.ts) of the code graph the communities were computed with (absent before it was kept). */
+  structureKey?: string
 }
 
 export const ANALYTICS_OUT_FILE = 'analytics-out.json'
@@ -157,34 +274,51 @@ export function saveStoredAnalytics(dir: string, stored: StoredAnalytics): void 
 }
 
 const FILES_START = Buffer.from('{"files":')
+const TABLE_START = Buffer.from('{"files":{"key":[')
 const FILES_END = Buffer.from('}},"symbols":{')
 const SYMBOLS_END = Buffer.from('}},"fileCoChanged":[')
+const TABLE_FILES_END = Buffer.from(']},"symbols":{"key":[')
+const TABLE_SYMBOLS_END = Buffer.from(']},"fileCoChanged":[')
 
 /**
  * The activity rows of every file or of every symbol, without parsing the rest of
- * analytics-out.json (a file's answer needs 0.2 of its 2.3 MB on vuejs/core). A row is flat (no
- * object inside it), so `}}` followed by the next member's key can only close the member; quotes
- * inside a string are escaped. Anything else falls back to reading the whole file.
+ * analytics-out.json (a file's answer needs a tenth of it on vuejs/core). As tables (the
+ * format written now) a member ends with `]}` and the next one's key, which can only be that: a
+ * quote inside a string is escaped. As rows (the first format) a row is flat (no object inside
+ * it), so `}}` followed by the next member's key can only close the member. Anything else falls
+ * back to reading the whole file.
  */
 export function loadStoredActivity(dir: string, part: 'files' | 'symbols'): Record<string, ActivityRow> {
   const data = readIndexFile(dir, ANALYTICS_OUT_FILE)
   if (!data) throw damagedIndex(dir, `${ANALYTICS_OUT_FILE} is missing`)
-  const filesEnd = data.indexOf(FILES_END)
-  const symbolsEnd = filesEnd < 0 ? -1 : data.indexOf(SYMBOLS_END, filesEnd)
+  const tables = data.subarray(0, TABLE_START.length).equals(TABLE_START)
+  const [startLength, filesEndMark, symbolsEndMark] = tables ? [FILES_START.length, TABLE_FILES_END, TABLE_SYMBOLS_END] : [FILES_START.length, FILES_END, SYMBOLS_END]
+  const filesEnd = data.indexOf(filesEndMark)
+  const symbolsEnd = filesEnd < 0 ? -1 : data.indexOf(symbolsEndMark, filesEnd)
   if (data.subarray(0, FILES_START.length).equals(FILES_START) && symbolsEnd > 0) {
-    const [from, to] = part === 'files' ? [FILES_START.length, filesEnd + 2] : [filesEnd + FILES_END.length - 1, symbolsEnd + 2]
+    // the member's value: from its `{` to the `}` that closes it
+    const at = tables ? filesEnd + ']},"symbols":'.length : filesEnd + FILES_END.length - 1
+    const [from, to] = part === 'files' ? [startLength, filesEnd + 2] : [at, symbolsEnd + 2]
     try {
-      const rows: unknown = JSON.parse(data.subarray(from, to).toString('utf8'))
-      if (typeof rows === 'object' && rows !== null && !Array.isArray(rows)) return rows as Record<string, ActivityRow>
+      const value: unknown = JSON.parse(data.subarray(from, to).toString('utf8'))
+      if (tables && isActivityTable(value)) return rowsOf(value)
+      if (!tables && typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, ActivityRow>
     } catch {
       // another layout: read it whole below
     }
   }
-  return parseIndexJson<StoredAnalytics>(dir, ANALYTICS_OUT_FILE, data.toString('utf8'))[part]
+  const whole = parseIndexJson<Record<string, unknown>>(dir, ANALYTICS_OUT_FILE, data.toString('utf8'))[part]
+  return isActivityTable(whole) ? rowsOf(whole) : (whole as Record<string, ActivityRow>)
 }
 
+/** The stored analytics, from either format (rows of the first are read as tables). */
 export function loadStoredAnalytics(dir: string): StoredAnalytics {
-  const stored = readIndexJson<StoredAnalytics>(dir, ANALYTICS_OUT_FILE)
+  const stored = readIndexJson<Omit<StoredAnalytics, 'files' | 'symbols'> & { files: unknown; symbols: unknown }>(dir, ANALYTICS_OUT_FILE)
   if (!stored) throw damagedIndex(dir, `${ANALYTICS_OUT_FILE} is missing`)
-  return stored
+  const table = (t: unknown): ActivityTable => {
+    if (isActivityTable(t)) return t
+    if (typeof t === 'object' && t !== null && !Array.isArray(t)) return tableOf(t as Record<string, ActivityRow>)
+    throw damagedIndex(dir, `${ANALYTICS_OUT_FILE} cannot be read`)
+  }
+  return { ...stored, files: table(stored.files), symbols: table(stored.symbols) }
 }

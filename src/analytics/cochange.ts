@@ -29,55 +29,130 @@ const byString = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
  * Sorted by degree desc, shared desc, a, b. Cost O(Σ k²) over counted changesets of size k.
  */
 export function coChange(changesets: Iterable<Changeset>, config: CoChangeConfig): CoChange[] {
-  // items are interned to integers so a pair is one number, not a concatenated string
+  // items are interned to integers so a pair is two numbers, not a concatenated string
   const ids = new Map<string, number>()
   const names: string[] = []
-  const revs: number[] = []
-  const shared = new Map<number, number>()
-  const counted: number[][] = []
+  const items: number[] = []
+  const starts = [0]
   for (const cs of changesets) {
     if (!cs.include) continue
     const distinct = new Set(cs.items)
     if (distinct.size === 0 || distinct.size > config.maxChangesetSize) continue
-    const members: number[] = []
     for (const item of distinct) {
       let id = ids.get(item)
       if (id === undefined) {
         id = names.length
         ids.set(item, id)
         names.push(item)
-        revs.push(0)
       }
-      revs[id]++
-      members.push(id)
+      items.push(id)
     }
-    counted.push(members)
+    starts.push(items.length)
   }
-  const n = names.length
-  for (const members of counted) {
-    if (members.length < 2) continue
-    const eligible = members.filter((id) => revs[id] >= config.minRevisions)
+  return coChangeOfSets({ items, starts }, names, config)
+}
+
+/**
+ * Counted changesets (included, 1..maxChangesetSize items): changeset c holds the distinct
+ * indexes into the names items[starts[c]] .. items[starts[c + 1] - 1].
+ */
+export interface CountedSets {
+  items: ArrayLike<number>
+  starts: ArrayLike<number>
+}
+
+/** coChange over changesets already counted. */
+export function coChangeOfSets(sets: CountedSets, names: readonly string[], config: CoChangeConfig): CoChange[] {
+  const { items, starts } = sets
+  const total = starts.length - 1
+  const revs = new Int32Array(names.length)
+  for (let k = 0; k < starts[total]; k++) revs[items[k]]++
+  const pairs = new PairCounts(starts[total])
+  const eligible: number[] = []
+  for (let c = 0; c < total; c++) {
+    if (starts[c + 1] - starts[c] < 2) continue
+    eligible.length = 0
+    for (let k = starts[c]; k < starts[c + 1]; k++) if (revs[items[k]] >= config.minRevisions) eligible.push(items[k])
     for (let i = 0; i < eligible.length; i++) {
-      for (let j = i + 1; j < eligible.length; j++) {
-        const x = eligible[i]
-        const y = eligible[j]
-        const key = x < y ? x * n + y : y * n + x
-        shared.set(key, (shared.get(key) ?? 0) + 1)
-      }
+      for (let j = i + 1; j < eligible.length; j++) pairs.add(eligible[i], eligible[j])
     }
   }
-  const total = counted.length
   const out: CoChange[] = []
-  for (const [key, s] of shared) {
-    if (s < config.minShared) continue
-    let x = Math.floor(key / n)
-    let y = key - x * n
+  pairs.forEach((p, q, s) => {
+    if (s < config.minShared) return
+    let x = p
+    let y = q
     if (names[y] < names[x]) [x, y] = [y, x]
     const degree = (100 * s) / ((revs[x] + revs[y]) / 2)
-    if (degree < config.minDegree || Math.max(s / revs[x], s / revs[y]) < (config.minConfidence ?? 0)) continue
+    if (degree < config.minDegree || Math.max(s / revs[x], s / revs[y]) < (config.minConfidence ?? 0)) return
     out.push({ a: names[x], b: names[y], shared: s, degree: Math.round(degree * 10) / 10, confidence_ab: s / revs[x], confidence_ba: s / revs[y], support: s / total })
-  }
+  })
   return out.sort((p, q) => q.degree - p.degree || q.shared - p.shared || byString(p.a, q.a) || byString(p.b, q.b))
+}
+
+/**
+ * How often each unordered pair of small integers was added: open addressing over typed arrays,
+ * so ~150,000 additions (vuejs/core's files and symbols) leave no garbage behind.
+ */
+class PairCounts {
+  private low: Int32Array
+  private high: Int32Array
+  private counts: Int32Array
+  private size = 0
+
+  constructor(expected: number) {
+    let capacity = 1024
+    while (capacity < expected * 2) capacity *= 2
+    this.low = new Int32Array(capacity).fill(-1)
+    this.high = new Int32Array(capacity)
+    this.counts = new Int32Array(capacity)
+  }
+
+  add(a: number, b: number): void {
+    const lo = a < b ? a : b
+    const hi = a < b ? b : a
+    const mask = this.low.length - 1
+    let at = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & mask
+    for (;;) {
+      const seen = this.low[at]
+      if (seen === -1) {
+        this.low[at] = lo
+        this.high[at] = hi
+        this.counts[at] = 1
+        if (++this.size * 2 > this.low.length) this.grow()
+        return
+      }
+      if (seen === lo && this.high[at] === hi) {
+        this.counts[at]++
+        return
+      }
+      at = (at + 1) & mask
+    }
+  }
+
+  forEach(fn: (lo: number, hi: number, count: number) => void): void {
+    for (let at = 0; at < this.low.length; at++) if (this.low[at] !== -1) fn(this.low[at], this.high[at], this.counts[at])
+  }
+
+  private grow(): void {
+    const { low, high, counts } = this
+    this.low = new Int32Array(low.length * 2).fill(-1)
+    this.high = new Int32Array(low.length * 2)
+    this.counts = new Int32Array(low.length * 2)
+    this.size = 0
+    for (let at = 0; at < low.length; at++) {
+      if (low[at] === -1) continue
+      this.add(low[at], high[at])
+      this.counts[this.find(low[at], high[at])] = counts[at]
+    }
+  }
+
+  private find(lo: number, hi: number): number {
+    const mask = this.low.length - 1
+    let at = (Math.imul(lo, 0x9e3779b1) ^ Math.imul(hi, 0x85ebca77)) & mask
+    while (!(this.low[at] === lo && this.high[at] === hi)) at = (at + 1) & mask
+    return at
+  }
 }
 
 /** One changeset per commit: the HEAD paths of its files (gone files dropped, duplicates merged). */
@@ -102,6 +177,11 @@ export function symbolCoChange(input: AnalyticsInput, config: CoChangeConfig): C
   // a commit over the size cap in files (a mass rename, a sweep, a vendor drop) is left out even
   // when it touched few of the indexed symbols
   const changesets = input.changes.map((c) => ({ items: c.symbols.filter((id) => parent.has(id)), include: countsAsRevision(c.category) && c.files.length <= config.maxChangesetSize }))
+  return withoutEnclosing(coChange(changesets, config), parent)
+}
+
+/** The pairs but those of a symbol and one that encloses it (at any depth): see symbolCoChange. */
+export function withoutEnclosing(pairs: CoChange[], parent: ReadonlyMap<string, string | null>): CoChange[] {
   const encloses = (outer: string, inner: string): boolean => {
     const seen = new Set<string>()
     for (let p = parent.get(inner) ?? null; p !== null && !seen.has(p); p = parent.get(p) ?? null) {
@@ -110,5 +190,5 @@ export function symbolCoChange(input: AnalyticsInput, config: CoChangeConfig): C
     }
     return false
   }
-  return coChange(changesets, config).filter((p) => !encloses(p.a, p.b) && !encloses(p.b, p.a))
+  return pairs.filter((p) => !encloses(p.a, p.b) && !encloses(p.b, p.a))
 }

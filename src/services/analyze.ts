@@ -9,8 +9,9 @@ import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
 import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
-import { activityRows, analyticsRows, computeAnalytics } from '../analytics/build.js'
-import { analyticsInput, changesFromRows, loadAnalyticsCache, loadStoredAnalytics, ownershipFromBlame, replaceSymbolHistories, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
+import { activityTables, analyticsRows, computeColumnAnalytics } from '../analytics/build.js'
+import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
+import { AnalyticsColumns } from '../analytics/columns.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
@@ -714,7 +715,7 @@ async function mapAndSave(
     const authorOf = humanAuthor(new Map(data.commits.map((c) => [c.sha, { author: c.author_email, category: c.category }])))
     const ownership: AnalyticsCache['ownership'] = Object.create(null)
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, authorOf)))
-    const cache: AnalyticsCache = { changes: changesFromRows(data), renames: data.renamedFrom, ownership }
+    const cache = AnalyticsColumns.fromCache({ changes: changesFromRows(data), renames: data.renamedFrom, ownership })
     Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir, code).rows)
   })
   await time('save', () => {
@@ -824,32 +825,54 @@ function fileRow(p: string, f: IndexedFile | undefined): FileRow {
 }
 
 /** "Now" for the analytics: the indexed HEAD's committer date. */
-function headTime(cache: AnalyticsCache, head: string): number {
-  return cache.changes.find((c) => c.sha === head)?.time ?? Math.max(0, ...cache.changes.map((c) => c.time))
+function headTime(cache: AnalyticsColumns, head: string): number {
+  const at = cache.sha.indexOf(head)
+  return at >= 0 ? cache.time[at] : cache.time.reduce((max, t) => Math.max(max, t), 0)
 }
 
 /**
  * Compute the analytics and write their activity columns into the given File and Symbol rows;
  * returns the analytics tables' rows.
  */
-function withAnalytics(cache: AnalyticsCache, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics) {
-  const out = computeAnalytics(analyticsInput(cache, files, now, code), config, previous)
-  const activity = activityRows(out)
-  for (const r of fileRows) if (r.present) Object.assign(r, activity.files.get(r.path) ?? NO_ACTIVITY)
-  for (const r of symbolRows) Object.assign(r, activity.symbols.get(r.id) ?? NO_ACTIVITY)
+function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics, structure?: string) {
+  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, previous, structure)
+  const activity = activityTables(out)
+  const fileAt = keyIndex(activity.files)
+  const symbolAt = keyIndex(activity.symbols)
+  const rowOf = (t: ActivityTable, i: number | undefined) => (i === undefined ? NO_ACTIVITY : activityAt(t, i))
+  for (const r of fileRows) if (r.present) Object.assign(r, rowOf(activity.files, fileAt.get(r.path)))
+  for (const r of symbolRows) Object.assign(r, rowOf(activity.symbols, symbolAt.get(r.id)))
   const rows = analyticsRows(out, cache.ownership)
   saveAnalyticsCache(dir, cache)
   const stored: StoredAnalytics = {
-    files: Object.fromEntries(activity.files),
-    symbols: Object.fromEntries(activity.symbols),
+    files: activity.files,
+    symbols: activity.symbols,
     fileCoChanged: rows.fileCoChanged,
     symbolCoChanged: rows.symbolCoChanged,
     communities: rows.communities,
     memberOf: rows.memberOf,
     communityKey: out.communityKey,
+    structureKey: out.structureKey,
   }
   saveStoredAnalytics(dir, stored)
   return { rows, stored }
+}
+
+/** The same imports and calls, in the same order, as far as Louvain reads them (structureKey). */
+function sameEdges(a: CodeGraph, b: CodeGraph): boolean {
+  if (a.imports.length !== b.imports.length || a.calls.length !== b.calls.length) return false
+  for (let i = 0; i < a.imports.length; i++) if (a.imports[i].from !== b.imports[i].from || a.imports[i].to !== b.imports[i].to) return false
+  for (let i = 0; i < a.calls.length; i++) {
+    const x = a.calls[i]
+    const y = b.calls[i]
+    if (x.from !== y.from || x.to !== y.to || x.confidence !== y.confidence) return false
+  }
+  return true
+}
+
+/** Each key's row in an activity table (its keys are a stats map's: each once). */
+function keyIndex(t: ActivityTable): Map<string, number> {
+  return new Map(t.key.map((key, i) => [key, i]))
 }
 
 /** Two flat rows with the same fields and values (either may be missing). */
@@ -874,8 +897,16 @@ function analyticsDelta(
   u: { reinserted: Set<string>; touchedPaths: Set<string> },
 ): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
-  for (const [p, row] of Object.entries(after.files)) if (!u.touchedPaths.has(p) && !sameRow(before.files[p], row)) activity.files.push({ path: p, ...row })
-  for (const [id, row] of Object.entries(after.symbols)) if (!u.reinserted.has(id) && !sameRow(before.symbols[id], row)) activity.symbols.push({ id, ...row })
+  const changed = (old: ActivityTable, now: ActivityTable, skip: Set<string>, fn: (key: string, row: ActivityRow) => void) => {
+    const at = keyIndex(old)
+    now.key.forEach((key, i) => {
+      if (skip.has(key)) return
+      const j = at.get(key)
+      if (j === undefined || !sameActivity(old, j, now, i)) fn(key, activityAt(now, i))
+    })
+  }
+  changed(before.files, after.files, u.touchedPaths, (path, row) => activity.files.push({ path, ...row }))
+  changed(before.symbols, after.symbols, u.reinserted, (id, row) => activity.symbols.push({ id, ...row }))
   const pairs = (list: CoChangeRow[]) => new Map(list.map((r) => [`${r.a}\0${r.b}`, r]))
   const diffPairs = (old: CoChangeRow[], now: CoChangeRow[], keep: (r: CoChangeRow) => boolean) => {
     const o = pairs(old)
@@ -1247,7 +1278,7 @@ async function updateIndex(u: {
       return { graph, flows: buildFlows([...previousFiles.values()], graph) }
     })()
     const reuse = stored && stored.resolver !== null && stored.resolver === resolverFingerprint() ? codeGraphReuse(previousFiles, files, stored.graph) : undefined
-    return { before, after: buildCodeGraph(files, registry, reuse) }
+    return { before, after: buildCodeGraph(files, registry, reuse), stored: stored !== null }
   })
 
   const { code, modules } = await time('flows', () => {
@@ -1265,18 +1296,19 @@ async function updateIndex(u: {
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
   const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
-    const cache = loadAnalyticsCache(prevDir)
+    const cache = loadAnalyticsColumns(prevDir)
     const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
     const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
-    const changes = replaceSymbolHistories([...fresh, ...cache.changes], gone, symbols.changed)
-    const bySha = new Map(changes.map((c) => [c.sha, c]))
+    const next = cache.withUpdate(fresh, gone, symbols.changed, tables.renamedFrom)
     const ownership: AnalyticsCache['ownership'] = Object.create(null)
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-    const authorOf = humanAuthor(bySha)
+    const authorOf = humanAuthor(next.authorsBySha())
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
-    const next: AnalyticsCache = { changes, renames: [...tables.renamedFrom, ...cache.renames], ownership }
+    next.ownership = ownership
     const before = loadStoredAnalytics(prevDir)
-    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before)
+    // the previous index's code graph as it was stored has the edges its structureKey hashed
+    const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? before.structureKey : undefined
+    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before, structure)
     return analyticsDelta(before, stored, rows, {
       reinserted: new Set(symbolChange.insert.symbols.map((r) => r.id)),
       touchedPaths,

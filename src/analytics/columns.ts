@@ -1,0 +1,515 @@
+/**
+ * The analytics' input history as columns: every commit's changeset, the renames and the
+ * ownership, with each path, symbol id, email and category interned once in one string table and
+ * the per-commit lists as flat arrays of numbers. An update reads it from analytics.json, adds its
+ * commits, swaps the re-walked files' symbol histories and computes the analytics from it without
+ * building an object per commit and per touched file (on vuejs/core that was ~60,000 objects and
+ * the garbage of a 6.9 MB JSON.parse, most of the update's analytics phase). A full build computes
+ * from the same columns, so both take one code path; the object form (AnalyticsCache, stats.ts and
+ * cochange.ts over Change objects) stays the reference the tests hold this to.
+ */
+import type { GraphData } from '../graph/types.js'
+import type { CommitCategory } from '../services/types.js'
+import type { AnalyticsCache, CompactAnalyticsCache } from './cache.js'
+import type { ChangeWithSymbolLines } from './stats.js'
+import { coChangeOfSets, withoutEnclosing } from './cochange.js'
+import { countsAsRevision, DAY } from './stats.js'
+import type { ActivityStats, AnalyticsConfig, AnalyticsInput, AnalyticsOutput, Change } from './types.js'
+
+export class AnalyticsColumns {
+  readonly strings: string[] = []
+  private ids = new Map<string, number>()
+  /** Per commit, newest first. */
+  sha: string[] = []
+  time: number[] = []
+  author: number[] = []
+  category: number[] = []
+  subject: string[] = []
+  /** Commit i's files are the entries fileStart[i] .. fileStart[i + 1] - 1 of the flat columns. */
+  fileStart: number[] = [0]
+  filePath: number[] = []
+  additions: number[] = []
+  deletions: number[] = []
+  symbolStart: number[] = [0]
+  symbol: number[] = []
+  /** The symbol's lines in that commit (ChangeWithSymbolLines.symbolLines), -1 for none. */
+  symbolLines: number[] = []
+  renamePath: number[] = []
+  renameFrom: number[] = []
+  renameSha: string[] = []
+  ownership: AnalyticsCache['ownership'] = Object.create(null)
+
+  get length(): number {
+    return this.sha.length
+  }
+
+  id(s: string): number {
+    let i = this.ids.get(s)
+    if (i === undefined) {
+      i = this.strings.length
+      this.ids.set(s, i)
+      this.strings.push(s)
+    }
+    return i
+  }
+
+  /** The id of a string already in the table, else undefined (nothing is added). */
+  known(s: string): number | undefined {
+    return this.ids.get(s)
+  }
+
+  /** Append one commit (after those already in: callers add newest first). */
+  push(c: ChangeWithSymbolLines): void {
+    this.sha.push(c.sha)
+    this.time.push(c.time)
+    this.author.push(this.id(c.author))
+    this.category.push(this.id(c.category))
+    this.subject.push(c.subject)
+    for (const f of c.files) {
+      this.filePath.push(this.id(f.path))
+      this.additions.push(f.additions)
+      this.deletions.push(f.deletions)
+    }
+    this.fileStart.push(this.filePath.length)
+    const lines = c.symbolLines
+    for (const s of c.symbols) {
+      this.symbol.push(this.id(s))
+      this.symbolLines.push(lines !== undefined && Object.hasOwn(lines, s) ? lines[s] : -1)
+    }
+    this.symbolStart.push(this.symbol.length)
+  }
+
+  /** An empty history over a copy of this one's string table (same ids). */
+  private emptyLike(): AnalyticsColumns {
+    const out = new AnalyticsColumns()
+    for (const s of this.strings) out.strings.push(s)
+    out.ids = new Map(this.ids)
+    return out
+  }
+
+  static fromCache(cache: AnalyticsCache): AnalyticsColumns {
+    const out = new AnalyticsColumns()
+    for (const c of cache.changes) out.push(c)
+    out.addRenames(cache.renames)
+    out.ownership = cache.ownership
+    return out
+  }
+
+  addRenames(renames: AnalyticsCache['renames']): void {
+    for (const r of renames) {
+      this.renamePath.push(this.id(r.path))
+      this.renameFrom.push(this.id(r.from))
+      this.renameSha.push(r.sha)
+    }
+  }
+
+  static fromCompact(c: CompactAnalyticsCache): AnalyticsColumns {
+    const out = new AnalyticsColumns()
+    for (const s of c.strings) {
+      if (typeof s !== 'string' || out.ids.has(s)) throw new Error('not a string table')
+      out.id(s)
+    }
+    const n = c.sha.length
+    const columns = [c.time, c.author, c.category, c.subject, c.fileCount, c.symbolCount]
+    if (columns.some((col) => !Array.isArray(col) || col.length !== n)) throw new Error('commit columns of different lengths')
+    for (let i = 0; i < n; i++) {
+      out.fileStart.push(out.fileStart[i] + c.fileCount[i])
+      out.symbolStart.push(out.symbolStart[i] + c.symbolCount[i])
+    }
+    const files = out.fileStart[n]
+    const symbols = out.symbolStart[n]
+    if (c.filePath.length !== files || c.additions.length !== files || c.deletions.length !== files) throw new Error('file columns of different lengths')
+    if (c.symbol.length !== symbols || c.symbolLines.length !== symbols) throw new Error('symbol columns of different lengths')
+    if (c.renameFrom.length !== c.renamePath.length || c.renameSha.length !== c.renamePath.length) throw new Error('rename columns of different lengths')
+    const m = out.strings.length
+    for (const col of [c.author, c.category, c.filePath, c.symbol, c.renamePath, c.renameFrom]) {
+      for (const i of col) if (!(i >= 0 && i < m)) throw new Error('a string index out of the table')
+    }
+    Object.assign(out, {
+      sha: c.sha,
+      time: c.time,
+      author: c.author,
+      category: c.category,
+      subject: c.subject,
+      filePath: c.filePath,
+      additions: c.additions,
+      deletions: c.deletions,
+      symbol: c.symbol,
+      symbolLines: c.symbolLines,
+      renamePath: c.renamePath,
+      renameFrom: c.renameFrom,
+      renameSha: c.renameSha,
+      ownership: c.ownership,
+    })
+    return out
+  }
+
+  /**
+   * The stored form: the string table rebuilt in order of first use, so equal histories give the
+   * same bytes (an update's table would otherwise keep the ids of symbols it dropped).
+   */
+  toCompact(): CompactAnalyticsCache {
+    const remap = new Int32Array(this.strings.length).fill(-1)
+    const strings: string[] = []
+    const id = (i: number): number => {
+      let j = remap[i]
+      if (j < 0) {
+        j = remap[i] = strings.length
+        strings.push(this.strings[i])
+      }
+      return j
+    }
+    const n = this.length
+    const author = new Array<number>(n)
+    const category = new Array<number>(n)
+    const fileCount = new Array<number>(n)
+    const symbolCount = new Array<number>(n)
+    const filePath = new Array<number>(this.filePath.length)
+    const symbol = new Array<number>(this.symbol.length)
+    for (let i = 0; i < n; i++) {
+      author[i] = id(this.author[i])
+      category[i] = id(this.category[i])
+      fileCount[i] = this.fileStart[i + 1] - this.fileStart[i]
+      for (let k = this.fileStart[i]; k < this.fileStart[i + 1]; k++) filePath[k] = id(this.filePath[k])
+      symbolCount[i] = this.symbolStart[i + 1] - this.symbolStart[i]
+      for (let k = this.symbolStart[i]; k < this.symbolStart[i + 1]; k++) symbol[k] = id(this.symbol[k])
+    }
+    const renamePath = this.renamePath.map((_, r) => id(this.renamePath[r]))
+    const renameFrom = this.renameFrom.map((_, r) => id(this.renameFrom[r]))
+    return {
+      format: 2,
+      strings,
+      sha: this.sha,
+      time: this.time,
+      author,
+      category,
+      subject: this.subject,
+      fileCount,
+      filePath,
+      additions: this.additions,
+      deletions: this.deletions,
+      symbolCount,
+      symbol,
+      symbolLines: this.symbolLines,
+      renamePath,
+      renameFrom,
+      renameSha: this.renameSha,
+      ownership: this.ownership,
+    }
+  }
+
+  /** sha → the commit's author and category (the last commit of a sha, as a map built from the object form has it). */
+  authorsBySha(): Map<string, { author: string; category: string }> {
+    const out = new Map<string, { author: string; category: string }>()
+    for (let i = 0; i < this.length; i++) out.set(this.sha[i], { author: this.strings[this.author[i]], category: this.strings[this.category[i]] })
+    return out
+  }
+
+  /** The object form (risk's backtest and the tests read it). */
+  toCache(): AnalyticsCache {
+    const s = this.strings
+    const changes: ChangeWithSymbolLines[] = []
+    for (let i = 0; i < this.length; i++) {
+      const files: Change['files'] = []
+      for (let k = this.fileStart[i]; k < this.fileStart[i + 1]; k++) files.push({ path: s[this.filePath[k]], additions: this.additions[k], deletions: this.deletions[k] })
+      const symbols: string[] = []
+      const symbolLines: Record<string, number> = {}
+      for (let k = this.symbolStart[i]; k < this.symbolStart[i + 1]; k++) {
+        symbols.push(s[this.symbol[k]])
+        if (this.symbolLines[k] >= 0) symbolLines[s[this.symbol[k]]] = this.symbolLines[k]
+      }
+      changes.push({ sha: this.sha[i], time: this.time[i], author: s[this.author[i]], category: s[this.category[i]] as CommitCategory, subject: this.subject[i], files, symbols, symbolLines })
+    }
+    const renames = this.renamePath.map((p, r) => ({ path: s[p], from: s[this.renameFrom[r]], sha: this.renameSha[r] }))
+    return { changes, renames, ownership: this.ownership }
+  }
+
+  /**
+   * An update's history: `fresh` (the new commits, newest first, no symbols yet) before these,
+   * `gone` symbols dropped from every commit and the `changed` rows (the re-walked files' symbol
+   * histories) added to their commits, as replaceSymbolHistories does to the object form.
+   */
+  withUpdate(fresh: ChangeWithSymbolLines[], gone: ReadonlySet<string>, changed: GraphData['changed'], renames: AnalyticsCache['renames']): AnalyticsColumns {
+    const out = this.emptyLike()
+    const added = new Map<string, GraphData['changed']>()
+    for (const ch of changed) {
+      const list = added.get(ch.sha)
+      if (list) list.push(ch)
+      else added.set(ch.sha, [ch])
+    }
+    // the last commit of a sha takes its rows, as replaceSymbolHistories's map does
+    const lastOf = new Map<string, number>()
+    const all = fresh.length + this.length
+    const shaAt = (i: number) => (i < fresh.length ? fresh[i].sha : this.sha[i - fresh.length])
+    for (let i = 0; i < all; i++) if (added.has(shaAt(i))) lastOf.set(shaAt(i), i)
+    const dropped = new Uint8Array(this.strings.length)
+    for (const id of gone) {
+      const i = this.ids.get(id)
+      if (i !== undefined) dropped[i] = 1
+    }
+    const appendRows = (rows: GraphData['changed'] | undefined) => {
+      if (!rows) return
+      for (const r of rows) {
+        out.symbol.push(out.id(r.symbol))
+        out.symbolLines.push(r.added + r.removed)
+      }
+      out.symbolStart[out.symbolStart.length - 1] = out.symbol.length
+      // symbolLines is keyed by id: a symbol listed twice has its last lines at both entries
+      const from = out.symbolStart[out.symbolStart.length - 2]
+      const last = new Map<number, number>()
+      for (let k = from; k < out.symbol.length; k++) last.set(out.symbol[k], out.symbolLines[k])
+      for (let k = from; k < out.symbol.length; k++) out.symbolLines[k] = last.get(out.symbol[k])!
+    }
+    fresh.forEach((c, i) => {
+      const kept = { ...c, symbols: c.symbols.filter((id) => !gone.has(id)) }
+      out.push(kept)
+      if (lastOf.get(c.sha) === i) appendRows(added.get(c.sha))
+    })
+    // the stored commits: their per-commit and file columns as they are, their symbols filtered
+    const n = fresh.length
+    const files = out.filePath.length
+    out.sha = out.sha.concat(this.sha)
+    out.time = out.time.concat(this.time)
+    out.author = out.author.concat(this.author)
+    out.category = out.category.concat(this.category)
+    out.subject = out.subject.concat(this.subject)
+    out.filePath = out.filePath.concat(this.filePath)
+    out.additions = out.additions.concat(this.additions)
+    out.deletions = out.deletions.concat(this.deletions)
+    for (let i = 1; i <= this.length; i++) out.fileStart.push(this.fileStart[i] + files)
+    for (let i = 0; i < this.length; i++) {
+      for (let k = this.symbolStart[i]; k < this.symbolStart[i + 1]; k++) {
+        if (dropped[this.symbol[k]]) continue
+        out.symbol.push(this.symbol[k])
+        out.symbolLines.push(this.symbolLines[k])
+      }
+      out.symbolStart.push(out.symbol.length)
+      if (lastOf.get(this.sha[i]) === i + n) appendRows(added.get(this.sha[i]))
+    }
+    out.addRenames(renames)
+    for (let r = 0; r < this.renamePath.length; r++) {
+      out.renamePath.push(this.renamePath[r])
+      out.renameFrom.push(this.renameFrom[r])
+      out.renameSha.push(this.renameSha[r])
+    }
+    return out
+  }
+}
+
+/**
+ * For every file entry of the columns (fileStart's order): the id of that file's path at HEAD, -1
+ * for a gone file. The alias walk of headPathsByChange (stats.ts), over ids.
+ */
+export function headPathIds(cols: AnalyticsColumns, files: AnalyticsInput['files']): Int32Array {
+  const s = cols.strings
+  const renamesAt = new Map<string, number[]>()
+  cols.renameSha.forEach((sha, r) => {
+    const list = renamesAt.get(sha)
+    if (list) list.push(r)
+    else renamesAt.set(sha, [r])
+  })
+  const alias = new Int32Array(s.length).fill(-1)
+  for (const f of files) {
+    const id = cols.known(f.path)
+    if (id !== undefined) alias[id] = id
+  }
+  const out = new Int32Array(cols.filePath.length)
+  for (let i = 0; i < cols.length; i++) {
+    for (let k = cols.fileStart[i]; k < cols.fileStart[i + 1]; k++) out[k] = alias[cols.filePath[k]]
+    const rs = renamesAt.get(cols.sha[i])
+    if (!rs) continue
+    // from → its HEAD path (-1: none); each source once, the smallest HEAD path among its renames
+    const sources = new Map<number, number>()
+    for (const r of rs) {
+      const head = alias[cols.renamePath[r]]
+      const from = cols.renameFrom[r]
+      const prev = sources.get(from)
+      if (head >= 0 && (prev === undefined || prev < 0 || s[head] < s[prev])) sources.set(from, head)
+      else if (prev === undefined) sources.set(from, -1)
+    }
+    for (const r of rs) alias[cols.renamePath[r]] = -1
+    for (const [from, head] of sources) alias[from] = head
+  }
+  return out
+}
+
+interface Accumulators {
+  revisions: Int32Array
+  recent: Int32Array
+  churn: Float64Array
+  authors: Int32Array
+  first: Float64Array
+  last: Float64Array
+  /** the (slot, author) pairs seen */
+  seen: PairSet
+}
+
+/** A set of ordered pairs of small non-negative integers: open addressing over typed arrays (no garbage). */
+class PairSet {
+  private first = new Int32Array(4096).fill(-1)
+  private second = new Int32Array(4096)
+  private size = 0
+
+  /** Adds the pair; true when it was not there. */
+  add(a: number, b: number): boolean {
+    const mask = this.first.length - 1
+    let at = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77)) & mask
+    for (;;) {
+      const seen = this.first[at]
+      if (seen === -1) break
+      if (seen === a && this.second[at] === b) return false
+      at = (at + 1) & mask
+    }
+    this.first[at] = a
+    this.second[at] = b
+    if (++this.size * 2 > this.first.length) this.grow()
+    return true
+  }
+
+  private grow(): void {
+    const { first, second } = this
+    this.first = new Int32Array(first.length * 2).fill(-1)
+    this.second = new Int32Array(first.length * 2)
+    this.size = 0
+    for (let at = 0; at < first.length; at++) if (first[at] !== -1) this.add(first[at], second[at])
+  }
+}
+
+function accumulators(n: number): Accumulators {
+  return { revisions: new Int32Array(n), recent: new Int32Array(n), churn: new Float64Array(n), authors: new Int32Array(n), first: new Float64Array(n).fill(NaN), last: new Float64Array(n).fill(NaN), seen: new PairSet() }
+}
+
+function finishStats(acc: Accumulators, keys: string[]): Map<string, ActivityStats> {
+  // the default sort compares UTF-16 code units, as `<` does (the order sortedMap gives); the keys are distinct
+  const slot = new Map(keys.map((k, i) => [k, i]))
+  const out = new Map<string, ActivityStats>()
+  for (const key of keys.slice().sort()) {
+    const i = slot.get(key)!
+    const first = acc.first[i]
+    const last = acc.last[i]
+    out.set(keys[i], { revisions: acc.revisions[i], recent_revisions: acc.recent[i], churn: acc.churn[i], authors: acc.authors[i], first_change: Number.isNaN(first) ? null : first, last_change: Number.isNaN(last) ? null : last })
+  }
+  return out
+}
+
+export type ColumnInput = Pick<AnalyticsInput, 'headTime' | 'files' | 'symbols'>
+
+/**
+ * activityStats, fileCoChange and symbolCoChange (stats.ts, cochange.ts) of the columns' history:
+ * the same numbers, in the same order, as those over its object form (the tests hold them to it).
+ */
+export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, config: AnalyticsConfig): Pick<AnalyticsOutput, 'fileStats' | 'symbolStats' | 'fileCoChange' | 'symbolCoChange'> {
+  const nStrings = cols.strings.length
+  const heads = headPathIds(cols, input.files)
+  const recentFrom = input.headTime - config.recentDays * DAY
+  const revisionOf = new Map<number, boolean>()
+  const counts = (category: number): boolean => {
+    let yes = revisionOf.get(category)
+    if (yes === undefined) revisionOf.set(category, (yes = countsAsRevision(cols.strings[category] as CommitCategory)))
+    return yes
+  }
+
+  // a slot per present file (by path) and per HEAD symbol (by id); string ids map to them
+  const fileKeys: string[] = []
+  const fileSlot = new Map<string, number>()
+  for (const f of input.files) if (!fileSlot.has(f.path)) fileSlot.set(f.path, fileKeys.push(f.path) - 1)
+  const fileOf = new Int32Array(nStrings).fill(-1)
+  const fileIds = new Int32Array(fileKeys.length).fill(-1)
+  for (const [p, slot] of fileSlot) {
+    const id = cols.known(p)
+    if (id !== undefined) fileOf[(fileIds[slot] = id)] = slot
+  }
+  const symbolKeys: string[] = []
+  const symbolSlot = new Map<string, number>()
+  /** the file of each symbol slot (its last entry's, as a map from id to path keeps it) */
+  const symbolFileOf: number[] = []
+  const parent = new Map<string, string | null>()
+  for (const sym of input.symbols) {
+    let slot = symbolSlot.get(sym.id)
+    if (slot === undefined) symbolSlot.set(sym.id, (slot = symbolKeys.push(sym.id) - 1))
+    symbolFileOf[slot] = fileSlot.get(sym.path) ?? -1
+    parent.set(sym.id, sym.parent)
+  }
+  const symbolOf = new Int32Array(nStrings).fill(-1)
+  const symbolIds = new Int32Array(symbolKeys.length).fill(-1)
+  const symbolFile = Int32Array.from(symbolFileOf)
+  for (const [id, slot] of symbolSlot) {
+    const sid = cols.known(id)
+    if (sid !== undefined) symbolOf[(symbolIds[slot] = sid)] = slot
+  }
+
+  const files = accumulators(fileKeys.length)
+  const symbols = accumulators(symbolKeys.length)
+  const add = (acc: Accumulators, slot: number, churn: number, time: number, author: number): void => {
+    acc.revisions[slot]++
+    if (time > recentFrom) acc.recent[slot]++
+    acc.churn[slot] += churn
+    if (acc.seen.add(slot, author)) acc.authors[slot]++
+    if (!(acc.first[slot] <= time)) acc.first[slot] = time
+    if (!(acc.last[slot] >= time)) acc.last[slot] = time
+  }
+
+  // per commit: its HEAD files (first seen first) with their churn, its distinct symbols with their lines
+  const fileStamp = new Int32Array(fileKeys.length).fill(-1)
+  const fileChurn = new Float64Array(fileKeys.length)
+  const symbolStamp = new Int32Array(symbolKeys.length).fill(-1)
+  const symbolLines = new Float64Array(symbolKeys.length)
+  const fileSets = { items: [] as number[], starts: [0] }
+  const symbolSets = { items: [] as number[], starts: [0] }
+  // scratch lists, emptied per commit (no garbage per commit)
+  const touched: number[] = []
+  const distinct: number[] = []
+  for (let i = 0; i < cols.length; i++) {
+    touched.length = 0
+    distinct.length = 0
+    for (let k = cols.fileStart[i]; k < cols.fileStart[i + 1]; k++) {
+      const head = heads[k]
+      if (head < 0) continue
+      const slot = fileOf[head]
+      if (fileStamp[slot] !== i) {
+        fileStamp[slot] = i
+        fileChurn[slot] = 0
+        touched.push(slot)
+      }
+      fileChurn[slot] += cols.additions[k] + cols.deletions[k]
+    }
+    const revision = counts(cols.category[i])
+    const fileCount = cols.fileStart[i + 1] - cols.fileStart[i]
+    const time = cols.time[i]
+    const author = cols.author[i]
+    if (revision) for (const slot of touched) add(files, slot, fileChurn[slot], time, author)
+    if (revision && fileCount <= config.maxChangesetSize && touched.length > 0) {
+      for (const slot of touched) fileSets.items.push(fileIds[slot])
+      fileSets.starts.push(fileSets.items.length)
+    }
+
+    // symbols: each distinct one once, with the lines of its last entry (symbolLines is keyed by id)
+    for (let k = cols.symbolStart[i]; k < cols.symbolStart[i + 1]; k++) {
+      const sid = cols.symbol[k]
+      const slot = symbolOf[sid]
+      if (slot < 0) continue
+      if (symbolStamp[slot] !== i) {
+        symbolStamp[slot] = i
+        distinct.push(slot)
+      }
+      symbolLines[slot] = cols.symbolLines[k]
+    }
+    if (!revision) continue
+    for (const slot of distinct) {
+      const exact = symbolLines[slot]
+      const file = symbolFile[slot]
+      const churn = exact >= 0 ? exact : file >= 0 && fileStamp[file] === i ? fileChurn[file] : 0
+      add(symbols, slot, churn, time, author)
+    }
+    if (fileCount <= config.maxChangesetSize && distinct.length > 0 && distinct.length <= config.maxChangesetSize) {
+      for (const slot of distinct) symbolSets.items.push(symbolIds[slot])
+      symbolSets.starts.push(symbolSets.items.length)
+    }
+  }
+  return {
+    fileStats: finishStats(files, fileKeys),
+    symbolStats: finishStats(symbols, symbolKeys),
+    fileCoChange: coChangeOfSets(fileSets, cols.strings, config),
+    symbolCoChange: withoutEnclosing(coChangeOfSets(symbolSets, cols.strings, config), parent),
+  }
+}
