@@ -9,7 +9,8 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-export const SCHEMA_VERSION = 13
+// 14: rows with no words hold NO_WORDS (`<module>` symbols and wordless commits held ''); analytics.json as columns
+export const SCHEMA_VERSION = 14
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE' | 'FLOAT[]'
