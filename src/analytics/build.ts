@@ -136,7 +136,17 @@ export function activityTables(out: AnalyticsOutput): { files: ActivityTable; sy
   return { files: table(out.fileStats, out.fileCoChange), symbols: table(out.symbolStats, out.symbolCoChange) }
 }
 
-const coChangeRow = (c: CoChange): CoChangeRow => ({ a: c.a, b: c.b, shared: c.shared, degree: c.degree, confidence: c.confidence_ab, reverse_confidence: c.confidence_ba, support: c.support })
+const coChangeRow = (c: CoChange): CoChangeRow => ({ a: c.a, b: c.b, shared: c.shared, degree: c.degree, confidence: c.confidence_ab, reverse_confidence: c.confidence_ba })
+
+/**
+ * The changesets co-change counted (support's denominator), of files and of symbols: the graph
+ * keeps no support (shared / changesets changes on every pair with each commit, and an update would
+ * rewrite them all), `related` divides. Read back from a pair: support = shared / changesets.
+ */
+export function coChangeChangesets(out: Pick<AnalyticsOutput, 'fileCoChange' | 'symbolCoChange'>): { files: number; symbols: number } {
+  const of = (pairs: CoChange[]) => (pairs.length > 0 ? Math.round(pairs[0].shared / pairs[0].support) : 0)
+  return { files: of(out.fileCoChange), symbols: of(out.symbolCoChange) }
+}
 
 /** The graph rows of the analytics (activity columns are set on the File and Symbol rows by the caller). */
 export function analyticsRows(out: AnalyticsOutput, ownership: AnalyticsInput['ownership']): Pick<GraphData, 'fileCoChanged' | 'symbolCoChanged' | 'communities' | 'memberOf' | 'ownedBy'> {

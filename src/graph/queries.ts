@@ -103,15 +103,13 @@ export const ANALYTICS_QUERIES = {
     MATCH (f:File {path: $key})-[r:CO_CHANGED]-(g:File)
     RETURN g.path AS key, r.shared AS shared, r.degree AS degree,
            CASE WHEN f.path < g.path THEN r.confidence ELSE r.reverse_confidence END AS confidence,
-           CASE WHEN f.path < g.path THEN r.reverse_confidence ELSE r.confidence END AS reverse_confidence,
-           r.support AS support
+           CASE WHEN f.path < g.path THEN r.reverse_confidence ELSE r.confidence END AS reverse_confidence
     ORDER BY shared DESC, reverse_confidence DESC, key LIMIT $limit`,
   symbolCoChanged: `
     MATCH (s:Symbol {id: $key})-[r:CO_CHANGED]-(t:Symbol)
     RETURN t.id AS key, t.qualified_name AS qualified_name, t.path AS path, r.shared AS shared, r.degree AS degree,
            CASE WHEN s.id < t.id THEN r.confidence ELSE r.reverse_confidence END AS confidence,
-           CASE WHEN s.id < t.id THEN r.reverse_confidence ELSE r.confidence END AS reverse_confidence,
-           r.support AS support
+           CASE WHEN s.id < t.id THEN r.reverse_confidence ELSE r.confidence END AS reverse_confidence
     ORDER BY shared DESC, reverse_confidence DESC, key LIMIT $limit`,
   filePairCommits: `
     MATCH (c:Commit)-[:TOUCHED]->(:File {path: $a}), (c)-[:TOUCHED]->(g:File)

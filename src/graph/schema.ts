@@ -9,7 +9,8 @@ import type { GraphData } from './types.js'
  * Bump whenever a table, column or type changes, or the layout of the files beside the graph: an
  * index with another version must be rebuilt.
  */
-// 14: rows with no words hold NO_WORDS (`<module>` symbols and wordless commits held ''); analytics.json as columns
+// 14: rows with no words hold NO_WORDS (`<module>` symbols and wordless commits held ''); analytics.json as columns;
+// CO_CHANGED without support (it changed on every pair with each commit: cochange.json has its denominator)
 export const SCHEMA_VERSION = 14
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
@@ -77,7 +78,6 @@ const coChangeColumns = (what: string): ColumnDef[] => [
   real('degree', 'code-maat coupling degree: 100 × shared / average(revisions of each).'),
   real('confidence', 'shared / revisions of the source (how often a change to it came with the target).'),
   real('reverse_confidence', 'shared / revisions of the target.'),
-  real('support', 'shared / all revisions considered.'),
 ]
 
 /** Node tables come first: relationship tables reference them, in DDL and in load order. */

@@ -51,7 +51,7 @@ export interface CommitRow {
   /** True for commits at the edge of the indexed history (shallow boundary or --max-commits cut). */
   boundary: boolean
 }
-export interface CoChangeRow { a: string; b: string; shared: number; degree: number; confidence: number; reverse_confidence: number; support: number }
+export interface CoChangeRow { a: string; b: string; shared: number; degree: number; confidence: number; reverse_confidence: number }
 export interface CommunityRow { id: string; label: string; size: number; cohesion: number }
 export interface ProcessRow { id: string; label: string; kind: string; entry: string; steps: number; depth: number }
 export interface AuthorRow {

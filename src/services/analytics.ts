@@ -2,6 +2,8 @@ import { indexClock } from '../history/commit-catalog.js'
 import { UserError, checkLimit } from '../errors.js'
 import { DAY, DOMINANT_SHARE, isGhost, ownershipOf } from '../analytics/stats.js'
 import { ANALYTICS_QUERIES as Q } from '../graph/queries.js'
+import { COCHANGE_FILE } from './index-layout.js'
+import { readIndexJson } from './index-integrity.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import type { CommitRef, IndexInfo } from './types.js'
@@ -78,6 +80,7 @@ export interface RelatedItem {
   confidence: number
   /** shared / revisions of this partner: how often a change to it came with the target. */
   reverse_confidence: number
+  /** shared / the changesets co-change counted (of files or of symbols). */
   support: number
   /** Newest first, under the filters of the counts: no merge, bot or formatting commit, none over maxChangesetSize files. */
   examples: CommitRef[]
@@ -254,7 +257,9 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     if (target.kind === 'directory') throw directoryRefused(target, 'related')
     const g = await reader.graph()
     const key = target.kind === 'file' ? target.path : target.id
-    const rows = await g.query<Omit<RelatedItem, 'examples' | 'path'> & { path?: string }>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : limit })
+    const rows = await g.query<Omit<RelatedItem, 'examples' | 'path' | 'support'> & { path?: string }>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : limit })
+    // support's denominator is beside the graph, not on each edge (coChangeChangesets)
+    const changesets = rows.length ? (readIndexJson<{ files: number; symbols: number }>(reader.dir, COCHANGE_FILE)?.[target.kind === 'file' ? 'files' : 'symbols'] ?? 0) : 0
     // the example commits of every partner in one query, newest first
     const pairs = rows.length ? await g.query<{ key: string; sha: string }>(target.kind === 'file' ? Q.filePairCommits : Q.symbolPairCommits, { a: key, bs: rows.map((r) => r.key), maxFiles: reader.meta.options.analytics.maxChangesetSize }) : []
     const examples = new Map<string, CommitRef[]>()
@@ -264,7 +269,7 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
       if (commit && list.length < (options.examples ?? 3)) list.push(commit)
       examples.set(p.key, list)
     }
-    const related: RelatedItem[] = rows.map((r) => ({ ...r, path: r.path ?? r.key, examples: examples.get(r.key) ?? [] }))
+    const related: RelatedItem[] = rows.map((r) => ({ ...r, support: changesets ? r.shared / changesets : 0, path: r.path ?? r.key, examples: examples.get(r.key) ?? [] }))
     return { target, index: await reader.indexInfo(), related }
   })
 }

@@ -9,7 +9,7 @@ import type { GraphDelta } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
 import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
-import { activityTables, analyticsRows, computeColumnAnalytics } from '../analytics/build.js'
+import { activityTables, analyticsRows, coChangeChangesets, computeColumnAnalytics } from '../analytics/build.js'
 import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
 import { AnalyticsColumns } from '../analytics/columns.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
@@ -36,7 +36,7 @@ import type { SkipReason } from '../parse/types.js'
 import { analyzeSettings, finishNoop, register, type ReadSettings } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
-import { FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
+import { COCHANGE_FILE, FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { hashIndexFiles, readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
 import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
@@ -855,6 +855,7 @@ function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: numbe
     structureKey: out.structureKey,
   }
   saveStoredAnalytics(dir, stored)
+  writeFileSync(path.join(dir, COCHANGE_FILE), JSON.stringify(coChangeChangesets(out)))
   return { rows, stored }
 }
 

@@ -29,6 +29,8 @@ export interface IndexedFile {
 /** The per-file cache, sharded by path (see history/shards.ts). */
 export const FILES = 'files'
 export const GRAPH_DB = 'graph.kuzu'
+/** The changesets co-change counted, of files and of symbols (coChangeChangesets): support's denominator. */
+export const COCHANGE_FILE = 'cochange.json'
 /** The ignore passes of the commits blame looks through (history/ignore-revs.ts). */
 export const IGNORED_REVS_FILE = 'ignored-revs.json'
 /** What the index took from the forge cache (src/forge/apply.ts ForgeApplied). */

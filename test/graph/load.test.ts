@@ -69,7 +69,7 @@ describe('writeGraph', () => {
       expect(await store.query('MATCH (c:Commit)-[r:REFERENCES]->(i:Issue) RETURN c.sha AS sha, i.number AS number, r.closes AS closes ORDER BY c.sha')).toEqual(data.references)
       expect(await store.query('MATCH (p:PullRequest)-[:CLOSES]->(i:Issue) RETURN p.number AS pr, i.number AS issue')).toEqual(data.closes)
       expect(await store.query('MATCH (f:File)-[r:RENAMED_FROM]->(o:File) RETURN f.path AS path, o.path AS from, r.sha AS sha')).toEqual(data.renamedFrom)
-      const pair = 'r.shared AS shared, r.degree AS degree, r.confidence AS confidence, r.reverse_confidence AS reverse_confidence, r.support AS support'
+      const pair = 'r.shared AS shared, r.degree AS degree, r.confidence AS confidence, r.reverse_confidence AS reverse_confidence'
       expect(await store.query(`MATCH (x:File)-[r:CO_CHANGED]->(y:File) RETURN x.path AS a, y.path AS b, ${pair}`)).toEqual(data.fileCoChanged)
       expect(await store.query(`MATCH (x:Symbol)-[r:CO_CHANGED]->(y:Symbol) RETURN x.id AS a, y.id AS b, ${pair}`)).toEqual(data.symbolCoChanged)
       expect(await store.query('MATCH (c:Community) RETURN c.id AS id, c.label AS label, c.size AS size, c.cohesion AS cohesion')).toEqual(data.communities)

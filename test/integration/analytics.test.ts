@@ -241,7 +241,7 @@ describe('history analytics', () => {
       return [
         await q('MATCH (f:File) RETURN f.path, f.revisions, f.recent_revisions, f.churn, f.authors, f.first_change, f.last_change ORDER BY f.path'),
         await q('MATCH (s:Symbol) RETURN s.id, s.revisions, s.recent_revisions, s.churn, s.authors, s.first_change, s.last_change ORDER BY s.id'),
-        await q('MATCH (a)-[r:CO_CHANGED]->(b) RETURN label(a), a.path, b.path, a.id, b.id, r.shared, r.degree, r.confidence, r.reverse_confidence, r.support ORDER BY label(a), a.path, b.path, a.id, b.id'),
+        await q('MATCH (a)-[r:CO_CHANGED]->(b) RETURN label(a), a.path, b.path, a.id, b.id, r.shared, r.degree, r.confidence, r.reverse_confidence ORDER BY label(a), a.path, b.path, a.id, b.id'),
         await q('MATCH (c:Community) RETURN c.id, c.label, c.size, c.cohesion ORDER BY c.id'),
         await q('MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) RETURN s.id, c.id ORDER BY s.id'),
         await q('MATCH (f:File)-[o:OWNED_BY]->(a:Author) RETURN f.path, a.email, o.lines, o.share ORDER BY f.path, a.email'),

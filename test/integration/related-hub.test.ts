@@ -42,6 +42,8 @@ describe('related: a hub file', () => {
     expect(p.degree).toBeLessThan(30)
     expect(p.reverse_confidence).toBeCloseTo(6 / 8)
     expect(p.confidence).toBeCloseTo(6 / 36)
+    // support: shared / the 39 changesets counted (initial, 30 + 6 + 2; not the sweep)
+    expect(p.support).toBeCloseTo(6 / 39, 10)
     const back = await related({ repo: repo.dir, target: 'src/partner.ts' })
     expect(back.related.map((x) => x.path)).toEqual(['src/hub.ts'])
   })
@@ -52,5 +54,13 @@ describe('related: a hub file', () => {
     expect(subjects).toHaveLength(6)
     expect(subjects).not.toContain('chore: license headers everywhere')
     expect(subjects[0]).toBe('hub and partner 5')
+  })
+
+  test('an update counts its commit in every pair\'s support (the graph keeps no support of its own)', async () => {
+    repo.write('src/hub.ts', fn('hub', '999')).commit('hub alone again')
+    expect(((await analyze({ repo: repo.dir })) as { mode: string }).mode).toBe('incremental')
+    const r = await related({ repo: repo.dir, target: 'src/partner.ts' })
+    expect(r.related.map((x) => [x.path, x.shared])).toEqual([['src/hub.ts', 6]])
+    expect(r.related[0].support).toBeCloseTo(6 / 40, 10)
   })
 })
