@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { deserialize, serialize } from 'node:v8'
+import { PROJECT_ROOT } from '../parse/registry.js'
 import { readIndexFile } from '../services/index-integrity.js'
 import type { Flows } from './flows.js'
 import type { CodeGraph } from './resolve.js'
@@ -23,14 +24,14 @@ export interface StoredCodeGraph {
 }
 
 let fingerprint: string | null | undefined
-/** A hash of the resolution code (this module's siblings), or null where they cannot be read (a bundle). */
+/** A hash of the resolution code (this module's siblings as built, found from the project's root in a bundle too), or null where they cannot be read. */
 export function resolverFingerprint(): string | null {
   if (fingerprint === undefined) {
     try {
       const hash = createHash('sha256')
-      // compiled beside this module, or the sources when they run directly (tests)
-      const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js'
-      for (const name of ['resolve', 'modules']) hash.update(readFileSync(new URL(`./${name}.${ext}`, import.meta.url)))
+      // the built files (a bundled copy of this module runs from dist/bundle), or the sources when they run directly (tests)
+      const sources = import.meta.url.endsWith('.ts')
+      for (const name of ['resolve', 'modules']) hash.update(readFileSync(sources ? new URL(`./${name}.ts`, import.meta.url) : path.join(PROJECT_ROOT, 'dist', 'codegraph', `${name}.js`)))
       fingerprint = hash.digest('hex')
     } catch {
       fingerprint = null

@@ -41,11 +41,11 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
   if (!summary) {
     let head: GraphHeadStart | null = null
     try {
-      // an update's graph is copied and opened on its thread while the service loads (not bundled either: the worker is found beside it)
-      const start = (await import(new URL('../services/graph-head-start.js', import.meta.url).href)) as typeof import('../services/graph-head-start.js')
+      // an update's graph is copied and opened on its thread while the service loads
+      const start = await import('../services/graph-head-start.js')
       head = read ? start.graphHeadStart(read.repo, read.settings) : null
-      // not bundled: the service loads its grammars, workers and model relative to its own files
-      const { analyze } = (await import(new URL('../services/analyze.js', import.meta.url).href)) as typeof import('../services/analyze.js')
+      // bundled in a chunk of its own, loaded now: the service finds its grammars, workers and model from the project's root
+      const { analyze } = await import('../services/analyze.js')
       summary = await analyze({ ...options, onProgress: progress.report, settings: read, headStart: head ?? undefined })
     } catch (error) {
       if (head && !head.adopted) await head.writer.close({ discard: true }).finally(() => rmSync(head!.dir, { recursive: true, force: true }))
