@@ -576,6 +576,7 @@ async function syncRows<T extends Record<string, unknown>>(s: DeltaSession, def:
   for (const [k, rows] of wanted) if ((counts.get(k)?.have ?? 0) !== rows.length) out.push(...rows)
   return out
 }
+
 const SYMBOL_DOCS = "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths RETURN d.row AS row, d.id AS id, d.ref AS ref, d.line AS line, d.title AS title, d.text AS text, d.search AS search, d.hash AS hash"
 const DELETE_VECTORS_BY_ROW = 'MATCH (v:DocVector) WHERE v.row IN $rows DELETE v'
 const DELETE_DOCS_BY_ROW = 'MATCH (d:Doc) WHERE d.row IN $rows DELETE d'
