@@ -12,9 +12,7 @@ import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/deci
  * schema's table definitions; every value goes in as a parameter.
  */
 export interface GraphDelta {
-  /** Files whose symbols are replaced: their Symbol nodes (and every edge of them) go first. */
-  replaceSymbolsOf: string[]
-  /** Symbols (by id) deleted with every edge of theirs: an update's changed and removed symbols. */
+  /** Symbols (by id) deleted with every edge of theirs, first: an update's changed and removed symbols. */
   deleteSymbols?: string[]
   /** Existing symbols kept in place whose columns from the file change (lines, signature): set, activity aside. */
   updateSymbols?: SymbolRow[]
@@ -409,8 +407,6 @@ async function openDelta(dbPath: string, guarding: boolean): Promise<DeltaSessio
  */
 async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<void> {
   const { conn } = s
-  const replaceSymbolsOf = delta.replaceSymbolsOf ?? []
-  if (replaceSymbolsOf.length > 0) await deleteNodes(s, 'Symbol', SYMBOLS_OF, { paths: replaceSymbolsOf })
   if (delta.deleteSymbols && delta.deleteSymbols.length > 0) await deleteNodes(s, 'Symbol', SYMBOLS_BY_ID, { ids: delta.deleteSymbols })
   await deleteCounted(s, relDef('CONTAINS', 'Symbol', 'Symbol'), 'UNWIND $rows AS r MATCH (:Symbol {id: r.parent})-[e:CONTAINS]->(:Symbol {id: r.child}) DELETE e RETURN count(*) AS n', (delta.removeContains ?? []).map((r) => ({ ...r })))
   // the kept symbols' history rows that differ go now, those to insert join the delta's own
@@ -521,7 +517,6 @@ async function replaceDecisions(s: DeltaSession, g: DecisionGraph): Promise<void
   }
 }
 
-const SYMBOLS_OF = 'x.path IN $paths'
 const SYMBOLS_BY_ID = 'x.id IN $ids'
 
 /**

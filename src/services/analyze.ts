@@ -31,7 +31,7 @@ import { classifyFile, createSymbolExtractor, installedLanguageRegistry, isTestP
 import { isModuleConfigFile } from '../codegraph/modules.js'
 import { loadCodeGraph, resolverFingerprint, saveCodeGraph } from '../codegraph/cache.js'
 import { buildFlows, type Flows } from '../codegraph/flows.js'
-import { buildCodeGraph, MODULE_SYMBOL, moduleSymbolId, resolutionFace, type CodeGraph } from '../codegraph/resolve.js'
+import { buildCodeGraph, MODULE_SYMBOL, resolutionFace, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
 import { analyzeSettings, finishNoop, register, type ReadSettings } from './analyze-settings.js'
 import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
@@ -210,7 +210,6 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   }
   const similar = await similarOf(repo, decisions, embeddingModel)
   const forge = loadForge(repo)
-
 
   const release = acquireLock(repo)
   // what earlier runs retired is deleted meanwhile

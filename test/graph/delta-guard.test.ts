@@ -54,7 +54,7 @@ const ADD: Partial<GraphDelta> = {
   },
 }
 /** The next update's: src/zz.ts loses its symbols (and their rows), nothing comes back. */
-const REMOVE: Partial<GraphDelta> = { replaceSymbolsOf: ['src/zz.ts'] }
+const REMOVE: Partial<GraphDelta> = { deleteSymbols: Array.from({ length: 10 }, (_, i) => `src/zz.ts#z${i}`) }
 
 async function update(runner: ReturnType<typeof deltaRunner>, from: string, to: string, delta: Partial<GraphDelta>) {
   await runner({ op: 'open', from, to })
