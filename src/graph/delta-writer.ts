@@ -59,11 +59,18 @@ export class GraphDeltaWriter {
     this.track(this.request({ op: 'checkpoint' }))
   }
 
-  /** Waits for every part, checkpoints, closes and hashes the graph; the row counts and the hash. */
+  /**
+   * Checkpoints, closes and hashes the graph once every part is in; the row counts and the hash.
+   * Asked at once, not when this thread has seen the parts' replies: it may be busy until then
+   * (an update saves its files meanwhile), and the graph's thread would wait for nothing. A part
+   * that failed fails the finish there (deltaRunner), and its own error is the one thrown.
+   */
   async finish(): Promise<DeltaFinish> {
+    const finished = this.request({ op: 'finish' })
+    finished.catch(() => {})
     await Promise.allSettled(this.pending)
     if (this.failure) throw this.failure
-    return (await this.request({ op: 'finish' })) as DeltaFinish
+    return (await finished) as DeltaFinish
   }
 
   /**

@@ -705,13 +705,16 @@ export interface DeltaFinish {
 
 /**
  * Runs delta steps one at a time, in the order given, whatever the previous one gave: open copies
- * the previous graph and opens the copy, finish checkpoints, closes and hashes it, close closes
- * it when finish did not (a failed step).
+ * the previous graph and opens the copy, finish checkpoints, closes and hashes it (or throws the
+ * first failure of a step before it: the graph is not what was meant), close closes it when
+ * finish did not.
  */
 export function deltaRunner(options: { guards?: boolean } = {}): (op: DeltaOp) => Promise<{ value: unknown; ms: number }> {
   let session: DeltaSession | null = null
   let openedPath: string | null = null
   let queue: Promise<unknown> = Promise.resolve()
+  /** The first step that failed: a finish after it is not attempted. */
+  let failed: unknown = null
   const opened = () => session ?? Promise.reject(new Error('the graph delta was used before the graph was opened'))
   const step = async (op: DeltaOp): Promise<unknown> => {
     switch (op.op) {
@@ -726,6 +729,7 @@ export function deltaRunner(options: { guards?: boolean } = {}): (op: DeltaOp) =
       case 'checkpoint':
         return checkpointDelta(await opened())
       case 'finish': {
+        if (failed !== null) throw failed
         // checkpointed, closed and hashed here: the caller's manifest need not read the graph again
         const counts = await finishDelta(await opened())
         const open = session!
@@ -743,8 +747,13 @@ export function deltaRunner(options: { guards?: boolean } = {}): (op: DeltaOp) =
   return (op) => {
     const result = queue.then(async () => {
       const started = performance.now()
-      const value = await step(op)
-      return { value, ms: performance.now() - started }
+      try {
+        const value = await step(op)
+        return { value, ms: performance.now() - started }
+      } catch (error) {
+        failed ??= error
+        throw error
+      }
     })
     queue = result.catch(() => {})
     return result

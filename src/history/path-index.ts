@@ -1,10 +1,11 @@
-import { appendFileSync, closeSync, copyFileSync, fstatSync, ftruncateSync, openSync, readSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
 import type { PatchCheckpoint, PatchSink, RawCommit } from '../git/history-reader.js'
 import { isDirectoryMark } from '../git/merge-diffs.js'
 import type { HistoryGraph } from './graph.js'
+import { appendSegments, SegmentReader } from './segments.js'
 import { ShardReader, updateShards, writeShards } from './shards.js'
 import { damagedIndex, parseIndexJson, readIndexJson } from '../services/index-integrity.js'
 
@@ -16,7 +17,8 @@ import { damagedIndex, parseIndexJson, readIndexJson } from '../services/index-i
  * that walks exactly like the full one for that lineage.
  *
  * Commits are numbered by age (0 = oldest), which new commits never change: an update appends
- * them to the DAG and appends new sections to a copy of diffs.bin (a path can own several).
+ * them to the DAG and new sections to diffs.bin (a path can own several), a store in segments
+ * (segments.ts) of which an update copies at most the last.
  */
 const DAG = 'dag.json'
 const DIFFS = 'diffs.bin'
@@ -67,10 +69,14 @@ function locationsOf(index: Sections, p: string): Array<[number, number]> {
   return index[p]
 }
 
+function deflatePatches(entries: PatchEntry[]): Buffer {
+  return deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 })
+}
+
 function packPatches(sections: Map<string, PatchEntry[]>, index: Sections, offset: number): Buffer {
   const chunks: Buffer[] = []
   for (const [p, entries] of sections) {
-    const buf = deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 })
+    const buf = deflatePatches(entries)
     locationsOf(index, p).push([offset, buf.length])
     chunks.push(buf)
     offset += buf.length
@@ -228,21 +234,11 @@ export class PathIndex {
   patches(paths: Iterable<string> | null): PatchEntry[] {
     const wanted = paths === null ? Object.keys(this.patchIndex.entries()) : [...new Set(paths)]
     const out: PatchEntry[] = []
-    let fd: number
+    const store = new SegmentReader(this.dir, PATCHES)
     try {
-      fd = openSync(path.join(this.dir, PATCHES), 'r')
-    } catch {
-      throw damagedIndex(this.dir, `${PATCHES} cannot be opened`)
-    }
-    try {
-      const size = fstatSync(fd).size
       for (const p of wanted) {
         for (const [offset, length] of this.patchIndex.get(p) ?? []) {
-          if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
-            throw damagedIndex(this.dir, `a section of ${PATCHES} lies outside the file`)
-          }
-          const buf = Buffer.alloc(length)
-          readSync(fd, buf, 0, length, offset)
+          const buf = store.read(offset, length)
           let entries: PatchEntry[]
           try {
             entries = JSON.parse(inflateRawSync(buf).toString('utf8')) as PatchEntry[]
@@ -253,7 +249,7 @@ export class PathIndex {
         }
       }
     } finally {
-      closeSync(fd)
+      store.close()
     }
     return out
   }
@@ -291,29 +287,19 @@ export class PathIndex {
 
   private read(paths: Iterable<string>): Entry[] {
     const out: Entry[] = []
-    let fd: number
+    const store = new SegmentReader(this.dir, DIFFS)
     try {
-      fd = openSync(path.join(this.dir, DIFFS), 'r')
-    } catch {
-      throw damagedIndex(this.dir, `${DIFFS} cannot be opened`)
-    }
-    try {
-      const size = fstatSync(fd).size
       for (const p of paths) {
         for (const [offset, length] of this.index.get(p) ?? []) {
-          // a section must lie inside the file and parse: anything else is damage, not a bug
-          if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset < 0 || length < 0 || offset + length > size) {
-            throw damagedIndex(this.dir, `a section of ${DIFFS} lies outside the file`)
-          }
-          const buf = Buffer.alloc(length)
-          readSync(fd, buf, 0, length, offset)
+          // a section must lie inside the store and parse: anything else is damage, not a bug
+          const buf = store.read(offset, length)
           const entries = parseIndexJson<Entry[]>(this.dir, DIFFS, buf.toString('utf8'))
           if (!Array.isArray(entries)) throw damagedIndex(this.dir, `a section of ${DIFFS} cannot be parsed`)
           for (const e of entries) out.push(e)
         }
       }
     } finally {
-      closeSync(fd)
+      store.close()
     }
     return out
   }
@@ -384,7 +370,7 @@ export class PathIndex {
 
   /**
    * Write the index of `dir` as this one plus `fresh` commits (newest first): the DAG grows at the
-   * young end, diffs.bin is copied and new sections are appended to it.
+   * young end, and new sections are appended to diffs.bin and patches.bin (appendSegments).
    */
   appendTo(dir: string, fresh: RawCommit[]): void {
     const n = this.size
@@ -400,17 +386,15 @@ export class PathIndex {
       dag.dates.push(Math.floor(Date.parse(c.committerDate) / 1000))
       dag.boundary.push(0)
     }
-    const target = path.join(dir, DIFFS)
-    copyFileSync(path.join(this.dir, DIFFS), target)
     const perCommit = fresh.map((c, i) => ({ age: n + k - 1 - i, diffs: c.diffs }))
-    const added: Sections = {}
-    withFile(target, 'r+', (fd) => writeSections(fd, entriesByPath(perCommit), added, fstatSync(fd).size))
-    updateShards(this.dir, dir, INDEX, Object.entries(added).map(([p, locations]) => [p, [...(this.index.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
-    const patches = path.join(dir, PATCHES)
-    copyFileSync(path.join(this.dir, PATCHES), patches)
-    const addedPatches: Sections = {}
-    appendFileSync(patches, packPatches(patchesByPath(perCommit), addedPatches, statSync(patches).size))
-    updateShards(this.dir, dir, PATCH_INDEX, Object.entries(addedPatches).map(([p, locations]) => [p, [...(this.patchIndex.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
+    const append = (name: string, index: ShardReader<Array<[number, number]>>, shards: string, sections: Array<[string, Buffer]>) => {
+      const offsets = appendSegments(this.dir, dir, name, sections.map(([, buf]) => buf))
+      const added: Sections = {}
+      sections.forEach(([p, buf], i) => locationsOf(added, p).push([offsets[i], buf.length]))
+      updateShards(this.dir, dir, shards, Object.entries(added).map(([p, locations]) => [p, [...(index.get(p) ?? []), ...locations]] as [string, Array<[number, number]>]))
+    }
+    append(DIFFS, this.index, INDEX, [...entriesByPath(perCommit)].map(([p, entries]) => [p, Buffer.from(JSON.stringify(entries))]))
+    append(PATCHES, this.patchIndex, PATCH_INDEX, [...patchesByPath(perCommit)].map(([p, entries]) => [p, deflatePatches(entries)]))
     writeFileSync(path.join(dir, DAG), JSON.stringify(dag))
   }
 }

@@ -18,6 +18,13 @@ const TRUST_FILE = 'gitwhy-trust'
 const KEEP = 8
 /** The files whose content readers take on trust (graph.kuzu is opened by Kuzu, diffs.bin read in parts). */
 const PINNED = ['graph.kuzu', 'diffs.bin']
+/** diffs.bin's later segments (src/history/segments.ts), read in parts as it is. */
+const PINNED_SEGMENT = /^diffs\.\d+\.bin$/
+
+/** The pinned files of the index in `dir`: PINNED and the later segments its manifest lists. */
+function pinnedOf(dir: string, manifest: string): string[] {
+  return [...PINNED, ...Object.keys(manifestOf(dir, manifest).files).filter((rel) => PINNED_SEGMENT.test(rel))]
+}
 
 interface TrustRecord {
   repo: string
@@ -62,8 +69,14 @@ function identity(dir: string, files: readonly string[] = PINNED, withSize = fal
 export function isTrusted(repo: string, dir: string, manifest: string | undefined): boolean {
   if (manifest === undefined) return false
   const real = realpathSync(repo)
-  const now = identity(dir)
-  return records(trustFile(repo)).some((r) => r.repo === real && r.manifest === manifest && PINNED.every((f) => r.files?.[f] === now[f]))
+  let pinned: string[]
+  try {
+    pinned = pinnedOf(dir, manifest)
+  } catch {
+    return false
+  }
+  const now = identity(dir, pinned)
+  return records(trustFile(repo)).some((r) => r.repo === real && r.manifest === manifest && pinned.every((f) => r.files?.[f] === now[f]))
 }
 
 /**
@@ -92,7 +105,7 @@ export function unchangedSinceTrusted(repo: string, dir: string, manifest: strin
 /** Record the index in `dir` as built (or verified) here; keeps the last few. */
 export function trustIndex(repo: string, dir: string, manifest: string): void {
   const file = trustFile(repo)
-  const record: TrustRecord = { repo: realpathSync(repo), manifest, files: identity(dir), all: identity(dir, Object.keys(manifestOf(dir, manifest).files), true) }
+  const record: TrustRecord = { repo: realpathSync(repo), manifest, files: identity(dir, pinnedOf(dir, manifest)), all: identity(dir, Object.keys(manifestOf(dir, manifest).files), true) }
   const kept = records(file).filter((r) => r.manifest !== manifest).slice(-(KEEP - 1))
   mkdirSync(path.dirname(file), { recursive: true })
   const tmp = `${file}.${process.pid}.tmp`

@@ -5,6 +5,8 @@
  *
  * The tests in this file run in order on one repository.
  */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { assertNoMismatches, checkEverything, codeGraphEdges, collectAnswers, diffAnswers, gatherFacts, historyEdges } from '../helpers/compare.js'
 import { mergesScenario, pyFunction, tsClass, type Scenario } from '../helpers/scenarios.js'
@@ -15,11 +17,15 @@ describe('incremental analyze', () => {
   let svc: SharedServices
 
   beforeAll(async () => {
+    // every update appends a segment to the diff and patch stores (src/history/segments.ts): the
+    // answers below then read sections across several of them
+    process.env.GITWHY_SEGMENT_BYTES = '1'
     scenario = mergesScenario()
     svc = sharedServices()
     await svc.analyze({ repo: scenario.repo.dir })
   })
   afterAll(async () => {
+    delete process.env.GITWHY_SEGMENT_BYTES
     await svc?.close()
     scenario?.cleanup()
   })
@@ -81,6 +87,8 @@ describe('incremental analyze', () => {
     const summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string; new_commits?: number }
     if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
     if (summary.new_commits !== undefined) expect(summary.new_commits).toBe(6)
+    const { indexDir } = JSON.parse(readFileSync(join(repo.dir, '.gitwhy', 'meta.json'), 'utf8')) as { indexDir: string }
+    for (const segment of ['diffs.1.bin', 'patches.1.bin']) expect(existsSync(join(repo.dir, '.gitwhy', indexDir, segment)), `the update appended ${segment}`).toBe(true)
     const edges = await expectSameAsFreshAndGit('after 6 new commits')
     expect(edges.calls.some((c) => c.includes('src/audit.ts#audit')), 'the audit() calls resolve').toBe(true)
   })
