@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { readHistory, type RawCommit } from '../git/history-reader.js'
 import { decodeSource } from '../git/decode.js'
@@ -260,7 +260,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const [, shallow] = await Promise.all([excludeFromGit(repo), shallowCommits(repo), ancestor])
     const prevDir = usable ? path.join(gitwhyDir(repo), previous.indexDir) : null
     const history: HistoryOptions = { repo, identityMerge, identities, ignoreRevs }
-    const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && (await ancestor)
+    const outgrown = prevDir !== null && !options.rebuild ? graphOutgrown(prevDir, previous!) : null
+    if (outgrown) options.onWarning?.(`rebuilt the index: its graph had grown to ${mb(outgrown.now)} from ${mb(outgrown.built)} at its last full build (Kuzu does not reuse all the space an update frees)`)
+    const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && !outgrown && (await ancestor)
     const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
       progress('history', 0, 0) // the phase's clock starts before git's first commit arrives
       return readHistory(repo, {
@@ -382,6 +384,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       remote: await remote,
       decisions: fingerprint,
       ...forgeMeta(forgeApplied),
+      graphBuiltBytes: mode === 'incremental' ? (previous!.graphBuiltBytes ?? statSync(path.join(prevDir!, GRAPH_DB)).size) : statSync(path.join(dir, GRAPH_DB)).size,
     }
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
@@ -403,6 +406,18 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     release()
   }
 }
+
+/** An updated graph this many times the size it was built at is loaded afresh (IndexMeta.graphBuiltBytes). */
+const GRAPH_REGROWTH = 1.5
+
+/** The previous index's graph when it has outgrown its build (sizes in bytes); null when not. */
+function graphOutgrown(prevDir: string, previous: IndexMeta): { now: number; built: number } | null {
+  if (previous.graphBuiltBytes === undefined) return null
+  const now = statSync(path.join(prevDir, GRAPH_DB)).size
+  return now > GRAPH_REGROWTH * previous.graphBuiltBytes ? { now, built: previous.graphBuiltBytes } : null
+}
+
+const mb = (bytes: number): string => `${Math.round(bytes / (1 << 20))} MB`
 
 /**
  * HEAD unchanged, the recorded decisions or the forge cache changed: a new index whose files are
