@@ -25,8 +25,6 @@ export interface GraphDelta {
   removeContains?: GraphData['contains']
   /** Existing File nodes whose properties change. */
   updateFiles: FileRow[]
-  /** Added to every existing commit's `topo` (the new commits take 0..k-1). */
-  topoShift: number
   /** Existing authors whose name changes (the newest commit's name wins). */
   renameAuthors: AuthorRow[]
   /** New activity columns of File and Symbol nodes that are neither inserted nor in updateFiles. */
@@ -421,7 +419,6 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     await run(conn, DELETE_VECTORS_BY_ID, ids)
     await run(conn, DELETE_DOCS_BY_ID, ids)
   }
-  if (delta.topoShift) await run(conn, SHIFT_TOPO, { k: delta.topoShift })
   if (delta.renameAuthors && delta.renameAuthors.length > 0) {
     await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
   }
@@ -601,7 +598,6 @@ async function syncSymbolDocs(s: DeltaSession, paths: string[], docs: ReadonlyAr
   }
   if (set.length > 0) await runBatched(s.conn, SET_DOCS, set)
 }
-const SHIFT_TOPO = 'MATCH (c:Commit) SET c.topo = c.topo + $k'
 const DELETE_VECTORS_BY_ID = 'MATCH (d:Doc), (v:DocVector) WHERE d.id IN $ids AND v.row = d.row DELETE v'
 const DELETE_DOCS_BY_ID = 'MATCH (d:Doc) WHERE d.id IN $ids DELETE d'
 
@@ -616,7 +612,7 @@ function symbolWithFileStatement(def: TableDef): string {
  * and their edges. ~0.1 s of statements prepared off the update's path.
  */
 async function warmDelta({ conn }: DeltaSession): Promise<void> {
-  const statements = [...deleteNodeStatements('Symbol', SYMBOLS_BY_ID), SYMBOL_DOCS, DELETE_VECTORS_BY_ROW, DELETE_DOCS_BY_ROW, SET_DOCS, SHIFT_TOPO]
+  const statements = [...deleteNodeStatements('Symbol', SYMBOLS_BY_ID), SYMBOL_DOCS, DELETE_VECTORS_BY_ROW, DELETE_DOCS_BY_ROW, SET_DOCS]
   for (const def of TABLES) {
     if (def.name === 'Symbol') statements.push(insertStatement(def), symbolWithFileStatement(def))
     else if (def.name === 'Doc' || def.name === 'Commit') statements.push(insertStatement(def))

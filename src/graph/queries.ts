@@ -247,7 +247,7 @@ export const DECISION_QUERIES = {
   commitMessages: `
     MATCH (c:Commit) WHERE NOT c.category IN ['bot', 'revert']
     RETURN c.sha AS sha, c.subject AS subject, c.body AS body
-    ORDER BY c.topo`,
+    ORDER BY c.age DESC`,
   commitOwnedSymbols: `
     MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit {sha: $sha}) WHERE s.name <> '<module>'
     RETURN s.path AS path, s.qualified_name AS qualified_name, b.lines AS lines

@@ -11,7 +11,8 @@ import type { GraphData } from './types.js'
  */
 // 14: rows with no words hold NO_WORDS (`<module>` symbols and wordless commits held ''); analytics.json as columns;
 // CO_CHANGED without support (it changed on every pair with each commit: cochange.json has its denominator)
-export const SCHEMA_VERSION = 14
+// 15: Commit.topo (0 = newest: every update shifted every commit's) is Commit.age (0 = oldest: unchanged by updates)
+export const SCHEMA_VERSION = 15
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE' | 'FLOAT[]'
@@ -133,7 +134,7 @@ export const TABLES: readonly TableDef[] = [
       text('category', 'Change category: merge, initial, bot, revert (verified: see REVERTS), formatting, micro, mega or normal.'),
       int('additions', 'Lines added over all files.'),
       int('deletions', 'Lines deleted over all files.'),
-      int('topo', 'Position in the stored topological order (0 = newest).'),
+      int('age', 'Position in the stored history counted from its oldest commit (0); a commit is above its parents, and later commits never change it (newest first: ORDER BY c.age DESC).'),
       bool('boundary', 'True at the edge of the indexed history (shallow clone or commit limit): parents are missing.'),
     ],
   },

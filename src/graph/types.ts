@@ -46,8 +46,8 @@ export interface CommitRow {
   category: string
   additions: number
   deletions: number
-  /** Index in the stored topological order (0 = newest). */
-  topo: number
+  /** Position in the stored history from its oldest commit (0): above every parent's, never changed by later commits. */
+  age: number
   /** True for commits at the edge of the indexed history (shallow boundary or --max-commits cut). */
   boundary: boolean
 }

@@ -22,6 +22,8 @@ export interface CommitTableOptions {
   identities?: IdentityMap
   /** The verified reverts (reverts.ts). */
   reverts?: readonly RevertEdge[]
+  /** The age of the oldest of `commits` (an update's new commits follow the stored ones); 0 by default. */
+  firstAge?: number
 }
 
 export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: Set<string>, options: CommitTableOptions = {}): CommitTables {
@@ -63,7 +65,7 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
       category,
       additions,
       deletions,
-      topo: i,
+      age: (options.firstAge ?? 0) + commits.length - 1 - i,
       boundary: graph.boundary[i],
     }
     t.commits.push(row)

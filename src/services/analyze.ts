@@ -1211,7 +1211,8 @@ async function updateIndex(u: {
   const paths = new Set<string>()
   const older = catalog.subjects()
   const reverts = await time('reverts', () => revertsOf(u.repo, fresh, older))
-  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts })
+  // the new commits' ages follow the stored ones': no stored commit's row changes
+  const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts, firstAge: old.size })
   // a new commit naming an older PR can change that PR's title: rebuild instead
   if (tables.pullRequests.some((p) => knownPrs.has(p.number))) return null
   // What the forge cache gives the new commits (and, when it changed, the older ones): worked out
@@ -1267,7 +1268,6 @@ async function updateIndex(u: {
   writer.apply({
     ...symbolChange.delta,
     syncSymbolDocsOf: replaceSymbolsOf,
-    topoShift: fresh.length,
     renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
     removeDocs: forgeRows?.removeDocs,
     updatePullRequests: forgeRows?.updatePullRequests,

@@ -67,7 +67,7 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
   dag.shas.forEach((sha, age) => {
     const h = expected.get(sha)
     const parents = dag.parents[age].map((p) => (p < 0 ? null : dag.shas[p]))
-    const gitParents = h ? raw[h.topo].parents.map((p) => (ageOf.has(p) ? p : null)) : null
+    const gitParents = h ? raw[raw.length - 1 - h.age].parents.map((p) => (ageOf.has(p) ? p : null)) : null
     if (!h || !same(parents, gitParents) || dag.dates[age] !== Math.floor(Date.parse(h.committer_date) / 1000)) report(`commit ${sha.slice(0, 7)} differs from git's in the history DAG`)
   })
 

@@ -280,7 +280,7 @@ describe('CLI contract (--json documents and human output)', () => {
       run('evidence', 'src/server.ts:1-3'),
       run('history', 'src/parser.py'),
       run('schema'),
-      run('cypher', 'MATCH (c:Commit) RETURN c.short AS s ORDER BY c.topo'),
+      run('cypher', 'MATCH (c:Commit) RETURN c.short AS s ORDER BY c.age DESC'),
       run('why', 'src/server.ts:1-3'),
     ])
     for (const r of [status, evidence, history, schema, cypher, why]) {

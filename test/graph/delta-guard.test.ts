@@ -34,7 +34,7 @@ function graph(): GraphData {
   for (let i = 0; i < COMMITS; i++) {
     g.commits.push({
       sha: sha(i), short: sha(i).slice(-7), author_name: 'a', author_email: 'a@example.com', author_date: '2020-01-01T00:00:00Z',
-      committer_date: '2020-01-01T00:00:00Z', subject: 's', body: '', parent_count: 1, category: 'other', additions: 0, deletions: 0, topo: i, boundary: false,
+      committer_date: '2020-01-01T00:00:00Z', subject: 's', body: '', parent_count: 1, category: 'other', additions: 0, deletions: 0, age: i, boundary: false,
     })
   }
   const paths = Array.from({ length: 300 }, (_, i) => `src/f${i}.ts`)

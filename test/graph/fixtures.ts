@@ -47,7 +47,7 @@ export function trickyGraph(): GraphData {
       sha: sha(i + 1), short: sha(i + 1).slice(-7), author_name: text, author_email: `a${i}@example.com`,
       author_date: '2020-01-01T12:00:00+02:00', committer_date: '2020-01-02T00:30:00-05:30',
       subject: text, body: `${text}\n\nbody of ${i}, "quoted"\n`, parent_count: i === 0 ? 0 : 1,
-      category: 'fix', additions: i * 10, deletions: i, topo: TRICKY_STRINGS.length - 1 - i, boundary: i === 0,
+      category: 'fix', additions: i * 10, deletions: i, age: i, boundary: i === 0,
     })
     g.authors.push({ email: `a${i}@example.com`, name: text, emails: `a${i}@example.com` })
     g.authoredBy.push({ sha: sha(i + 1), email: `a${i}@example.com` })

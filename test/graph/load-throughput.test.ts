@@ -25,7 +25,7 @@ function syntheticGraph(): GraphData {
       author_date: new Date(1_600_000_000_000 + i * 60_000).toISOString().replace('Z', '+00:00'),
       committer_date: new Date(1_600_000_000_000 + i * 60_000).toISOString(),
       subject: `fix: change number ${i}, with "quotes"`, body: `Body line one for ${i}.\n\nFixes #${i % 500}\n`,
-      parent_count: i === 0 ? 0 : 1, category: 'fix', additions: i % 50, deletions: i % 7, topo: COMMITS - 1 - i, boundary: i === 0,
+      parent_count: i === 0 ? 0 : 1, category: 'fix', additions: i % 50, deletions: i % 7, age: i, boundary: i === 0,
     })
     g.authoredBy.push({ sha: sha(i), email: `dev${i % 200}@example.com` })
     if (i > 0) g.parents.push({ sha: sha(i), parent: sha(i - 1), idx: 0 })

@@ -30,7 +30,7 @@ describe('writeGraph', () => {
         `MATCH (c:Commit) RETURN c.sha AS sha, c.short AS short, c.author_name AS author_name, c.author_email AS author_email,
            c.author_date AS author_date, c.committer_date AS committer_date, c.subject AS subject, c.body AS body,
            c.parent_count AS parent_count, c.category AS category, c.additions AS additions, c.deletions AS deletions,
-           c.topo AS topo, c.boundary AS boundary ORDER BY c.sha`,
+           c.age AS age, c.boundary AS boundary ORDER BY c.sha`,
       )
       expect(commits).toEqual(data.commits.map((c) => ({
         ...c, author_date: '2020-01-01T10:00:00.000Z', committer_date: '2020-01-02T06:00:00.000Z',
@@ -91,7 +91,7 @@ describe('writeGraph', () => {
     await writeGraph(dbPath, trickyGraph())
     const store = await GraphStore.open(dbPath, { readOnly: true })
     try {
-      const [row] = await store.query('MATCH (c:Commit) RETURN count(*) AS n, sum(c.additions) AS added, max(c.topo) AS top')
+      const [row] = await store.query('MATCH (c:Commit) RETURN count(*) AS n, sum(c.additions) AS added, max(c.age) AS top')
       expect(row).toEqual({ n: TRICKY_STRINGS.length, added: 1200, top: TRICKY_STRINGS.length - 1 })
       expect(typeof row.added).toBe('number')
       expect(() => JSON.stringify(row)).not.toThrow()

@@ -326,6 +326,8 @@ export async function historyEdges(repo: string): Promise<Record<string, string[
     blamedOn: await q('MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit) RETURN s.id AS symbol, c.sha AS sha, b.lines AS lines'),
     changed: await q('MATCH (c:Commit)-[r:CHANGED]->(s:Symbol) RETURN c.sha AS sha, s.id AS symbol, r.added AS added, r.removed AS removed'),
     touched: await q('MATCH (c:Commit)-[t:TOUCHED]->(f:File) RETURN c.sha AS sha, f.path AS path, t.change AS change'),
+    // an update's new commits take the ages after the stored ones': a build's numbering
+    ages: await q('MATCH (c:Commit) RETURN c.sha AS sha, c.age AS age'),
     defines: await q('MATCH (f:File)-[:DEFINES]->(s:Symbol) RETURN f.path AS path, s.id AS symbol'),
     contains: await q('MATCH (a:Symbol)-[:CONTAINS]->(b:Symbol) RETURN a.id AS parent, b.id AS child'),
     memberOf: await q('MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) RETURN s.id AS symbol, c.label AS community'),

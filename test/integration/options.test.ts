@@ -106,7 +106,7 @@ describe('update or rebuild', () => {
       ['two (#4)', 'blame', [4]],
       ['one', 'blame', []],
     ])
-    const { rows } = await cypher({ repo: repo.dir, statement: 'MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit) RETURN c.subject AS subject, b.lines AS lines, c.topo AS topo ORDER BY topo' })
-    expect(rows).toEqual([{ subject: 'two (#4)', lines: 1, topo: 0 }, { subject: 'one', lines: 2, topo: 1 }])
+    const { rows } = await cypher({ repo: repo.dir, statement: 'MATCH (s:Symbol)-[b:BLAMED_ON]->(c:Commit) RETURN c.subject AS subject, b.lines AS lines, c.age AS age ORDER BY age DESC' })
+    expect(rows).toEqual([{ subject: 'two (#4)', lines: 1, age: 1 }, { subject: 'one', lines: 2, age: 0 }])
   })
 })
