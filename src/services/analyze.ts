@@ -1209,7 +1209,11 @@ async function updateIndex(u: {
   const identities = resolveIdentities(signatures, history.identities, history.identityMerge)
   for (const [email, who] of before) if (JSON.stringify(identities.get(email)) !== JSON.stringify(who)) return null
   const paths = new Set<string>()
-  const older = catalog.subjects()
+  // the stored history as the analytics keep it, newest first as a build reads it: its subjects
+  // serve the reverts and the walk (the catalog would read every shard for them), and the analytics
+  // below start from it
+  const columns = loadAnalyticsColumns(prevDir)
+  const older = columns.sha.map((sha, i) => ({ sha, subject: columns.subject[i] }))
   const reverts = await time('reverts', () => revertsOf(u.repo, fresh, older))
   // the new commits' ages follow the stored ones': no stored commit's row changes
   const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts, firstAge: old.size })
@@ -1311,7 +1315,7 @@ async function updateIndex(u: {
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
   const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
-    const cache = loadAnalyticsColumns(prevDir)
+    const cache = columns
     const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
     const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
     const next = cache.withUpdate(fresh, gone, symbols.changed, tables.renamedFrom)

@@ -59,6 +59,12 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
       report(`commit ${e.commit.sha.slice(0, 7)} differs from git's in the commit catalog`)
     }
   }
+  // what an update takes the catalog to mention without reading it (commits-known.json)
+  const catalog = loadCommitCatalog(dir)
+  const listed = catalog.known()
+  const scanned = catalog.known({ scan: true })
+  const sorted = (k: typeof listed) => JSON.stringify([[...k.pullRequests].sort((a, b) => a - b), [...k.issues].sort((a, b) => a - b), [...k.emails].sort()])
+  if (sorted(listed) !== sorted(scanned)) report('the commit catalog\'s list of pull requests, issues and authors is not what its commits mention')
 
   // the DAG of the per-path history
   const dag = PathIndex.open(dir).dag
