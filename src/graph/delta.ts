@@ -411,7 +411,7 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
   const history = delta.syncHistory ? await syncHistory(s, delta.syncHistory) : { changed: [], blamedOn: [] }
   if (delta.updateSymbols && delta.updateSymbols.length > 0) {
     const columns = tableDef('Symbol').columns.filter((c) => c.name !== 'id' && c.name !== 'search' && !ACTIVITY_COLUMNS.some((a) => a.name === c.name))
-    await runBatched(conn, `UNWIND $rows AS r MATCH (s:Symbol {id: r.id}) SET ${columns.map((c) => `s.${c.name} = ${cast(c)}`).join(', ')}`, insertRows(tableDef('Symbol'), delta.updateSymbols as unknown as Array<Record<string, unknown>>))
+    await setNodes(conn, 'Symbol', 'id', columns, insertRows(tableDef('Symbol'), delta.updateSymbols as unknown as Array<Record<string, unknown>>))
   }
   if (delta.syncSymbolDocsOf && delta.syncSymbolDocsOf.length > 0) await syncSymbolDocs(s, delta.syncSymbolDocsOf, delta.insert?.docs ?? [])
   if (delta.removeDocs && delta.removeDocs.length > 0) {
@@ -420,14 +420,12 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     await run(conn, DELETE_DOCS_BY_ID, ids)
   }
   if (delta.renameAuthors && delta.renameAuthors.length > 0) {
-    await runBatched(conn, 'UNWIND $rows AS r MATCH (a:Author {email: r.email}) SET a.name = r.name, a.emails = r.emails', delta.renameAuthors.map((a) => ({ ...a })))
+    // every update's authors are here, most of them unchanged (setNodes then sets nothing)
+    await setNodes(conn, 'Author', 'email', tableDef('Author').columns.filter((c) => c.name !== 'email'), delta.renameAuthors.map((a) => ({ ...a })))
   }
   if (delta.updateFiles && delta.updateFiles.length > 0) {
-    await runBatched(
-      conn,
-      `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET f.language = r.language, f.lines = r.lines, f.is_test = r.is_test, f.present = r.present, ${ACTIVITY_SET('f')}`,
-      delta.updateFiles.map((f) => activityParams(f)),
-    )
+    const columns = tableDef('File').columns.filter((c) => c.name !== 'path')
+    await setNodes(conn, 'File', 'path', columns, delta.updateFiles.map((f) => activityParams(f)))
   }
   if (delta.activity) {
     await runBatched(conn, `UNWIND $rows AS r MATCH (f:File {path: r.path}) SET ${ACTIVITY_SET('f')}`, delta.activity.files.map(activityParams))
@@ -479,13 +477,43 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
   if (delta.decisions) await replaceDecisions(s, delta.decisions)
 }
 
+/**
+ * SET of existing nodes' `columns` from `rows` (parameters as insertRows gives them), matched by
+ * `key`: every column but the strings for every row, a string only where its value changes (the
+ * rows grouped by which change, a statement each). Kuzu 0.11.3 writes a SET string out anew at
+ * the next checkpoint with its node group's string pages, and does not give the old ones back:
+ * setting one symbol's unchanged strings grew vuejs/core's graph file by 4 MB per update and cost
+ * ~35 ms more of checkpoint; setting its end line alone, nothing and ~9 ms.
+ */
+async function setNodes(conn: Connection, table: string, key: string, columns: ColumnDef[], rows: Array<Record<string, unknown>>): Promise<void> {
+  const strings = columns.filter((c) => c.type === 'STRING')
+  const others = columns.filter((c) => c.type !== 'STRING')
+  const stored = new Map<string, Record<string, unknown>>()
+  if (strings.length > 0) {
+    const read = `MATCH (n:${table}) WHERE n.${key} IN $keys RETURN n.${key} AS __key, ${strings.map((c) => `n.${c.name} AS ${c.name}`).join(', ')}`
+    for (const r of await execute(conn, await prepare(conn, read), { keys: rows.map((r) => r[key]) })) stored.set(String(r.__key), r)
+  }
+  const groups = new Map<string, { set: ColumnDef[]; rows: Array<Record<string, unknown>> }>()
+  for (const row of rows) {
+    const have = stored.get(String(row[key]))
+    const set = [...others, ...strings.filter((c) => !have || (have[c.name] ?? null) !== (row[c.name] ?? null))]
+    if (set.length === 0) continue
+    const signature = set.map((c) => c.name).join(',')
+    let group = groups.get(signature)
+    if (!group) groups.set(signature, (group = { set, rows: [] }))
+    group.rows.push(row)
+  }
+  for (const { set, rows: some } of groups.values()) {
+    await runBatched(conn, `UNWIND $rows AS r MATCH (n:${table} {${key}: r.${key}}) SET ${set.map((c) => `n.${c.name} = ${cast(c)}`).join(', ')}`, some)
+  }
+}
+
 /** Every property but the primary key of existing nodes of a table, set from the rows (matched by the key). */
 async function updateNodes(conn: Connection, table: 'PullRequest' | 'Issue', rows: ReadonlyArray<PullRequestRow | IssueRow> | undefined): Promise<void> {
   if (!rows || rows.length === 0) return
   const def = tableDef(table)
   const [key, ...columns] = def.columns
-  const statement = `UNWIND $rows AS r MATCH (n:${table} {${key.name}: r.${key.name}}) SET ${columns.map((c) => `n.${c.name} = ${cast(c)}`).join(', ')}`
-  await runBatched(conn, statement, insertRows(def, rows as unknown as Array<Record<string, unknown>>))
+  await setNodes(conn, table, key.name, columns, insertRows(def, rows as unknown as Array<Record<string, unknown>>))
 }
 
 /**
@@ -572,7 +600,7 @@ async function syncRows<T extends Record<string, unknown>>(s: DeltaSession, def:
 const SYMBOL_DOCS = "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths RETURN d.row AS row, d.id AS id, d.ref AS ref, d.line AS line, d.title AS title, d.text AS text, d.search AS search, d.hash AS hash"
 const DELETE_VECTORS_BY_ROW = 'MATCH (v:DocVector) WHERE v.row IN $rows DELETE v'
 const DELETE_DOCS_BY_ROW = 'MATCH (d:Doc) WHERE d.row IN $rows DELETE d'
-const SET_DOCS = 'UNWIND $rows AS r MATCH (d:Doc {row: r.row}) SET d.ref = r.ref, d.line = r.line, d.title = r.title, d.text = r.text'
+const SET_DOC_COLUMNS = ['ref', 'line', 'title', 'text']
 
 /**
  * syncSymbolDocsOf: most of an edited file's documents differ from the stored ones by their line
@@ -596,7 +624,7 @@ async function syncSymbolDocs(s: DeltaSession, paths: string[], docs: ReadonlyAr
     await run(s.conn, DELETE_VECTORS_BY_ROW, { rows: gone })
     await run(s.conn, DELETE_DOCS_BY_ROW, { rows: gone })
   }
-  if (set.length > 0) await runBatched(s.conn, SET_DOCS, set)
+  if (set.length > 0) await setNodes(s.conn, 'Doc', 'row', tableDef('Doc').columns.filter((c) => SET_DOC_COLUMNS.includes(c.name)), set)
 }
 const DELETE_VECTORS_BY_ID = 'MATCH (d:Doc), (v:DocVector) WHERE d.id IN $ids AND v.row = d.row DELETE v'
 const DELETE_DOCS_BY_ID = 'MATCH (d:Doc) WHERE d.id IN $ids DELETE d'
@@ -612,7 +640,7 @@ function symbolWithFileStatement(def: TableDef): string {
  * and their edges. ~0.1 s of statements prepared off the update's path.
  */
 async function warmDelta({ conn }: DeltaSession): Promise<void> {
-  const statements = [...deleteNodeStatements('Symbol', SYMBOLS_BY_ID), SYMBOL_DOCS, DELETE_VECTORS_BY_ROW, DELETE_DOCS_BY_ROW, SET_DOCS]
+  const statements = [...deleteNodeStatements('Symbol', SYMBOLS_BY_ID), SYMBOL_DOCS, DELETE_VECTORS_BY_ROW, DELETE_DOCS_BY_ROW]
   for (const def of TABLES) {
     if (def.name === 'Symbol') statements.push(insertStatement(def), symbolWithFileStatement(def))
     else if (def.name === 'Doc' || def.name === 'Commit') statements.push(insertStatement(def))

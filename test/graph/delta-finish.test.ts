@@ -3,7 +3,7 @@
  * graph's thread must then refuse to finish a graph a part failed on, and the part's own error is
  * the one the update reports.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { deltaRunner, type GraphDelta } from '../../src/graph/delta.js'
@@ -52,4 +52,44 @@ describe('graph delta: a finish after a failed part', () => {
     expect(done.counts.symbols).toBe(1)
     expect(done.graph[0]).toBeGreaterThan(0)
   }, 60_000)
+})
+
+/**
+ * Kuzu 0.11.3 writes a SET string out anew at the next checkpoint, with its node group's string
+ * pages, and does not give the old pages back: an update that set the unchanged name, signature
+ * and path of the symbols whose lines moved (and the file's language, its author's name) grew
+ * vuejs/core's graph file by ~1–4 MB per update. The delta sets a string only where it changes.
+ */
+describe('graph delta: unchanged strings are not set again', () => {
+  let dir: ReturnType<typeof tempDir>
+  const symbols = Array.from({ length: 3000 }, (_, i) => ({ ...symbol(`src/a.ts#f${i}`, 'src/a.ts'), signature: `function f${i}(input: number): number ${'x'.repeat(200)}` }))
+  beforeAll(async () => {
+    dir = tempDir()
+    const g = emptyGraph()
+    g.files.push({ path: 'src/a.ts', language: 'typescript', lines: 10, is_test: false, present: true, ...IDLE })
+    g.authors.push({ email: 'a@example.com', name: 'A', emails: 'a@example.com' })
+    g.symbols.push(...symbols)
+    g.defines.push(...symbols.map((s) => ({ path: 'src/a.ts', symbol: s.id })))
+    await writeGraph(join(dir.path, 'm0.kuzu'), g)
+  }, 60_000)
+  afterAll(() => dir?.cleanup())
+
+  test('five updates that move every symbol down a line, same strings: the file keeps its size', async () => {
+    const sizes: number[] = []
+    for (let n = 1; n <= 5; n++) {
+      const run = deltaRunner()
+      await run({ op: 'open', from: join(dir.path, `m${n - 1}.kuzu`), to: join(dir.path, `m${n}.kuzu`) })
+      await run({
+        op: 'apply',
+        delta: {
+          updateSymbols: symbols.map((s) => ({ ...s, start_line: s.start_line + n, end_line: s.end_line + n })),
+          updateFiles: [{ path: 'src/a.ts', language: 'typescript', lines: 10 + n, is_test: false, present: true, ...IDLE }],
+          renameAuthors: [{ email: 'a@example.com', name: 'A', emails: 'a@example.com' }],
+        },
+      })
+      await run({ op: 'finish' })
+      sizes.push(statSync(join(dir.path, `m${n}.kuzu`)).size)
+    }
+    expect(sizes.slice(1)).toEqual(sizes.slice(0, -1))
+  }, 120_000)
 })
