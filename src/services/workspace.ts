@@ -63,10 +63,11 @@ export interface IndexMeta {
   /** The forge cache the index took its PR and issue rows from (`gitwhy enrich`; src/forge/cache.ts), and how many rows came from it; absent: none. */
   forge?: { fingerprint: string; pull_requests: number; issues: number }
   /**
-   * The size of graph.kuzu when it was last loaded whole (a full build), carried by updates: Kuzu
-   * reuses only part of the space an update frees, so an updated graph grows (vuejs/core's, 92 MB
-   * built, was 206 MB after ~100 one-commit updates); one grown past GRAPH_REGROWTH times this is
-   * loaded afresh. Absent: an index from before (its current size is taken then).
+   * The size of graph.kuzu when it was last loaded whole (a full build), carried by updates: an
+   * updated graph that grew past GRAPH_REGROWTH times this is loaded afresh. A safety net: Kuzu
+   * keeps pages an update frees (a SET string's, until the delta stopped setting unchanged ones:
+   * vuejs/core's graph had grown from 92 to 206 MB over ~100 updates). Absent: an index from
+   * before (its current size is taken then).
    */
   graphBuiltBytes?: number
 }
