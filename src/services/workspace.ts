@@ -18,8 +18,8 @@ import { git, gitBuffer, GitError } from '../git/run.js'
  * The on-disk layout under `<repo>/.gitwhy/`:
  *   meta.json          the active index: schema version, indexed HEAD, options, counts, timings,
  *                      the hash of its manifest, and the index it replaced (kept for its readers)
- *   index-<id>/        one complete index (graph.kuzu, dag.json, diffs.bin, diffs-index/, commits/,
- *                      files/, manifest.json: see index-layout.ts); analyze builds a
+ *   index-<id>/        one complete index (graph.kuzu, dag.json, diffs.bin and its segments,
+ *                      diffs-index/, commits/, files/, manifest.json: see index-layout.ts); analyze builds a
  *                      new one beside the active one and swaps meta.json atomically
  *   trash-index-<id>/  a retired index, deleted by the next build or update (removeStaleIndexDirs)
  *   analyze.lock       held by the one writer: its pid, start time and boot id
