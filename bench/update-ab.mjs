@@ -15,7 +15,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { percentiles, ROOT } from './lib.mjs'
 
 const args = process.argv.slice(2)
 const opt = (name, fallback) => {
@@ -28,7 +28,7 @@ if (!repo || !a) {
   process.stderr.write('usage: node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--commits 12] [--tmp DIR] [--json]\n')
   process.exit(1)
 }
-const builds = { A: resolve(a), B: resolve(opt('b', fileURLToPath(new URL('..', import.meta.url)))) }
+const builds = { A: resolve(a), B: resolve(opt('b', ROOT)) }
 const ROUNDS = Number(opt('commits', 12))
 const log = (m) => process.stderr.write(`${m}\n`)
 const git = (cwd, argv) => execFileSync('git', argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -51,11 +51,7 @@ function analyze(project, cwd) {
   })
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((x, y) => x - y)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
+const median = (xs) => percentiles(xs).p50
 
 const dir = mkdtempSync(join(opt('tmp', tmpdir()), 'gitwhy-bench-ab-'))
 try {

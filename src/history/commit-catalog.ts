@@ -110,9 +110,13 @@ function addKnown(known: Known, packed: Iterable<Packed>): Known {
   return known
 }
 
+/** The sets as sorted lists (commits-known.json's form; two equal sets give equal lists). */
+export function knownLists(known: Known): KnownLists {
+  return { pullRequests: [...known.pullRequests].sort((a, b) => a - b), issues: [...known.issues].sort((a, b) => a - b), emails: [...known.emails].sort() }
+}
+
 function saveKnown(dir: string, known: Known): void {
-  const lists: KnownLists = { pullRequests: [...known.pullRequests].sort((a, b) => a - b), issues: [...known.issues].sort((a, b) => a - b), emails: [...known.emails].sort() }
-  writeFileSync(path.join(dir, KNOWN), JSON.stringify(lists))
+  writeFileSync(path.join(dir, KNOWN), JSON.stringify(knownLists(known)))
 }
 
 export function saveCommitCatalog(dir: string, data: GraphData): void {

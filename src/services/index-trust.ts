@@ -52,7 +52,7 @@ function records(file: string): TrustRecord[] {
   }
 }
 
-function identity(dir: string, files: readonly string[] = PINNED, withSize = false): Record<string, string> {
+function identity(dir: string, files: readonly string[], withSize = false): Record<string, string> {
   const out: Record<string, string> = {}
   for (const rel of files) {
     try {

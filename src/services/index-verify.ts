@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { readCommitHeaders } from '../git/history-reader.js'
 import { listTree } from '../git/tree.js'
-import { catalogEntries, loadCommitCatalog } from '../history/commit-catalog.js'
+import { catalogEntries, knownLists, loadCommitCatalog } from '../history/commit-catalog.js'
 import { commitTables } from '../history/commits.js'
 import { resolveIdentities, summariseSignatures } from '../history/identity.js'
 import { buildGraph } from '../history/graph.js'
@@ -61,10 +61,7 @@ export async function verifyAgainstGit(repo: string, dir: string, meta: IndexMet
   }
   // what an update takes the catalog to mention without reading it (commits-known.json)
   const catalog = loadCommitCatalog(dir)
-  const listed = catalog.known()
-  const scanned = catalog.known({ scan: true })
-  const sorted = (k: typeof listed) => JSON.stringify([[...k.pullRequests].sort((a, b) => a - b), [...k.issues].sort((a, b) => a - b), [...k.emails].sort()])
-  if (sorted(listed) !== sorted(scanned)) report('the commit catalog\'s list of pull requests, issues and authors is not what its commits mention')
+  if (!same(knownLists(catalog.known()), knownLists(catalog.known({ scan: true })))) report('the commit catalog\'s list of pull requests, issues and authors is not what its commits mention')
 
   // the DAG of the per-path history
   const dag = PathIndex.open(dir).dag

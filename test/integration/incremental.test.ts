@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { loadCommitCatalog } from '../../src/history/commit-catalog.js'
+import { knownLists, loadCommitCatalog } from '../../src/history/commit-catalog.js'
 import { assertNoMismatches, checkEverything, codeGraphEdges, collectAnswers, diffAnswers, gatherFacts, historyEdges } from '../helpers/compare.js'
 import { mergesScenario, pyFunction, tsClass, type Scenario } from '../helpers/scenarios.js'
 import { memoServices, sharedServices, type SharedServices } from '../helpers/services.js'
@@ -49,8 +49,7 @@ describe('incremental analyze', () => {
     expect(await historyEdges(repo.dir), `${label}: history and analytics edges`).toEqual(await historyEdges(clone.dir))
     // what an update takes the catalog to mention (commits-known.json) is what its shards mention, and a build's
     const known = (dir: string, scan: boolean) => {
-      const k = loadCommitCatalog(join(dir, '.gitwhy', (JSON.parse(readFileSync(join(dir, '.gitwhy', 'meta.json'), 'utf8')) as { indexDir: string }).indexDir)).known({ scan })
-      return { pullRequests: [...k.pullRequests].sort((a, b) => a - b), issues: [...k.issues].sort((a, b) => a - b), emails: [...k.emails].sort() }
+      return knownLists(loadCommitCatalog(join(dir, '.gitwhy', (JSON.parse(readFileSync(join(dir, '.gitwhy', 'meta.json'), 'utf8')) as { indexDir: string }).indexDir)).known({ scan }))
     }
     expect(known(repo.dir, false), `${label}: commits-known.json`).toEqual(known(repo.dir, true))
     expect(known(repo.dir, false), `${label}: commits-known.json vs a build's`).toEqual(known(clone.dir, false))
