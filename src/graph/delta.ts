@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto'
 import { closeSync, copyFileSync, openSync, readSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
+import { fileChecksum } from '../services/index-integrity.js'
 
 /**
  * A small change applied in place to a copy of the previous graph (an incremental analyze):
@@ -707,9 +707,9 @@ async function closeDelta({ db, conn }: DeltaSession): Promise<void> {
 /** One step of an update's graph delta (src/graph/delta-writer.ts sends them, in order). */
 export type DeltaOp = { op: 'open'; from: string; to: string } | { op: 'apply'; delta: Partial<GraphDelta> } | { op: 'checkpoint' } | { op: 'finish' } | { op: 'close' }
 
-/** A file's size and SHA-256, read in chunks (git/git's graph is 551 MB). */
+/** A file's size and manifest checksum, read in chunks (git/git's graph is 551 MB). */
 function hashFile(file: string): [number, string] {
-  const hash = createHash('sha256')
+  const hash = fileChecksum()
   const chunk = Buffer.allocUnsafe(8 << 20)
   const fd = openSync(file, 'r')
   let size = 0
@@ -718,10 +718,10 @@ function hashFile(file: string): [number, string] {
   } finally {
     closeSync(fd)
   }
-  return [size, hash.digest('hex')]
+  return [size, hash.digest()]
 }
 
-/** What finishing a delta gives: the row counts, and the graph file's size and SHA-256 once closed. */
+/** What finishing a delta gives: the row counts, and the graph file's size and checksum once closed. */
 export interface DeltaFinish {
   counts: Record<string, number>
   graph: [number, string]

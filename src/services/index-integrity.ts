@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import { UserError } from '../errors.js'
 
 /**
  * Damage detection for an index directory. At build time `manifest.json` records the size and
- * SHA-256 of every file the directory holds (its own hash goes into meta.json). Readers check
+ * checksum (CRC-32; SHA-256 in indexes built before 2026-11-27, still accepted) of every file the
+ * directory holds (its own SHA-256 goes into meta.json). Readers check
  * what is cheap on every open (the manifest against meta.json, every file's size) and
  * every file they read in full against its hash as they read it (a shard, dag.json, the analytics
  * caches); diffs.bin is read in sections, each of which must lie inside the file and parse.
@@ -14,7 +16,7 @@ import { UserError } from '../errors.js'
  */
 export const MANIFEST = 'manifest.json'
 
-/** [size in bytes, SHA-256 hex] by path relative to the index directory, with forward slashes. */
+/** [size in bytes, checksum (fileChecksum)] by path relative to the index directory, with forward slashes. */
 export interface Manifest {
   files: Record<string, [number, string]>
 }
@@ -29,6 +31,46 @@ export function damagedIndex(dir: string, what: string): UserError {
 
 export function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex')
+}
+
+/** CRC-32 as zlib computes it, for a Node without `zlib.crc32` (before 20.15): table-driven. */
+let table: Int32Array | null = null
+export function crc32js(data: Uint8Array, value = 0): number {
+  if (!table) {
+    table = new Int32Array(256)
+    for (let n = 0; n < 256; n++) {
+      let c = n
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+      table[n] = c
+    }
+  }
+  let c = ~value
+  for (let i = 0; i < data.length; i++) c = table[(c ^ data[i]) & 0xff] ^ (c >>> 8)
+  return ~c >>> 0
+}
+
+const crc32: (data: Uint8Array, value?: number) => number = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32 ?? crc32js
+
+/**
+ * A manifest's checksum of a file's bytes, given in parts (`update` as often as needed, then
+ * `digest`): CRC-32, 8 hex digits. It detects damage (a truncated, overwritten or edited file),
+ * not forgery: whoever can write the file can write the manifest beside it. SHA-256 was used
+ * before, at a quarter of the speed (60 ms on a 126 MB graph, hashed on every update).
+ */
+export function fileChecksum(): { update(data: Uint8Array): void; digest(): string } {
+  let value = 0
+  return {
+    update(data) {
+      value = crc32(data, value)
+    },
+    digest: () => value.toString(16).padStart(8, '0'),
+  }
+}
+
+function checksumOf(data: Buffer): string {
+  const sum = fileChecksum()
+  sum.update(data)
+  return sum.digest()
 }
 
 function walk(dir: string, rel: string, out: string[]): string[] {
@@ -73,7 +115,7 @@ export function hashIndexFiles(dir: string, reuse?: { dir: string; manifest: str
       continue
     }
     const data = readFileSync(path.join(dir, rel))
-    files[rel] = [data.length, sha256(data)]
+    files[rel] = [data.length, checksumOf(data)]
   }
   return files
 }
@@ -159,8 +201,9 @@ function sizeOf(file: string): number | null {
   }
 }
 
+/** The file's bytes have the manifest's size and checksum (a 64-digit one is an older index's SHA-256). */
 function matches(data: Buffer, size: number, hash: string): boolean {
-  return data.length === size && sha256(data) === hash
+  return data.length === size && (hash.length === 64 ? sha256(data) : checksumOf(data)) === hash
 }
 
 /**
