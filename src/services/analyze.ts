@@ -730,7 +730,9 @@ async function mapAndSave(
     const ownership: AnalyticsCache['ownership'] = Object.create(null)
     files.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(mapped.result.blame[fi], f.lines, mapped.graph.shas, authorOf)))
     const cache = AnalyticsColumns.fromCache({ changes: changesFromRows(data), renames: data.renamedFrom, ownership })
-    Object.assign(data, withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir, code).rows)
+    const analytics = withAnalytics(cache, files, headTime(cache, head), config, data.files, data.symbols, dir, code)
+    analytics.save()
+    Object.assign(data, analytics.rows)
   })
   await time('save', () => {
     savePathIndex(dir, mapped.graph)
@@ -846,7 +848,8 @@ function headTime(cache: AnalyticsColumns, head: string): number {
 
 /**
  * Compute the analytics and write their activity columns into the given File and Symbol rows;
- * returns the analytics tables' rows.
+ * returns the analytics tables' rows, and `save`, which writes the analytics' files into `dir`
+ * (an update calls it once the graph has its rows, while the graph's thread finishes).
  */
 function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics, structure?: string) {
   const out = computeColumnAnalytics(cache, headInput(files, now, code), config, previous, structure)
@@ -857,7 +860,6 @@ function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: numbe
   for (const r of fileRows) if (r.present) Object.assign(r, rowOf(activity.files, fileAt.get(r.path)))
   for (const r of symbolRows) Object.assign(r, rowOf(activity.symbols, symbolAt.get(r.id)))
   const rows = analyticsRows(out, cache.ownership)
-  saveAnalyticsCache(dir, cache)
   const stored: StoredAnalytics = {
     files: activity.files,
     symbols: activity.symbols,
@@ -868,9 +870,12 @@ function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: numbe
     communityKey: out.communityKey,
     structureKey: out.structureKey,
   }
-  saveStoredAnalytics(dir, stored)
-  writeFileSync(path.join(dir, COCHANGE_FILE), JSON.stringify(coChangeChangesets(out)))
-  return { rows, stored }
+  const save = () => {
+    saveAnalyticsCache(dir, cache)
+    saveStoredAnalytics(dir, stored)
+    writeFileSync(path.join(dir, COCHANGE_FILE), JSON.stringify(coChangeChangesets(out)))
+  }
+  return { rows, stored, save }
 }
 
 /** The same imports and calls, in the same order, as far as Louvain reads them (structureKey). */
@@ -1300,13 +1305,12 @@ async function updateIndex(u: {
     return { before, after: buildCodeGraph(files, registry, reuse), stored: stored !== null }
   })
 
-  const { code, modules } = await time('flows', () => {
+  const { code, modules, flows } = await time('flows', () => {
     const { before, after } = graphs
     const flows = buildFlows(files, after)
-    saveCodeGraph(dir, { graph: after, flows })
     const modules = moduleChanges(before.graph, after, touchedPaths)
     const deleted = new Set([...symbolChange.deleted, ...modules.deleteSymbols])
-    return { code: codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, modules.insert), modules }
+    return { code: codeGraphDelta(before.graph, after, { before: before.flows, after: flows }, deleted, modules.insert), modules, flows }
   })
   // the code graph's part goes in and is checkpointed while this thread computes the analytics
   writer.apply({ deleteSymbols: modules.deleteSymbols, updateSymbols: modules.updateSymbols, codeGraph: code.remove, insert: code.insert })
@@ -1314,7 +1318,7 @@ async function updateIndex(u: {
 
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
-  const { analytics, activity, analyticsChange } = await time('update_analytics', () => {
+  const { analytics, activity, analyticsChange, save: saveAnalytics } = await time('update_analytics', () => {
     const cache = columns
     const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
     const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
@@ -1327,11 +1331,12 @@ async function updateIndex(u: {
     const before = loadStoredAnalytics(prevDir)
     // the previous index's code graph as it was stored has the edges its structureKey hashed
     const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? before.structureKey : undefined
-    const { rows, stored } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before, structure)
-    return analyticsDelta(before, stored, rows, {
+    const { rows, stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before, structure)
+    const delta = analyticsDelta(before, stored, rows, {
       reinserted: new Set(symbolChange.insert.symbols.map((r) => r.id)),
       touchedPaths,
     })
+    return { ...delta, save }
   })
 
   await time('embeddings', () => embedder?.finish())
@@ -1361,6 +1366,9 @@ async function updateIndex(u: {
   const finished = writer.finish()
   finished.catch(() => {})
   await time('update_save', () => {
+    // the analytics' and code graph's files: computed before, written now that the graph has its rows
+    saveAnalytics()
+    saveCodeGraph(dir, { graph: graphs.after, flows })
     vectorCache.save(dir)
     saveSignatures(dir, signatures)
     old.appendTo(dir, fresh)
