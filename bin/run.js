@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs'
 import module from 'node:module'
-import v8 from 'node:v8'
 
 // Node 22.1+ keeps compiled code between runs (a no-op on Node 20, which has no such cache)
 module.enableCompileCache?.()
@@ -27,11 +26,6 @@ if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
 
 /** A no-op `analyze` answered without oclif's start-up (see src/fast/analyze.ts); false: oclif runs it. */
 async function analyzeFast(argv) {
-  // V8 optimises a function once it has run ~128 KB of bytecode, on a background thread: in a
-  // one-commit update that compiling was ~0.2 s of CPU on a 2-core machine already busy with the
-  // update's two threads (`bench/update-ab.mjs`). Eight times the budget leaves the short phases
-  // in the baseline tiers; a full build's long loops are still optimised (its time is unchanged).
-  v8.setFlagsFromString('--interrupt-budget=1048576')
   try {
     const bundled = new URL('../dist/bundle/analyze.mjs', import.meta.url)
     return await (await import(existsSync(bundled) ? bundled.href : new URL('../dist/fast/analyze.js', import.meta.url).href)).analyzeFast(argv)

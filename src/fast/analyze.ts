@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { stderrProgress } from '../progress.js'
 import { analyzeLines, printable } from '../render.js'
+import { preferQuickTiers } from '../runtime/tiers.js'
 import { analyzeIfCurrent, type ReadSettings } from '../services/analyze-settings.js'
 import type { AnalyzeOptions } from '../services/analyze.js'
 import type { GraphHeadStart } from '../services/graph-head-start.js'
@@ -44,6 +45,8 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
       // an update's graph is copied and opened on its thread while the service loads
       const start = await import('../services/graph-head-start.js')
       head = read ? start.graphHeadStart(read.repo, read.settings) : null
+      // an update is expected: little work, and a process that exits once it is done
+      if (head) preferQuickTiers()
       // bundled in a chunk of its own, loaded now: the service finds its grammars, workers and model from the project's root
       const { analyze } = await import('../services/analyze.js')
       summary = await analyze({ ...options, onProgress: progress.report, settings: read, headStart: head ?? undefined })
