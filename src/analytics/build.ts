@@ -4,7 +4,7 @@ import { activityAt, emptyActivityTable, type ActivityTable, type StoredAnalytic
 import { fileCoChange, symbolCoChange } from './cochange.js'
 import { columnAnalytics, type AnalyticsColumns } from './columns.js'
 import { detectCommunities } from './communities.js'
-import { hotspots } from './risk.js'
+import { hotspotScores } from './risk.js'
 import { activityStats, headPathsByChange } from './stats.js'
 import { type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type AnalyticsOutput, type CoChange } from './types.js'
 
@@ -116,10 +116,10 @@ export function activityTables(out: AnalyticsOutput): { files: ActivityTable; sy
   const table = (stats: Map<string, ActivityStats>, pairs: CoChange[]): ActivityTable => {
     const partners = new Map<string, number>()
     for (const p of pairs) for (const k of [p.a, p.b]) partners.set(k, (partners.get(k) ?? 0) + 1)
-    const ranked = new Map(hotspots(stats).map((h) => [h.key, h]))
+    const ranks = hotspotScores(stats)
     const t = emptyActivityTable()
+    let i = 0
     for (const [key, s] of stats) {
-      const h = ranked.get(key)
       t.key.push(key)
       t.revisions.push(s.revisions)
       t.recent_revisions.push(s.recent_revisions)
@@ -127,8 +127,8 @@ export function activityTables(out: AnalyticsOutput): { files: ActivityTable; sy
       t.authors.push(s.authors)
       t.first_change.push(iso(s.first_change))
       t.last_change.push(iso(s.last_change))
-      t.hotspot.push(h?.score ?? 0)
-      t.hotspot_percentile.push(h?.percentile ?? 0)
+      t.hotspot.push(ranks.score[i])
+      t.hotspot_percentile.push(ranks.percentile[i++])
       t.cochange_partners.push(partners.get(key) ?? 0)
     }
     return t

@@ -51,6 +51,35 @@ export function hotspots(stats: Map<string, ActivityStats>): Hotspot[] {
   return ranked
 }
 
+/**
+ * Each item's hotspot score and percentile as hotspots() gives them, in the stats' order, without
+ * ranking the items (the activity columns need no order; sorting ~20,000 of them by score, then
+ * revisions, churn and key was ~27 ms of an update on prettier). An item's percentile is the
+ * share of items with a lower score, so only the positive scores need sorting, as numbers.
+ */
+export function hotspotScores(stats: Map<string, ActivityStats>): { score: Float64Array; percentile: Float64Array } {
+  const n = stats.size
+  const score = new Float64Array(n)
+  let i = 0
+  for (const s of stats.values()) score[i++] = s.recent_revisions * Math.log1p(s.revisions)
+  const positive = score.filter((x) => x > 0).sort()
+  const percentile = new Float64Array(n)
+  for (let j = 0; j < n; j++) {
+    if (!(score[j] > 0)) continue
+    // the first of the scores equal to this one, in ascending order: the items below it
+    let lo = 0
+    let hi = positive.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (positive[mid] < score[j]) lo = mid + 1
+      else hi = mid
+    }
+    // every item at zero is below a positive score too
+    percentile[j] = (n - (positive.length - lo)) / n
+  }
+  return { score, percentile }
+}
+
 export interface RiskFeatures {
   revisions: number
   recent_revisions: number
@@ -178,7 +207,8 @@ export function fileRiskFeatures(input: AnalyticsInput, config: AnalyticsConfig)
   const stats = activityStats(input, config, paths).fileStats
   const pairs = fileCoChange(input, config, paths)
   const active = lastActivity(input)
-  const percentile = new Map(hotspots(stats).map((h) => [h.key, h.percentile]))
+  const ranks = hotspotScores(stats)
+  const percentile = new Map([...stats.keys()].map((key, i) => [key, ranks.percentile[i]]))
   const partners = new Map<string, number>()
   for (const p of pairs) {
     partners.set(p.a, (partners.get(p.a) ?? 0) + 1)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { backtest, DEFAULT_RISK_MODEL, fileRiskFeatures, hotspots, isFix, precisionAtTop, riskOf, rocAuc, type RiskFeatures } from '../../src/analytics/risk.js'
+import { backtest, DEFAULT_RISK_MODEL, fileRiskFeatures, hotspots, hotspotScores, isFix, precisionAtTop, riskOf, rocAuc, type RiskFeatures } from '../../src/analytics/risk.js'
 import type { ActivityStats, AnalyticsInput } from '../../src/analytics/types.js'
 import { DEFAULT_ANALYTICS_CONFIG } from '../../src/analytics/types.js'
 import { DAY, HEAD, history, seeded, type History } from './analytics-fixtures.js'
@@ -28,6 +28,22 @@ describe('hotspots', () => {
     expect(ranked.map((h) => h.key)).toEqual(['hot', 'burst', 'steady', 'old', 'older', 'never'])
     expect(ranked[0].score).toBeCloseTo(10 * Math.log(21), 10)
     expect(ranked.map((h) => h.percentile)).toEqual([5 / 6, 4 / 6, 3 / 6, 0, 0, 0])
+  })
+
+  it('hotspotScores gives every key the score and percentile of its rank, without ranking', () => {
+    const random = seeded(7)
+    for (let round = 0; round < 40; round++) {
+      const stats = new Map<string, ActivityStats>()
+      const n = 1 + Math.floor(random() * 300)
+      // few distinct values: many ties, many zeros
+      for (let i = 0; i < n; i++) stats.set(`k${Math.floor(random() * 1e6)}`, stat(Math.floor(random() * 12), Math.floor(random() * 4), Math.floor(random() * 5)))
+      const ranked = new Map(hotspots(stats).map((h) => [h.key, h]))
+      const { score, percentile } = hotspotScores(stats)
+      ;[...stats.keys()].forEach((key, i) => {
+        expect(score[i]).toBe(ranked.get(key)!.score)
+        expect(percentile[i]).toBe(ranked.get(key)!.percentile)
+      })
+    }
   })
 
   it('equal scores share a percentile and fall back to revisions, churn, key', () => {
