@@ -298,6 +298,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     // History (git-bound) and files (parse-bound) run concurrently.
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})
+    // an update's largest reads, done while the files phase below waits for git (its first turn of the event loop)
+    const prefetched = canUpdate ? whileWaiting(() => ({ columns: loadAnalyticsColumns(prevDir!), stored: loadStoredAnalytics(prevDir!) })) : null
     // an update's trajectory rows: worked out from when the new commits are read (mostly a wait for git)
     let filesRead: (files: IndexedFile[]) => void = () => {}
     const filesKnown = new Promise<IndexedFile[]>((resolve) => (filesRead = resolve))
@@ -315,7 +317,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, trajectory: trajectory!, onWarning: options.onWarning }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, prefetched: prefetched!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, trajectory: trajectory!, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed, forgeApplied } = updated)
         mode = 'incremental'
@@ -405,6 +407,23 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     await trash
     release()
   }
+}
+
+/**
+ * `read` once this thread is next idle (setImmediate: after the event loop's wait for I/O), so
+ * that it fills a wait for git instead of lengthening what runs now. Its failure reaches whoever
+ * awaits the result, not the process (an update may give up before it does).
+ */
+function whileWaiting<T>(read: () => T): Promise<T> {
+  const result = new Promise<T>((resolve, reject) => setImmediate(() => {
+    try {
+      resolve(read())
+    } catch (error) {
+      reject(error)
+    }
+  }))
+  result.catch(() => {})
+  return result
 }
 
 /** An updated graph this many times the size it was built at is loaded afresh (IndexMeta.graphBuiltBytes). */
@@ -1165,6 +1184,8 @@ const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 
 async function updateIndex(u: {
   repo: string
   prevDir: string
+  /** The previous index's analytics input and output, read meanwhile. */
+  prefetched: Promise<{ columns: AnalyticsColumns; stored: StoredAnalytics }>
   /** analyze's timings: the graph thread's are added. */
   timings: Record<string, number>
   /** The previous index's manifest hash (its files' hashes are reused for the hard links). */
@@ -1217,7 +1238,7 @@ async function updateIndex(u: {
   // the stored history as the analytics keep it, newest first as a build reads it: its subjects
   // serve the reverts and the walk (the catalog would read every shard for them), and the analytics
   // below start from it
-  const columns = loadAnalyticsColumns(prevDir)
+  const { columns, stored: storedAnalytics } = await u.prefetched
   const older = columns.sha.map((sha, i) => ({ sha, subject: columns.subject[i] }))
   const reverts = await time('reverts', () => revertsOf(u.repo, fresh, older))
   // the new commits' ages follow the stored ones': no stored commit's row changes
@@ -1328,11 +1349,10 @@ async function updateIndex(u: {
     const authorOf = humanAuthor(next.authorsBySha())
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
     next.ownership = ownership
-    const before = loadStoredAnalytics(prevDir)
     // the previous index's code graph as it was stored has the edges its structureKey hashed
-    const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? before.structureKey : undefined
-    const { rows, stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, before, structure)
-    const delta = analyticsDelta(before, stored, rows, {
+    const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? storedAnalytics.structureKey : undefined
+    const { rows, stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, storedAnalytics, structure)
+    const delta = analyticsDelta(storedAnalytics, stored, rows, {
       reinserted: new Set(symbolChange.insert.symbols.map((r) => r.id)),
       touchedPaths,
     })
