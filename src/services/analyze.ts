@@ -304,7 +304,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let filesRead: (files: IndexedFile[]) => void = () => {}
     const filesKnown = new Promise<IndexedFile[]>((resolve) => (filesRead = resolve))
     const trajectory = canUpdate ? updateTrajectory(repo, prevDir!, head, historyPromise, filesKnown) : null
-    const { files, skipped, skippedPaths, previousFiles, links } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress))
+    const { files, skipped, skippedPaths, previousFiles, links } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress, dir))
     recordSkippedFiles(dir, skippedPaths, links)
     filesRead(files)
     let commits = await historyPromise
@@ -767,9 +767,11 @@ async function indexFiles(
   maxFileBytes: number,
   prevDir: string | null,
   progress: ProgressFn,
+  /** Where git's listing is spooled (the new index's directory: the file is gone before the manifest is taken). */
+  workDir: string,
 ): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; previousFiles: Map<string, IndexedFile>; links: TreeLink[] }> {
   // git lists the tree while this thread reads the previous index's files
-  const listing = listTreeAndLinks(repo, head)
+  const listing = listTreeAndLinks(repo, head, workDir)
   listing.catch(() => {})
   const previousFiles = new Map<string, IndexedFile>()
   const previous = new Map<string, IndexedFile>()
