@@ -12,7 +12,8 @@ import type { GraphData } from './types.js'
 // 14: rows with no words hold NO_WORDS (`<module>` symbols and wordless commits held ''); analytics.json as columns;
 // CO_CHANGED without support (it changed on every pair with each commit: cochange.json has its denominator)
 // 15: Commit.topo (0 = newest: every update shifted every commit's) is Commit.age (0 = oldest: unchanged by updates)
-export const SCHEMA_VERSION = 15
+// 16: the sharded stores (commits/, files/, diffs-index/, patches-index/) have 64 shards, not 256
+export const SCHEMA_VERSION = 16
 
 /** `FLOAT[]`: a fixed-size float array as wide as the embedding model's vectors (FLOAT[512] for the bundled one). */
 export type ColumnType = 'STRING' | 'INT64' | 'BOOLEAN' | 'TIMESTAMP' | 'DOUBLE' | 'FLOAT[]'

@@ -9,7 +9,7 @@ describe('schema', () => {
   // fails. Changing the DDL changes this fingerprint: bump SCHEMA_VERSION, then pin the new one.
   it('pins the DDL to SCHEMA_VERSION: a schema change must bump the version', () => {
     const ddl = createHash('sha256').update(`${renderDDL().join('\n')}\n${JSON.stringify(FTS_INDEXES)}${JSON.stringify(VECTOR_INDEX)}`).digest('hex').slice(0, 16)
-    expect({ version: SCHEMA_VERSION, ddl }).toEqual({ version: 15, ddl: '881823875169dc62' })
+    expect({ version: SCHEMA_VERSION, ddl }).toEqual({ version: 16, ddl: '881823875169dc62' })
   })
 
   it('renders node tables before the relationship tables that use them', () => {
