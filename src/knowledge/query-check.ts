@@ -3,8 +3,9 @@
  * (e.g. `(call_expression function: (identifier) @call (#eq? @call "eval"))`). The file's grammar
  * comes from the language registry, like the symbol extractor's.
  */
-import { Language, Parser, Query } from 'web-tree-sitter'
+import { type Language, Parser, Query } from 'web-tree-sitter'
 import { installedLanguageRegistry } from '../parse/index.js'
+import { loadGrammar } from '../parse/runtime.js'
 
 export interface QueryHit {
   line: number
@@ -13,7 +14,6 @@ export interface QueryHit {
 
 export class QueryChecker {
   private readonly languages = new Map<string, { language: Language; parser: Parser; query: Query | Error }>()
-  private ready: Promise<void> | null = null
 
   constructor(private readonly source: string) {}
 
@@ -21,11 +21,9 @@ export class QueryChecker {
   async check(path: string, content: string): Promise<QueryHit[] | null> {
     const spec = installedLanguageRegistry().languageOf(path)
     if (!spec) return null
-    this.ready ??= Parser.init()
-    await this.ready
     let lang = this.languages.get(spec.id)
     if (!lang) {
-      const language = await Language.load(spec.wasmPath)
+      const language = await loadGrammar(spec.wasmPath)
       const parser = new Parser()
       parser.setLanguage(language)
       let query: Query | Error

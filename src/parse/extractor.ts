@@ -38,10 +38,10 @@
  * matched with and without its wrapper), the widest range wins.
  */
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { Language, Parser, Query } from 'web-tree-sitter'
+import { type Language, Parser, Query } from 'web-tree-sitter'
 import type { Node, QueryCapture, Tree } from 'web-tree-sitter'
 import { installedLanguageRegistry } from './registry.js'
+import { loadGrammar, treeSitterRuntime } from './runtime.js'
 import type { ExportRule, LanguageRegistry, LanguageSpec } from './registry.js'
 import type { ExtractedBinding, ExtractedEntry, ExtractedExport, ExtractedImport, ExtractedReference, ExtractedSymbol, FileExtraction, SymbolExtractor, SymbolKind } from './types.js'
 
@@ -142,20 +142,13 @@ export async function createSymbolExtractor(
   options: SymbolExtractorOptions = {},
 ): Promise<SymbolExtractor> {
   const registry = options.registry ?? installedLanguageRegistry()
-  // the runtime's .wasm by package path: a bundled entry (dist/bundle, e.g. the MCP server's) is not beside it
-  await Parser.init({ locateFile: () => createRequire(import.meta.url).resolve('web-tree-sitter/tree-sitter.wasm') })
+  await treeSitterRuntime()
   const ids = options.languages ?? [...registry.languages.keys()]
   const loaded = new Map<string, LoadedLanguage>()
-  const byWasm = new Map<string, Language>()
-  // One at a time: concurrent loads of grammars with external scanners break the wasm linker.
   for (const id of ids) {
     const spec = registry.get(id)
     if (!spec) throw new Error(`unknown language id ${id} (not in grammars/registry.json)`)
-    let language = byWasm.get(spec.wasmPath)
-    if (!language) {
-      language = await Language.load(spec.wasmPath)
-      byWasm.set(spec.wasmPath, language)
-    }
+    const language = await loadGrammar(spec.wasmPath)
     const compile = (queryPath: string): Query => {
       try {
         return new Query(language, readFileSync(queryPath, 'utf8'))

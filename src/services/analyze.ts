@@ -28,6 +28,7 @@ import { readIgnoredContent } from '../git/ignore-revs.js'
 import { computeIgnoreGuesses, ignoredRevsFor, type IgnoreGuesses } from '../history/ignore-revs.js'
 import type { HistoryGraph } from '../history/graph.js'
 import { classifyFile, createSymbolExtractor, installedLanguageRegistry, isTestPath, NO_CONTENT_DIFF_PATTERNS } from '../parse/index.js'
+import { treeSitterRuntime } from '../parse/runtime.js'
 import { isModuleConfigFile } from '../codegraph/modules.js'
 import { loadCodeGraph, resolverFingerprint, saveCodeGraph } from '../codegraph/cache.js'
 import { buildFlows, type Flows } from '../codegraph/flows.js'
@@ -770,9 +771,11 @@ async function indexFiles(
   /** Where git's listing is spooled (the new index's directory: the file is gone before the manifest is taken). */
   workDir: string,
 ): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; previousFiles: Map<string, IndexedFile>; links: TreeLink[] }> {
-  // git lists the tree while this thread reads the previous index's files
+  // git lists the tree while this thread reads the previous index's files, and the parser's
+  // runtime compiles meanwhile (~50 ms, off this thread for the most part)
   const listing = listTreeAndLinks(repo, head, workDir)
   listing.catch(() => {})
+  treeSitterRuntime().catch(() => {})
   const previousFiles = new Map<string, IndexedFile>()
   const previous = new Map<string, IndexedFile>()
   if (prevDir) {
