@@ -318,7 +318,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let hashed: Record<string, [number, string]> = {}
     const newCommits = commits.length
     if (canUpdate) {
-      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, prefetched: prefetched!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, similar, forge, trajectory: trajectory!, onWarning: options.onWarning }))
+      const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, prefetched: prefetched!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, hadDecisions: (previous!.decisions ?? NO_DECISIONS) !== NO_DECISIONS, similar, forge, trajectory: trajectory!, onWarning: options.onWarning }))
       if (updated) {
         ;({ counts, hashed, forgeApplied } = updated)
         mode = 'incremental'
@@ -1209,6 +1209,8 @@ async function updateIndex(u: {
   /** The graph's delta, its copy of the previous graph under way (the caller closes it). */
   writer: GraphDeltaWriter
   decisions: Decision[]
+  /** The previous index's graph holds decisions (its fingerprint is not NO_DECISIONS). */
+  hadDecisions: boolean
   /** SIMILAR_TO among them (decision-similar.ts). */
   similar: DecisionSimilarRow[]
   /** The forge cache (`gitwhy enrich`), null when there is none. */
@@ -1386,7 +1388,8 @@ async function updateIndex(u: {
     },
   })
   // the decisions last: their edges end at this update's symbols and communities
-  writer.apply({ decisions: decisionGraph(u.decisions, u.similar) })
+  // (none now and none before: nothing to replace, ~10 ms of deletes that find nothing)
+  if (u.decisions.length > 0 || u.hadDecisions) writer.apply({ decisions: decisionGraph(u.decisions, u.similar) })
   // the graph is finished (checkpointed, closed, hashed) on its thread while this one saves the rest
   const finished = writer.finish()
   finished.catch(() => {})
