@@ -6,7 +6,7 @@
  * decision file surviving `analyze --force`; the updated graph's decisions equal a full build's.
  * The tests run in order on one repository.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DECISION_FILE, PROPOSED_FILE, readDecisions } from '../../src/knowledge/decision-store.js'
@@ -244,5 +244,19 @@ describe('decisions', () => {
     expect(readFileSync(join(repo.dir, DECISION_FILE), 'utf8')).toBe(file)
     expect(readFileSync(join(repo.dir, '.gitwhy', PROPOSED_FILE), 'utf8')).toBe(proposed)
     expect(await dump(repo.dir)).toEqual(updated)
+  })
+
+  test('every decision withdrawn: the next update empties the graph of them, and the one after has none to replace', async () => {
+    const count = async () => (await cypher({ repo: repo.dir, statement: 'MATCH (d:Decision) OPTIONAL MATCH (d)-[r]-() RETURN count(DISTINCT d) AS d, count(r) AS r', maxRows: 10 })).rows[0]
+    expect(Number((await count()).d)).toBeGreaterThan(0)
+    rmSync(join(repo.dir, DECISION_FILE))
+    repo.write('README.md', 'app, no decisions\n')
+    repo.commit('Reword the readme')
+    expect(((await analyze({ repo: repo.dir })) as { mode: string }).mode).toBe('incremental')
+    expect(await count()).toEqual({ d: 0, r: 0 })
+    repo.write('README.md', 'app, still no decisions\n')
+    repo.commit('Reword the readme again')
+    expect(((await analyze({ repo: repo.dir })) as { mode: string }).mode).toBe('incremental')
+    expect(await count()).toEqual({ d: 0, r: 0 })
   })
 })
