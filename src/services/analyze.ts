@@ -942,11 +942,19 @@ function analyticsDelta(
 ): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
   const changed = (old: ActivityTable, now: ActivityTable, skip: Set<string>, fn: (key: string, row: ActivityRow) => void) => {
-    const at = keyIndex(old)
+    // both tables hold their keys sorted (the stats' order): walked side by side, no index of either
+    const sorted = (keys: string[]) => keys.every((k, i) => i === 0 || keys[i - 1] < k)
+    const at = sorted(old.key) && sorted(now.key) ? null : keyIndex(old)
+    let j = 0
     now.key.forEach((key, i) => {
+      let match: number | undefined
+      if (at) match = at.get(key)
+      else {
+        while (j < old.key.length && old.key[j] < key) j++
+        if (j < old.key.length && old.key[j] === key) match = j
+      }
       if (skip.has(key)) return
-      const j = at.get(key)
-      if (j === undefined || !sameActivity(old, j, now, i)) fn(key, activityAt(now, i))
+      if (match === undefined || !sameActivity(old, match, now, i)) fn(key, activityAt(now, i))
     })
   }
   changed(before.files, after.files, u.touchedPaths, (path, row) => activity.files.push({ path, ...row }))
