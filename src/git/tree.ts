@@ -24,8 +24,8 @@ export interface TreeLink {
 /**
  * listTree and listLinks from one `git ls-tree -r -z -l`: the regular files, and the symlinks and
  * submodules. With `spoolDir`, git writes its listing (~1 MB on prettier) to a file there that is
- * read once git exits: through a pipe it waited whenever this thread was busy (prettier's update
- * read the previous index meanwhile, ~0.2 s), as a pipe holds only 64 KB.
+ * read once git exits: a pipe holds 64 KB, so git stopped there until this thread, busy reading
+ * the previous index meanwhile, came to read it.
  */
 export async function listTreeAndLinks(repo: string, rev: string, spoolDir?: string): Promise<{ files: TreeEntry[]; links: TreeLink[] }> {
   const args = ['ls-tree', '-r', '-z', '-l', '--full-tree', assertSafeRef(rev)]
