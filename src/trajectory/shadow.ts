@@ -37,6 +37,9 @@ function withoutGitVariables(): Record<string, undefined> {
 /** The first bytes of a file, read to tell a binary (one buffer for every file). */
 const SNIFF = Buffer.alloc(8000)
 
+/** The ensure() under way for each shadow repository (by its git directory) in this process. */
+const ensuring = new Map<string, Promise<void>>()
+
 export class ShadowRepo {
   readonly paths: TrajectoryPaths
   private readonly env: Record<string, string | undefined>
@@ -89,6 +92,20 @@ export class ShadowRepo {
    */
   async ensure(): Promise<void> {
     if (this.ensured && this.exists()) return
+    // one at a time per shadow repository in this process: an MCP server answering many calls at
+    // once ensured it from each, and concurrent `git config` writes fail on git's lock file
+    const key = this.paths.gitDir
+    const run = (ensuring.get(key) ?? Promise.resolve()).catch(() => {}).then(() => this.ensureNow())
+    ensuring.set(key, run)
+    try {
+      await run
+    } finally {
+      if (ensuring.get(key) === run) ensuring.delete(key)
+    }
+  }
+
+  private async ensureNow(): Promise<void> {
+    if (this.exists() && this.ensured) return
     ensureGitwhyDir(this.repo)
     mkdirSync(this.paths.root, { recursive: true })
     if (!this.exists()) {
@@ -105,8 +122,13 @@ export class ShadowRepo {
     if (!existsSync(target) || readFileSync(target, 'utf8') !== own) writeFileSync(target, own)
     // the repository's own core.excludesFile (the global one git reads for the shadow repository too)
     const excludesFile = (await git(this.repo, ['config', '--path', '--get', 'core.excludesFile'], { okCodes: [1], env: this.userEnv() })).trim()
-    if (excludesFile !== '') await this.git(['config', 'core.excludesFile', path.resolve(this.repo, excludesFile)])
-    else await this.git(['config', '--unset', 'core.excludesFile'], { okCodes: [5] })
+    const wanted = excludesFile !== '' ? path.resolve(this.repo, excludesFile) : ''
+    // written only when it differs: a write takes git's lock on the config file (another process may hold it)
+    const current = (await this.git(['config', '--local', '--get', 'core.excludesFile'], { okCodes: [1] })).trim()
+    if (wanted !== current) {
+      if (wanted !== '') await this.git(['config', 'core.excludesFile', wanted])
+      else await this.git(['config', '--unset', 'core.excludesFile'], { okCodes: [5] })
+    }
     this.ensured = true
   }
 
