@@ -389,6 +389,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       ...forgeMeta(forgeApplied),
       graphBuiltBytes: mode === 'incremental' ? (previous!.graphBuiltBytes ?? statSync(path.join(prevDir!, GRAPH_DB)).size) : statSync(path.join(dir, GRAPH_DB)).size,
     }
+    // the trash shares files with this index (hard-linked shards): deleting them changes their
+    // change time, so the trust record is taken once that is over (it is, long since, nearly always)
+    await trash
     trustIndex(repo, dir, manifest)
     activateIndex(repo, meta)
     // removing older indexes unlinked files this one shares with them (hard-linked shards), which

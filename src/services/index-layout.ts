@@ -40,14 +40,22 @@ export const INDEX_FILES = [GRAPH_DB, FILES, 'commits', 'dag.json', 'diffs.bin',
 
 /** Stable symbol ids: `path#qualified.name`, with `~2`, `~3` for same-named overloads. */
 export function symbolIds(file: Pick<IndexedFile, 'path' | 'symbols'>): string[] {
+  // an update asks again for every file's ids in several phases (~50,000 strings on prettier): the
+  // same file (its path and symbol list unchanged) gets the same array back; callers do not change it
+  const known = idsOf.get(file)
+  if (known && known.path === file.path && known.symbols === file.symbols) return known.ids
   const seen = new Map<string, number>()
-  return file.symbols.map((s) => {
+  const ids = file.symbols.map((s) => {
     const base = `${file.path}#${s.qualifiedName}`
     const n = (seen.get(base) ?? 0) + 1
     seen.set(base, n)
     return n === 1 ? base : `${base}~${n}`
   })
+  idsOf.set(file, { path: file.path, symbols: file.symbols, ids })
+  return ids
 }
+
+const idsOf = new WeakMap<object, { path: string; symbols: IndexedFile['symbols']; ids: string[] }>()
 
 
 export function writeIndexedFiles(dir: string, files: IndexedFile[]): void {
