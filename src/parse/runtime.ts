@@ -20,9 +20,9 @@ const grammars = new Map<string, Promise<Language>>()
 let loading: Promise<unknown> = Promise.resolve()
 
 /**
- * A grammar, loaded once per process (read at once: through fs/promises its read waited behind
- * whatever else used libuv's threads). One load at a time: concurrent loads of grammars with
- * external scanners break the wasm linker.
+ * A grammar, loaded once per process (its file read synchronously, so that the read does not
+ * queue in libuv's thread pool behind other file work). One load at a time: concurrent loads of
+ * grammars with external scanners break the wasm linker.
  */
 export function loadGrammar(wasmPath: string): Promise<Language> {
   let language = grammars.get(wasmPath)
