@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { git, gitBuffer, gitToFile } from '../git/run.js'
+import { git, GitError, gitBuffer, gitToFile } from '../git/run.js'
 import { isBinary } from '../parse/classify.js'
 import { ensureGitwhyDir } from '../services/workspace.js'
 import { TRAJECTORY_REF, trajectoryPaths, type TrajectoryPaths } from './journal.js'
@@ -95,12 +95,29 @@ export class ShadowRepo {
     // one at a time per shadow repository in this process: an MCP server answering many calls at
     // once ensured it from each, and concurrent `git config` writes fail on git's lock file
     const key = this.paths.gitDir
-    const run = (ensuring.get(key) ?? Promise.resolve()).catch(() => {}).then(() => this.ensureNow())
+    const run = (ensuring.get(key) ?? Promise.resolve()).catch(() => {}).then(() => this.ensureRetrying())
     ensuring.set(key, run)
     try {
       await run
     } finally {
       if (ensuring.get(key) === run) ensuring.delete(key)
+    }
+  }
+
+  /**
+   * ensureNow, tried again (up to 5 times, 50 ms apart) when git found the config or a template
+   * file locked or half-written by another process setting the same repository up (the hook's
+   * recorder and an MCP server, say): the next try finds it set up, or sets it up itself.
+   */
+  private async ensureRetrying(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.ensureNow()
+      } catch (error) {
+        const contended = error instanceof GitError && /could not lock|File exists/i.test(error.stderr)
+        if (!contended || attempt >= 5) throw error
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
     }
   }
 

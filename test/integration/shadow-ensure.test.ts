@@ -5,6 +5,8 @@
  * setup alone writes.
  */
 import { execFileSync } from 'node:child_process'
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { ShadowRepo } from '../../src/trajectory/shadow.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
@@ -32,5 +34,21 @@ describe('shadow repository setup', () => {
     execFileSync('git', ['config', '--unset', 'core.excludesFile'], { cwd: repo.dir })
     await new ShadowRepo(repo.dir).ensure()
     expect((await shadow.git(['config', '--local', '--get', 'core.excludesFile'], { okCodes: [1] })).trim()).toBe('')
+  })
+
+  test("another process holding the shadow repository's config lock: the setup waits for it", async () => {
+    const repo = createRepo()
+    repos.push(repo)
+    repo.write('a.txt', 'a\n').commit('one')
+    const shadow = new ShadowRepo(repo.dir)
+    await shadow.ensure()
+    // the setup has a change to write (the repository's excludes file), while another process holds git's lock for 120 ms
+    execFileSync('git', ['config', 'core.excludesFile', '.other-ignore'], { cwd: repo.dir })
+    const lock = join(shadow.paths.gitDir, 'config.lock')
+    writeFileSync(lock, '')
+    const released = new Promise<void>((resolve) => setTimeout(() => (rmSync(lock), resolve()), 120))
+    await new ShadowRepo(repo.dir).ensure()
+    await released
+    expect((await shadow.git(['config', '--local', '--get', 'core.excludesFile'])).trim()).toBe(`${repo.dir}/.other-ignore`)
   })
 })
