@@ -35,7 +35,7 @@ import { buildFlows, type Flows } from '../codegraph/flows.js'
 import { buildCodeGraph, MODULE_SYMBOL, resolutionFace, type CodeGraph } from '../codegraph/resolve.js'
 import type { SkipReason } from '../parse/types.js'
 import { analyzeSettings, finishNoop, register, type ReadSettings } from './analyze-settings.js'
-import { writeSkippedFiles, type SkippedReason } from './skipped-files.js'
+import { SKIPPED_BLOBS, writeSkippedFiles, type SkippedBlobs, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
 import { COCHANGE_FILE, FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { hashIndexFiles, readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
@@ -305,8 +305,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let filesRead: (files: IndexedFile[]) => void = () => {}
     const filesKnown = new Promise<IndexedFile[]>((resolve) => (filesRead = resolve))
     const trajectory = canUpdate ? updateTrajectory(repo, prevDir!, head, historyPromise, filesKnown) : null
-    const { files, skipped, skippedPaths, previousFiles, links } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress, dir))
-    recordSkippedFiles(dir, skippedPaths, links)
+    const { files, skipped, skippedPaths, skippedBlobs, previousFiles, links } = await time('files', () => indexFiles(repo, head, maxFileBytes, prevDir, progress, dir))
+    recordSkippedFiles(dir, skippedPaths, skippedBlobs, links)
     filesRead(files)
     let commits = await historyPromise
     historyPromise = null
@@ -773,7 +773,7 @@ async function indexFiles(
   progress: ProgressFn,
   /** Where git's listing is spooled (the new index's directory: the file is gone before the manifest is taken). */
   workDir: string,
-): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; previousFiles: Map<string, IndexedFile>; links: TreeLink[] }> {
+): Promise<{ files: IndexedFile[]; skipped: Record<string, number>; skippedPaths: Map<string, SkippedReason>; skippedBlobs: Map<string, [SkipReason, string]>; previousFiles: Map<string, IndexedFile>; links: TreeLink[] }> {
   // git lists the tree while this thread reads the previous index's files, and the parser's
   // runtime compiles meanwhile (~50 ms, off this thread for the most part)
   const listing = listTreeAndLinks(repo, head, workDir)
@@ -790,6 +790,9 @@ async function indexFiles(
   const { files: tree, links } = await listing
   const skipped: Record<SkipReason, number> = { binary: 0, generated: 0, vendored: 0, minified: 0, too_large: 0 }
   const skippedPaths = new Map<string, SkippedReason>()
+  // the previous index's files skipped for their content: the same blob at the same path is skipped unread
+  const skippedBlobs = new Map<string, [SkipReason, string]>()
+  const previousSkips = prevDir ? (readIndexJson<SkippedBlobs>(prevDir, SKIPPED_BLOBS) ?? {}) : {}
   const files: IndexedFile[] = []
   const toRead: string[] = []
   const byBlob = new Map<string, string[]>()
@@ -802,6 +805,13 @@ async function indexFiles(
     if (e.size > maxFileBytes) {
       skipped.too_large++
       skippedPaths.set(e.path, 'too_large')
+      continue
+    }
+    const skip = Object.hasOwn(previousSkips, e.path) ? previousSkips[e.path] : undefined
+    if (skip && skip[1] === e.blob && skip[0] !== 'too_large' && Object.hasOwn(skipped, skip[0])) {
+      skipped[skip[0]]++
+      skippedPaths.set(e.path, skip[0])
+      skippedBlobs.set(e.path, skip)
       continue
     }
     const list = byBlob.get(e.blob)
@@ -829,6 +839,7 @@ async function indexFiles(
         if (reason) {
           skipped[reason]++
           skippedPaths.set(p, reason)
+          if (reason !== 'too_large') skippedBlobs.set(p, [reason, blob])
           continue
         }
         const language = extractor.languageOf(p)
@@ -855,7 +866,7 @@ async function indexFiles(
     extractor.close()
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { files, skipped, skippedPaths, previousFiles, links }
+  return { files, skipped, skippedPaths, skippedBlobs, previousFiles, links }
 }
 
 /** The files and symbols at the indexed HEAD: what trajectory edges may point at, in a build and an update alike. */
@@ -1448,7 +1459,7 @@ function updateTrajectory(repo: string, prevDir: string, head: string, fresh: Pr
 }
 
 /** The per-path reasons of what indexFiles skipped, plus the symlinks and submodules it never sees (skipped-files.ts). */
-function recordSkippedFiles(dir: string, skipped: Map<string, SkippedReason>, links: readonly TreeLink[]): void {
+function recordSkippedFiles(dir: string, skipped: Map<string, SkippedReason>, blobs: Map<string, [SkipReason, string]>, links: readonly TreeLink[]): void {
   for (const link of links) skipped.set(link.path, link.kind)
-  writeSkippedFiles(dir, skipped)
+  writeSkippedFiles(dir, skipped, blobs)
 }
