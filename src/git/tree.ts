@@ -45,7 +45,15 @@ export async function listTreeAndLinks(repo: string, rev: string, spoolDir?: str
     if (!rec) continue
     const tab = rec.indexOf('\t')
     if (tab < 0) continue
-    const [mode, type, blob, size] = rec.slice(0, tab).split(/\s+/)
+    // `<mode> <type> <object> <size, padded>`: found by hand, not by a regular expression (~10,000 records on prettier)
+    const t = rec.indexOf(' ')
+    const o = rec.indexOf(' ', t + 1)
+    const z = rec.indexOf(' ', o + 1)
+    if (t < 0 || o < 0 || z < 0 || z > tab) continue
+    const mode = rec.slice(0, t)
+    const type = rec.slice(t + 1, o)
+    const blob = rec.slice(o + 1, z)
+    const size = rec.slice(z + 1, tab).trim()
     if (type === 'commit') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'submodule' })
     else if (mode === '120000') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'symlink' })
     if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue

@@ -780,13 +780,7 @@ async function indexFiles(
   listing.catch(() => {})
   treeSitterRuntime().catch(() => {})
   const previousFiles = new Map<string, IndexedFile>()
-  const previous = new Map<string, IndexedFile>()
-  if (prevDir) {
-    for (const f of Object.values(indexedFiles(prevDir).entries())) {
-      previous.set(f.blob + '\0' + f.path, f)
-      previousFiles.set(f.path, f)
-    }
-  }
+  if (prevDir) for (const f of Object.values(indexedFiles(prevDir).entries())) previousFiles.set(f.path, f)
   const { files: tree, links } = await listing
   const skipped: Record<SkipReason, number> = { binary: 0, generated: 0, vendored: 0, minified: 0, too_large: 0 }
   const skippedPaths = new Map<string, SkippedReason>()
@@ -797,8 +791,8 @@ async function indexFiles(
   const toRead: string[] = []
   const byBlob = new Map<string, string[]>()
   for (const e of tree) {
-    const reuse = previous.get(e.blob + '\0' + e.path)
-    if (reuse) {
+    const reuse = previousFiles.get(e.path)
+    if (reuse && reuse.blob === e.blob) {
       files.push(reuse)
       continue
     }
