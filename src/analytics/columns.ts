@@ -383,12 +383,18 @@ function accumulators(n: number): Accumulators {
   return { revisions: new Int32Array(n), recent: new Int32Array(n), churn: new Float64Array(n), authors: new Int32Array(n), first: new Float64Array(n).fill(NaN), last: new Float64Array(n).fill(NaN), seen: new PairSet() }
 }
 
+/** The keys are distinct and in ascending order (`<`, UTF-16 code units: the default sort's order). */
+export function inKeyOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (!(keys[i - 1] < keys[i])) return false
+  return true
+}
+
 function finishStats(acc: Accumulators, keys: string[]): Map<string, ActivityStats> {
   // the default sort compares UTF-16 code units, as `<` does (the order sortedMap gives); the keys are distinct
   const out = new Map<string, ActivityStats>()
   // the slots in key order; the files come sorted already (by path, as analyze lists them): checked, not sorted again
   let order: number[]
-  if (keys.every((k, i) => i === 0 || keys[i - 1] < k)) order = keys.map((_, i) => i)
+  if (inKeyOrder(keys)) order = keys.map((_, i) => i)
   else {
     const slot = new Map(keys.map((k, i) => [k, i]))
     order = keys.slice().sort().map((k) => slot.get(k)!)

@@ -10,7 +10,7 @@ import { listedFiles, parseIndexJson, readIndexFile, readIndexJson } from '../se
  * made an update link, stat, hash-check and later delete ~1,000 files, ~0.1 s of its time; 64
  * keep a lookup's shard small (~100 KB for prettier's file cache, ~0.6 MB for git/git's commits).
  */
-export const SHARDS = 64
+const SHARDS = 64
 
 export function shardOf(key: string): string {
   let h = 0x811c9dc5

@@ -11,7 +11,7 @@ import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
 import { activityTables, analyticsRows, coChangeChangesets, computeColumnAnalytics } from '../analytics/build.js'
 import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
-import { AnalyticsColumns } from '../analytics/columns.js'
+import { AnalyticsColumns, inKeyOrder } from '../analytics/columns.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
@@ -951,8 +951,7 @@ function analyticsDelta(
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
   const changed = (old: ActivityTable, now: ActivityTable, skip: Set<string>, fn: (key: string, row: ActivityRow) => void) => {
     // both tables hold their keys sorted (the stats' order): walked side by side, no index of either
-    const sorted = (keys: string[]) => keys.every((k, i) => i === 0 || keys[i - 1] < k)
-    const at = sorted(old.key) && sorted(now.key) ? null : keyIndex(old)
+    const at = inKeyOrder(old.key) && inKeyOrder(now.key) ? null : keyIndex(old)
     let j = 0
     now.key.forEach((key, i) => {
       let match: number | undefined
