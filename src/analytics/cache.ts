@@ -61,7 +61,8 @@ export function loadAnalyticsCache(dir: string): AnalyticsCache {
  * `ownership` stays an object and stays last (loadOwnership reads it alone).
  */
 export interface CompactAnalyticsCache {
-  format: 2
+  /** 3 since renameSha names commits by index; a format-2 file (every rename's sha spelled out) reads the same. */
+  format: 2 | 3
   strings: string[]
   /** Per commit, newest first (the order of AnalyticsCache.changes). */
   sha: string[]
@@ -81,12 +82,17 @@ export interface CompactAnalyticsCache {
   symbolLines: number[]
   renamePath: number[]
   renameFrom: number[]
-  renameSha: string[]
+  /**
+   * The commit of each rename: its index in `sha` (the first commit with that sha), or the sha
+   * itself where no commit has it. prettier's 27,800 renames spelled their shas out in 1.2 MB.
+   */
+  renameSha: Array<number | string>
   ownership: AnalyticsCache['ownership']
 }
 
 function isCompact(cache: AnalyticsCache | CompactAnalyticsCache): cache is CompactAnalyticsCache {
-  return (cache as CompactAnalyticsCache).format === 2
+  const format = (cache as CompactAnalyticsCache).format
+  return format === 2 || format === 3
 }
 
 const OWNERSHIP_KEY = Buffer.from('"ownership":{')

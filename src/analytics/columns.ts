@@ -125,6 +125,12 @@ export class AnalyticsColumns {
     if (c.filePath.length !== files || c.additions.length !== files || c.deletions.length !== files) throw new Error('file columns of different lengths')
     if (c.symbol.length !== symbols || c.symbolLines.length !== symbols) throw new Error('symbol columns of different lengths')
     if (c.renameFrom.length !== c.renamePath.length || c.renameSha.length !== c.renamePath.length) throw new Error('rename columns of different lengths')
+    // a rename's commit by index is that commit's own sha string (one string, hashed once)
+    const renameSha = c.renameSha.map((at) => {
+      if (typeof at === 'string') return at
+      if (!(Number.isInteger(at) && at >= 0 && at < n)) throw new Error('a rename of a commit out of the list')
+      return c.sha[at]
+    })
     const m = out.strings.length
     for (const col of [c.author, c.category, c.filePath, c.symbol, c.renamePath, c.renameFrom]) {
       for (const i of col) if (!(i >= 0 && i < m)) throw new Error('a string index out of the table')
@@ -142,7 +148,7 @@ export class AnalyticsColumns {
       symbolLines: c.symbolLines,
       renamePath: c.renamePath,
       renameFrom: c.renameFrom,
-      renameSha: c.renameSha,
+      renameSha,
       ownership: c.ownership,
     })
     return out
@@ -180,8 +186,11 @@ export class AnalyticsColumns {
     }
     const renamePath = this.renamePath.map((_, r) => id(this.renamePath[r]))
     const renameFrom = this.renameFrom.map((_, r) => id(this.renameFrom[r]))
+    const commitAt = new Map<string, number>()
+    for (let i = n - 1; i >= 0; i--) commitAt.set(this.sha[i], i)
+    const renameSha = this.renameSha.map((sha) => commitAt.get(sha) ?? sha)
     return {
-      format: 2,
+      format: 3,
       strings,
       sha: this.sha,
       time: this.time,
@@ -197,7 +206,7 @@ export class AnalyticsColumns {
       symbolLines: this.symbolLines,
       renamePath,
       renameFrom,
-      renameSha: this.renameSha,
+      renameSha,
       ownership: this.ownership,
     }
   }

@@ -56,13 +56,23 @@ const interned = new Map<string, string>()
 
 /** Paths repeat across thousands of diffs: keep one flat copy of each (paths are decoded text). */
 function internPath(s: string): string {
-  let v = interned.get(s)
-  if (v === undefined) {
-    v = Buffer.from(s, 'utf8').toString('utf8')
-    if (interned.size > 200_000) interned.clear()
-    interned.set(v, v)
-  }
-  return v
+  return interned.get(s) ?? keep(Buffer.from(s, 'utf8').toString('utf8'))
+}
+
+function keep(flatPath: string): string {
+  if (interned.size > 200_000) interned.clear()
+  interned.set(flatPath, flatPath)
+  return flatPath
+}
+
+/**
+ * The path in the bytes [start, end) of `buf`, known to be ASCII and unquoted (`git ls-tree -z`):
+ * the interned copy, or a fresh string from the bytes, which is flat already (no copy of a copy:
+ * ~1 µs a path, ~10 ms of an update's 10,000 on prettier).
+ */
+export function asciiPathAt(buf: Buffer, start: number, end: number): string {
+  const s = buf.toString('latin1', start, end)
+  return interned.get(s) ?? keep(s)
 }
 
 /** Undo git's C-style quoting of a path ("a/\303\274.txt") and decode it (see decode.ts). */

@@ -1,7 +1,8 @@
+import { isAscii } from 'node:buffer'
 import { randomUUID } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { unquotePath } from './diff-parser.js'
+import { asciiPathAt, unquotePath } from './diff-parser.js'
 import { assertSafeRef, gitBuffer, gitPiped, gitToFile } from './run.js'
 
 export interface TreeEntry {
@@ -41,7 +42,12 @@ export async function listTreeAndLinks(repo: string, rev: string, spoolDir?: str
   } else stdout = (await gitBuffer(repo, args)).stdout
   const files: TreeEntry[] = []
   const links: TreeLink[] = []
+  // with -z no path is quoted; an ASCII listing's paths are their bytes (latin1's offsets are the bytes')
+  const ascii = isAscii(stdout)
+  let at = -1
   for (const rec of stdout.toString('latin1').split('\0')) {
+    const start = at + 1
+    at = start + rec.length
     if (!rec) continue
     const tab = rec.indexOf('\t')
     if (tab < 0) continue
@@ -57,7 +63,7 @@ export async function listTreeAndLinks(repo: string, rev: string, spoolDir?: str
     if (type === 'commit') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'submodule' })
     else if (mode === '120000') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'symlink' })
     if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue
-    files.push({ path: unquotePath(rec.slice(tab + 1)), mode, blob, size: Number(size) })
+    files.push({ path: ascii ? asciiPathAt(stdout, start + tab + 1, at) : unquotePath(rec.slice(tab + 1)), mode, blob, size: Number(size) })
   }
   return { files, links }
 }

@@ -780,7 +780,7 @@ async function indexFiles(
   listing.catch(() => {})
   treeSitterRuntime().catch(() => {})
   const previousFiles = new Map<string, IndexedFile>()
-  if (prevDir) for (const f of Object.values(indexedFiles(prevDir).entries())) previousFiles.set(f.path, f)
+  if (prevDir) for (const f of indexedFiles(prevDir).values()) previousFiles.set(f.path, f)
   const { files: tree, links } = await listing
   const skipped: Record<SkipReason, number> = { binary: 0, generated: 0, vendored: 0, minified: 0, too_large: 0 }
   const skippedPaths = new Map<string, SkippedReason>()

@@ -126,6 +126,23 @@ describe('analytics columns', () => {
     }
   })
 
+  it("name a rename's commit by its index, keep the sha of a commit not in the list, and read format 2's shas alike", () => {
+    const w = world(4)
+    const renames = [...w.cache.renames, { path: 'src/f3.ts', from: 'src/f8.ts', sha: 'not-a-listed-commit' }]
+    const compact = AnalyticsColumns.fromCache({ ...w.cache, renames }).toCompact()
+    expect(compact.format).toBe(3)
+    expect(compact.renameSha.slice(0, -1).every((at) => typeof at === 'number')).toBe(true)
+    expect(compact.renameSha.map((at) => (typeof at === 'number' ? compact.sha[at] : at))).toEqual(renames.map((r) => r.sha))
+    const format2 = { ...compact, format: 2 as const, renameSha: renames.map((r) => r.sha) }
+    for (const stored of [compact, format2]) {
+      const read = AnalyticsColumns.fromCompact(JSON.parse(JSON.stringify(stored)) as CompactAnalyticsCache)
+      expect(read.toCache().renames).toEqual(renames)
+      expect(columnAnalytics(read, w.input, CONFIG)).toEqual(reference({ cache: { ...w.cache, renames }, input: w.input }))
+    }
+    expect(() => AnalyticsColumns.fromCompact({ ...compact, renameSha: compact.renameSha.map(() => compact.sha.length) })).toThrow()
+    expect(() => AnalyticsColumns.fromCompact({ ...compact, renameSha: compact.renameSha.map(() => -1) })).toThrow()
+  })
+
   it('refuse a damaged table', () => {
     const compact = AnalyticsColumns.fromCache(world(3).cache).toCompact()
     expect(() => AnalyticsColumns.fromCompact({ ...compact, filePath: compact.filePath.slice(1) })).toThrow()
