@@ -211,10 +211,14 @@ export class AnalyticsColumns {
     }
   }
 
-  /** sha → the commit's author and category (the last commit of a sha, as a map built from the object form has it). */
-  authorsBySha(): Map<string, { author: string; category: string }> {
+  /**
+   * sha → the commit's author and category (the last commit of a sha, as a map built from the
+   * object form has it), of these shas only (an update's blame names a few hundred of 12,000).
+   */
+  authorsBySha(shas: Iterable<string>): Map<string, { author: string; category: string }> {
+    const wanted = new Set(shas)
     const out = new Map<string, { author: string; category: string }>()
-    for (let i = 0; i < this.length; i++) out.set(this.sha[i], { author: this.strings[this.author[i]], category: this.strings[this.category[i]] })
+    for (let i = 0; i < this.length; i++) if (wanted.has(this.sha[i])) out.set(this.sha[i], { author: this.strings[this.author[i]], category: this.strings[this.category[i]] })
     return out
   }
 

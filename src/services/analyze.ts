@@ -883,15 +883,27 @@ function headTime(cache: AnalyticsColumns, head: string): number {
  * returns the analytics tables' rows, and `save`, which writes the analytics' files into `dir`
  * (an update calls it once the graph has its rows, while the graph's thread finishes).
  */
-function withAnalytics(cache: AnalyticsColumns, files: IndexedFile[], now: number, config: AnalyticsConfig, fileRows: FileRow[], symbolRows: SymbolRow[], dir: string, code: CodeGraph, previous?: StoredAnalytics, structure?: string) {
-  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, previous, structure)
+function withAnalytics(
+  cache: AnalyticsColumns,
+  files: IndexedFile[],
+  now: number,
+  config: AnalyticsConfig,
+  fileRows: FileRow[],
+  symbolRows: SymbolRow[],
+  dir: string,
+  code: CodeGraph,
+  update?: { previous: StoredAnalytics; structure?: string; ownershipOf: Iterable<string> },
+) {
+  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, update?.previous, update?.structure)
   const activity = activityTables(out)
-  const fileAt = keyIndex(activity.files)
-  const symbolAt = keyIndex(activity.symbols)
-  const rowOf = (t: ActivityTable, i: number | undefined) => (i === undefined ? NO_ACTIVITY : activityAt(t, i))
-  for (const r of fileRows) if (r.present) Object.assign(r, rowOf(activity.files, fileAt.get(r.path)))
-  for (const r of symbolRows) Object.assign(r, rowOf(activity.symbols, symbolAt.get(r.id)))
-  const rows = analyticsRows(out, cache.ownership)
+  const rowOf = (t: ActivityTable, key: string) => {
+    const i = sortedIndexOf(t.key, key)
+    return i === undefined ? NO_ACTIVITY : activityAt(t, i)
+  }
+  for (const r of fileRows) if (r.present) Object.assign(r, rowOf(activity.files, r.path))
+  for (const r of symbolRows) Object.assign(r, rowOf(activity.symbols, r.id))
+  // an update replaces the ownership of the files it touched, no other's
+  const rows = analyticsRows(out, update ? pick(cache.ownership, update.ownershipOf) : cache.ownership)
   const stored: StoredAnalytics = {
     files: activity.files,
     symbols: activity.symbols,
@@ -925,6 +937,25 @@ function sameEdges(a: CodeGraph, b: CodeGraph): boolean {
 /** Each key's row in an activity table (its keys are a stats map's: each once). */
 function keyIndex(t: ActivityTable): Map<string, number> {
   return new Map(t.key.map((key, i) => [key, i]))
+}
+
+/** The index of `key` in keys sorted as `<` sorts them (an activity table's: a stats map's order), by bisection. */
+function sortedIndexOf(keys: readonly string[], key: string): number | undefined {
+  let lo = 0
+  let hi = keys.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (keys[mid] < key) lo = mid + 1
+    else hi = mid
+  }
+  return keys[lo] === key ? lo : undefined
+}
+
+/** The entries of `record` at these keys (those it has). */
+function pick<T>(record: Record<string, T>, keys: Iterable<string>): Record<string, T> {
+  const out: Record<string, T> = Object.create(null)
+  for (const k of keys) if (Object.hasOwn(record, k)) out[k] = record[k]
+  return out
 }
 
 /** Two flat rows with the same fields and values (either may be missing). */
@@ -1368,12 +1399,12 @@ async function updateIndex(u: {
     const next = cache.withUpdate(fresh, gone, symbols.changed, tables.renamedFrom)
     const ownership: AnalyticsCache['ownership'] = Object.create(null)
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-    const authorOf = humanAuthor(next.authorsBySha())
+    const authorOf = humanAuthor(next.authorsBySha(owners.shas))
     affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
     next.ownership = ownership
     // the previous index's code graph as it was stored has the edges its structureKey hashed
     const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? storedAnalytics.structureKey : undefined
-    const { rows, stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, storedAnalytics, structure)
+    const { rows, stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, { previous: storedAnalytics, structure, ownershipOf: touchedPaths })
     const delta = analyticsDelta(storedAnalytics, stored, rows, {
       reinserted: new Set(symbolChange.insert.symbols.map((r) => r.id)),
       touchedPaths,
