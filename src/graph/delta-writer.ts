@@ -2,8 +2,9 @@ import { existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { PROJECT_ROOT } from '../parse/registry.js'
-import type { DeltaFinish, DeltaOp, GraphDelta, deltaRunner } from './delta.js'
-import type { DeltaReply, DeltaRequest } from './delta-worker.js'
+import { checksumHex, crc32Combine, crc32OfRange } from '../services/index-integrity.js'
+import type { DeltaFinish, DeltaFinishHalf, DeltaOp, GraphDelta, deltaRunner } from './delta.js'
+import type { DeltaClosed, DeltaReply, DeltaRequest } from './delta-worker.js'
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'graph', 'delta-worker.js')
 
@@ -30,6 +31,8 @@ export class GraphDeltaWriter {
   readonly busy: Record<DeltaOp['op'], number> = { open: 0, apply: 0, checkpoint: 0, finish: 0, close: 0 }
 
   private closed = false
+  /** The CRC-32 of the closed graph's second half, taken on this thread while the worker takes the first's. */
+  private tail: { value: number } | { error: Error } | null = null
 
   constructor(
     from: string,
@@ -37,7 +40,8 @@ export class GraphDeltaWriter {
   ) {
     if (existsSync(WORKER)) {
       this.worker = new Worker(WORKER)
-      this.worker.on('message', (reply: DeltaReply) => {
+      this.worker.on('message', (reply: DeltaReply | DeltaClosed) => {
+        if ('closed' in reply) return void (this.tail = this.checksumTail(reply.file, reply.half, reply.size))
         const waiting = this.replies.get(reply.id)
         this.replies.delete(reply.id)
         if (!waiting) return
@@ -70,7 +74,20 @@ export class GraphDeltaWriter {
     finished.catch(() => {})
     await Promise.allSettled(this.pending)
     if (this.failure) throw this.failure
-    return (await finished) as DeltaFinish
+    const value = (await finished) as DeltaFinish | DeltaFinishHalf
+    if ('graph' in value) return value
+    // the worker's half and this thread's (the closed message came before the reply)
+    const tail = this.tail ?? this.checksumTail(this.to, value.half, value.size)
+    if ('error' in tail) throw tail.error
+    return { counts: value.counts, graph: [value.size, checksumHex(crc32Combine(value.head, tail.value, value.size - value.half))] }
+  }
+
+  private checksumTail(file: string, half: number, size: number): { value: number } | { error: Error } {
+    try {
+      return { value: crc32OfRange(file, half, size) }
+    } catch (error) {
+      return { error: error as Error }
+    }
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { UserError } from '../errors.js'
@@ -63,8 +63,69 @@ export function fileChecksum(): { update(data: Uint8Array): void; digest(): stri
     update(data) {
       value = crc32(data, value)
     },
-    digest: () => value.toString(16).padStart(8, '0'),
+    digest: () => checksumHex(value),
   }
+}
+
+/**
+ * A file's bytes [start, end) through fileChecksum's CRC-32, read in chunks (git/git's graph is
+ * 551 MB): the number, to be combined (crc32Combine) with the rest's, or given as fileChecksum's hex.
+ */
+export function crc32OfRange(file: string, start: number, end: number): number {
+  const chunk = Buffer.allocUnsafe(Math.min(8 << 20, Math.max(1, end - start)))
+  const fd = openSync(file, 'r')
+  let value = 0
+  try {
+    for (let at = start, n = 0; at < end; at += n) {
+      n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at)
+      if (n <= 0) throw new Error(`${file} ends at ${at}, before ${end}`)
+      value = crc32(chunk.subarray(0, n), value)
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return value
+}
+
+/** fileChecksum's hex of a CRC-32 value. */
+export const checksumHex = (value: number): string => value.toString(16).padStart(8, '0')
+
+/**
+ * The CRC-32 of A followed by B from A's and B's and B's length (zlib's crc32_combine: B's length
+ * in zero bits applied to A's CRC through powers of the CRC's matrix over GF(2)), so that two
+ * threads can each checksum half of a file.
+ */
+export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  if (lengthB <= 0) return crcA >>> 0
+  const times = (matrix: Uint32Array, vector: number): number => {
+    let sum = 0
+    for (let i = 0; vector !== 0; i++, vector >>>= 1) if (vector & 1) sum ^= matrix[i]
+    return sum >>> 0
+  }
+  const square = (out: Uint32Array, matrix: Uint32Array): void => {
+    for (let n = 0; n < 32; n++) out[n] = times(matrix, matrix[n])
+  }
+  const odd = new Uint32Array(32)
+  const even = new Uint32Array(32)
+  // the operator for one zero bit, then two, then four
+  odd[0] = 0xedb88320
+  for (let n = 1, row = 1; n < 32; n++, row <<= 1) odd[n] = row
+  square(even, odd)
+  square(odd, even)
+  let crc = crcA >>> 0
+  let length = lengthB
+  // one zero byte (eight bits) first, then doubled for each bit of the length
+  for (;;) {
+    square(even, odd)
+    if (length % 2 === 1) crc = times(even, crc)
+    length = Math.floor(length / 2)
+    if (length === 0) break
+    square(odd, even)
+    if (length % 2 === 1) crc = times(odd, crc)
+    length = Math.floor(length / 2)
+    if (length === 0) break
+  }
+  return (crc ^ crcB) >>> 0
 }
 
 function checksumOf(data: Buffer): string {

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { knownLists, loadCommitCatalog } from '../../src/history/commit-catalog.js'
+import { verifyAll } from '../../src/services/index-integrity.js'
 import { assertNoMismatches, checkEverything, codeGraphEdges, collectAnswers, diffAnswers, gatherFacts, historyEdges } from '../helpers/compare.js'
 import { mergesScenario, pyFunction, tsClass, type Scenario } from '../helpers/scenarios.js'
 import { memoServices, sharedServices, type SharedServices } from '../helpers/services.js'
@@ -53,6 +54,9 @@ describe('incremental analyze', () => {
     }
     expect(known(repo.dir, false), `${label}: commits-known.json`).toEqual(known(repo.dir, true))
     expect(known(repo.dir, false), `${label}: commits-known.json vs a build's`).toEqual(known(clone.dir, false))
+    // every file of the updated index matches its manifest (the graph's checksum is taken in two halves, on two threads)
+    const meta = JSON.parse(readFileSync(join(repo.dir, '.gitwhy', 'meta.json'), 'utf8')) as { indexDir: string; manifest?: string }
+    expect(verifyAll(join(repo.dir, '.gitwhy', meta.indexDir), meta.manifest), `${label}: the manifest`).toEqual([])
     return edges
   }
 

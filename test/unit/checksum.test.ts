@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import zlib from 'node:zlib'
 import { afterEach, describe, expect, test } from 'vitest'
-import { crc32js, fileChecksum, manifestOf, MANIFEST, readIndexFile, sha256, verifyAll, writeManifest } from '../../src/services/index-integrity.js'
+import { checksumHex, crc32Combine, crc32js, crc32OfRange, fileChecksum, manifestOf, MANIFEST, readIndexFile, sha256, verifyAll, writeManifest } from '../../src/services/index-integrity.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -33,6 +33,21 @@ describe('manifest checksums', () => {
       expect(crc32js(data.subarray(cut), crc32js(data.subarray(0, cut)))).toBe(whole)
     }
     expect(crc32js(Buffer.from('123456789'))).toBe(0xcbf43926)
+  })
+
+  test("two halves' checksums combine into the whole's, as two threads take them of a file", () => {
+    for (const size of [0, 1, 2, 9, 1000, 65_537, 300_001]) {
+      const data = randomBytes(size)
+      const whole = zlib.crc32(data)
+      for (const cut of new Set([0, 1, Math.floor(size / 2), size - 1, size].filter((c) => c >= 0 && c <= size))) {
+        expect(crc32Combine(zlib.crc32(data.subarray(0, cut)), zlib.crc32(data.subarray(cut)), size - cut), `size ${size} cut ${cut}`).toBe(whole)
+      }
+      const dir = indexDir({ f: data })
+      const half = Math.floor(size / 2)
+      expect(crc32Combine(crc32OfRange(join(dir, 'f'), 0, half), crc32OfRange(join(dir, 'f'), half, size), size - half)).toBe(whole)
+      expect(checksumHex(crc32OfRange(join(dir, 'f'), 0, size))).toBe(checksumHex(whole))
+    }
+    expect(() => crc32OfRange(join(indexDir({ f: Buffer.alloc(10) }), 'f'), 5, 20)).toThrow(/ends at 10/)
   })
 
   test('a checksum taken in parts is the checksum of the whole', () => {
