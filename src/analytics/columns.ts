@@ -315,9 +315,10 @@ export class AnalyticsColumns {
 
 /**
  * For every file entry of the columns (fileStart's order): the id of that file's path at HEAD, -1
- * for a gone file. The alias walk of headPathsByChange (stats.ts), over ids.
+ * for a gone file. The alias walk of headPathsByChange (stats.ts), over ids. With `counted`, the
+ * entries of a commit it marks 0 are left -1 (nobody reads them; their renames still apply).
  */
-export function headPathIds(cols: AnalyticsColumns, files: AnalyticsInput['files']): Int32Array {
+export function headPathIds(cols: AnalyticsColumns, files: AnalyticsInput['files'], counted?: Uint8Array): Int32Array {
   const s = cols.strings
   const renamesAt = new Map<string, number[]>()
   cols.renameSha.forEach((sha, r) => {
@@ -330,9 +331,9 @@ export function headPathIds(cols: AnalyticsColumns, files: AnalyticsInput['files
     const id = cols.known(f.path)
     if (id !== undefined) alias[id] = id
   }
-  const out = new Int32Array(cols.filePath.length)
+  const out = new Int32Array(cols.filePath.length).fill(-1)
   for (let i = 0; i < cols.length; i++) {
-    for (let k = cols.fileStart[i]; k < cols.fileStart[i + 1]; k++) out[k] = alias[cols.filePath[k]]
+    if (!counted || counted[i] === 1) for (let k = cols.fileStart[i]; k < cols.fileStart[i + 1]; k++) out[k] = alias[cols.filePath[k]]
     const rs = renamesAt.get(cols.sha[i])
     if (!rs) continue
     // from → its HEAD path (-1: none); each source once, the smallest HEAD path among its renames
@@ -428,14 +429,18 @@ export type ColumnInput = Pick<AnalyticsInput, 'headTime' | 'files' | 'symbols'>
  */
 export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, config: AnalyticsConfig): Pick<AnalyticsOutput, 'fileStats' | 'symbolStats' | 'fileCoChange' | 'symbolCoChange'> {
   const nStrings = cols.strings.length
-  const heads = headPathIds(cols, input.files)
-  const recentFrom = input.headTime - config.recentDays * DAY
+  // a commit that counts as no revision (a merge, a bot's, a formatting one) adds to nothing below:
+  // its entries are skipped (a third of prettier's 120,000 file entries, half of git/git's 270,000)
   const revisionOf = new Map<number, boolean>()
-  const counts = (category: number): boolean => {
+  const revision = new Uint8Array(cols.length)
+  for (let i = 0; i < cols.length; i++) {
+    const category = cols.category[i]
     let yes = revisionOf.get(category)
     if (yes === undefined) revisionOf.set(category, (yes = countsAsRevision(cols.strings[category] as CommitCategory)))
-    return yes
+    revision[i] = yes ? 1 : 0
   }
+  const heads = headPathIds(cols, input.files, revision)
+  const recentFrom = input.headTime - config.recentDays * DAY
 
   // a slot per present file (by path) and per HEAD symbol (by id); string ids map to them
   const fileKeys: string[] = []
@@ -488,6 +493,7 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
   const touched: number[] = []
   const distinct: number[] = []
   for (let i = 0; i < cols.length; i++) {
+    if (revision[i] === 0) continue
     touched.length = 0
     distinct.length = 0
     for (let k = cols.fileStart[i]; k < cols.fileStart[i + 1]; k++) {
@@ -501,12 +507,11 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
       }
       fileChurn[slot] += cols.additions[k] + cols.deletions[k]
     }
-    const revision = counts(cols.category[i])
     const fileCount = cols.fileStart[i + 1] - cols.fileStart[i]
     const time = cols.time[i]
     const author = cols.author[i]
-    if (revision) for (const slot of touched) add(files, slot, fileChurn[slot], time, author)
-    if (revision && fileCount <= config.maxChangesetSize && touched.length > 0) {
+    for (const slot of touched) add(files, slot, fileChurn[slot], time, author)
+    if (fileCount <= config.maxChangesetSize && touched.length > 0) {
       for (const slot of touched) fileSets.items.push(fileIds[slot])
       fileSets.starts.push(fileSets.items.length)
     }
@@ -522,7 +527,6 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
       }
       symbolLines[slot] = cols.symbolLines[k]
     }
-    if (!revision) continue
     for (const slot of distinct) {
       const exact = symbolLines[slot]
       const file = symbolFile[slot]
