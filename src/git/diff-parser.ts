@@ -66,12 +66,12 @@ function keep(flatPath: string): string {
 }
 
 /**
- * The path in the bytes [start, end) of `buf`, known to be ASCII and unquoted (`git ls-tree -z`):
- * the interned copy, or a fresh string from the bytes, which is flat already (no copy of a copy:
- * ~1 µs a path, ~10 ms of an update's 10,000 on prettier).
+ * The path in the bytes [start, end) of `buf`, never quoted (`git ls-tree -z`), interned: an ASCII
+ * listing's bytes as they are (a fresh string, flat already: no copy of a copy, ~10 ms of an
+ * update's 10,000 paths on prettier), any other's decoded as unquotePath decodes.
  */
-export function asciiPathAt(buf: Buffer, start: number, end: number): string {
-  const s = buf.toString('latin1', start, end)
+export function pathAt(buf: Buffer, start: number, end: number, ascii: boolean): string {
+  const s = ascii ? buf.toString('latin1', start, end) : decodeBytes(buf.subarray(start, end))
   return interned.get(s) ?? keep(s)
 }
 

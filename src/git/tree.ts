@@ -2,7 +2,7 @@ import { isAscii } from 'node:buffer'
 import { randomUUID } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { asciiPathAt, unquotePath } from './diff-parser.js'
+import { pathAt } from './diff-parser.js'
 import { assertSafeRef, gitBuffer, gitPiped, gitToFile } from './run.js'
 
 export interface TreeEntry {
@@ -42,7 +42,7 @@ export async function listTreeAndLinks(repo: string, rev: string, spoolDir?: str
   } else stdout = (await gitBuffer(repo, args)).stdout
   const files: TreeEntry[] = []
   const links: TreeLink[] = []
-  // with -z no path is quoted; an ASCII listing's paths are their bytes (latin1's offsets are the bytes')
+  // with -z no path is quoted (a leading `"` is the name's); an ASCII listing's paths are their bytes (latin1's offsets are the bytes')
   const ascii = isAscii(stdout)
   let at = -1
   for (const rec of stdout.toString('latin1').split('\0')) {
@@ -60,10 +60,11 @@ export async function listTreeAndLinks(repo: string, rev: string, spoolDir?: str
     const type = rec.slice(t + 1, o)
     const blob = rec.slice(o + 1, z)
     const size = rec.slice(z + 1, tab).trim()
-    if (type === 'commit') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'submodule' })
-    else if (mode === '120000') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'symlink' })
+    const pathOf = () => pathAt(stdout, start + tab + 1, at, ascii)
+    if (type === 'commit') links.push({ path: pathOf(), kind: 'submodule' })
+    else if (mode === '120000') links.push({ path: pathOf(), kind: 'symlink' })
     if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue
-    files.push({ path: ascii ? asciiPathAt(stdout, start + tab + 1, at) : unquotePath(rec.slice(tab + 1)), mode, blob, size: Number(size) })
+    files.push({ path: pathOf(), mode, blob, size: Number(size) })
   }
   return { files, links }
 }
@@ -109,12 +110,16 @@ export function countLines(content: Buffer): number {
 export async function listLinks(repo: string, rev: string): Promise<TreeLink[]> {
   const { stdout } = await gitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', assertSafeRef(rev)])
   const links: TreeLink[] = []
+  const ascii = isAscii(stdout)
+  let at = -1
   for (const rec of stdout.toString('latin1').split('\0')) {
+    const start = at + 1
+    at = start + rec.length
     const tab = rec.indexOf('\t')
     if (tab < 0) continue
     const [mode, type] = rec.slice(0, tab).split(/\s+/)
-    if (type === 'commit') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'submodule' })
-    else if (mode === '120000') links.push({ path: unquotePath(rec.slice(tab + 1)), kind: 'symlink' })
+    if (type === 'commit') links.push({ path: pathAt(stdout, start + tab + 1, at, ascii), kind: 'submodule' })
+    else if (mode === '120000') links.push({ path: pathAt(stdout, start + tab + 1, at, ascii), kind: 'symlink' })
   }
   return links
 }
