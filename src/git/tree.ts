@@ -42,31 +42,40 @@ export async function listTreeAndLinks(repo: string, rev: string, spoolDir?: str
   } else stdout = (await gitBuffer(repo, args)).stdout
   const files: TreeEntry[] = []
   const links: TreeLink[] = []
-  // with -z no path is quoted (a leading `"` is the name's); an ASCII listing's paths are their bytes (latin1's offsets are the bytes')
-  const ascii = isAscii(stdout)
-  let at = -1
-  for (const rec of stdout.toString('latin1').split('\0')) {
-    const start = at + 1
-    at = start + rec.length
-    if (!rec) continue
-    const tab = rec.indexOf('\t')
-    if (tab < 0) continue
+  for (const { header: rec, path: pathOf } of treeRecords(stdout)) {
     // `<mode> <type> <object> <size, padded>`: found by hand, not by a regular expression (~10,000 records on prettier)
     const t = rec.indexOf(' ')
     const o = rec.indexOf(' ', t + 1)
     const z = rec.indexOf(' ', o + 1)
-    if (t < 0 || o < 0 || z < 0 || z > tab) continue
+    if (t < 0 || o < 0 || z < 0) continue
     const mode = rec.slice(0, t)
     const type = rec.slice(t + 1, o)
     const blob = rec.slice(o + 1, z)
-    const size = rec.slice(z + 1, tab).trim()
-    const pathOf = () => pathAt(stdout, start + tab + 1, at, ascii)
+    const size = rec.slice(z + 1).trim()
     if (type === 'commit') links.push({ path: pathOf(), kind: 'submodule' })
     else if (mode === '120000') links.push({ path: pathOf(), kind: 'symlink' })
     if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue
     files.push({ path: pathOf(), mode, blob, size: Number(size) })
   }
   return { files, links }
+}
+
+/**
+ * The records of `git ls-tree -z` output: each one's header (what comes before the tab) and its
+ * path, made when asked. With -z no path is quoted (a leading `"` is the name's); an ASCII
+ * listing's paths are its bytes (latin1's offsets are the bytes'), any other's are decoded.
+ */
+function* treeRecords(stdout: Buffer): Generator<{ header: string; path: () => string }> {
+  const ascii = isAscii(stdout)
+  let at = -1
+  for (const rec of stdout.toString('latin1').split('\0')) {
+    const start = at + 1
+    at = start + rec.length
+    const tab = rec.indexOf('\t')
+    if (tab < 0) continue
+    const end = at
+    yield { header: rec.slice(0, tab), path: () => pathAt(stdout, start + tab + 1, end, ascii) }
+  }
 }
 
 /** Read many blobs through one `git cat-file --batch` process. */
@@ -110,16 +119,10 @@ export function countLines(content: Buffer): number {
 export async function listLinks(repo: string, rev: string): Promise<TreeLink[]> {
   const { stdout } = await gitBuffer(repo, ['ls-tree', '-r', '-z', '--full-tree', assertSafeRef(rev)])
   const links: TreeLink[] = []
-  const ascii = isAscii(stdout)
-  let at = -1
-  for (const rec of stdout.toString('latin1').split('\0')) {
-    const start = at + 1
-    at = start + rec.length
-    const tab = rec.indexOf('\t')
-    if (tab < 0) continue
-    const [mode, type] = rec.slice(0, tab).split(/\s+/)
-    if (type === 'commit') links.push({ path: pathAt(stdout, start + tab + 1, at, ascii), kind: 'submodule' })
-    else if (mode === '120000') links.push({ path: pathAt(stdout, start + tab + 1, at, ascii), kind: 'symlink' })
+  for (const { header, path: pathOf } of treeRecords(stdout)) {
+    const [mode, type] = header.split(/\s+/)
+    if (type === 'commit') links.push({ path: pathOf(), kind: 'submodule' })
+    else if (mode === '120000') links.push({ path: pathOf(), kind: 'symlink' })
   }
   return links
 }

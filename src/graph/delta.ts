@@ -1,10 +1,10 @@
-import { closeSync, copyFileSync, openSync, readSync, statSync } from 'node:fs'
+import { copyFileSync, statSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
-import { crc32OfRange, fileChecksum } from '../services/index-integrity.js'
+import { checksumHex, crc32OfRange } from '../services/index-integrity.js'
 
 /**
  * A small change applied in place to a copy of the previous graph (an incremental analyze):
@@ -750,18 +750,10 @@ async function closeDelta({ db, conn }: DeltaSession): Promise<void> {
 /** One step of an update's graph delta (src/graph/delta-writer.ts sends them, in order). */
 export type DeltaOp = { op: 'open'; from: string; to: string } | { op: 'apply'; delta: Partial<GraphDelta> } | { op: 'checkpoint' } | { op: 'finish' } | { op: 'close' }
 
-/** A file's size and manifest checksum, read in chunks (git/git's graph is 551 MB). */
+/** A file's size and manifest checksum (read in chunks: git/git's graph is 551 MB). */
 function hashFile(file: string): [number, string] {
-  const hash = fileChecksum()
-  const chunk = Buffer.allocUnsafe(8 << 20)
-  const fd = openSync(file, 'r')
-  let size = 0
-  try {
-    for (let n: number; (n = readSync(fd, chunk, 0, chunk.length, size)) > 0; size += n) hash.update(chunk.subarray(0, n))
-  } finally {
-    closeSync(fd)
-  }
-  return [size, hash.digest()]
+  const size = statSync(file).size
+  return [size, checksumHex(crc32OfRange(file, 0, size))]
 }
 
 /** What finishing a delta gives: the row counts, and the graph file's size and checksum once closed. */
