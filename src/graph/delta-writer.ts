@@ -3,7 +3,7 @@ import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { PROJECT_ROOT } from '../parse/registry.js'
 import { checksumHex, crc32Combine, crc32OfRange } from '../services/index-integrity.js'
-import type { DeltaFinish, DeltaFinishHalf, DeltaOp, GraphDelta, deltaRunner } from './delta.js'
+import type { DeltaFinish, DeltaFinishHalf, DeltaOp, GraphDelta, GraphRels, deltaRunner } from './delta.js'
 import type { DeltaClosed, DeltaReply, DeltaRequest } from './delta-worker.js'
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'graph', 'delta-worker.js')
@@ -37,6 +37,8 @@ export class GraphDeltaWriter {
   constructor(
     from: string,
     private readonly to: string,
+    /** The previous graph's relationship counts as recorded (IndexMeta.graphRels); absent: counted when it opens. */
+    rels?: GraphRels,
   ) {
     if (existsSync(WORKER)) {
       this.worker = new Worker(WORKER)
@@ -51,7 +53,7 @@ export class GraphDeltaWriter {
       this.worker.on('error', (error) => this.failAll((this.dead = error)))
       this.worker.on('exit', (code) => this.failAll((this.dead ??= new Error(`the graph delta's worker stopped (exit code ${code})`))))
     }
-    this.track(this.request({ op: 'open', from, to }))
+    this.track(this.request({ op: 'open', from, to, rels }))
   }
 
   apply(delta: Partial<GraphDelta>): void {
@@ -79,7 +81,7 @@ export class GraphDeltaWriter {
     // the worker's half and this thread's (the closed message came before the reply)
     const tail = this.tail ?? this.checksumTail(this.to, value.half, value.size)
     if ('error' in tail) throw tail.error
-    return { counts: value.counts, graph: [value.size, checksumHex(crc32Combine(value.head, tail.value, value.size - value.half))] }
+    return { counts: value.counts, rels: value.rels, graph: [value.size, checksumHex(crc32Combine(value.head, tail.value, value.size - value.half))] }
   }
 
   private checksumTail(file: string, half: number, size: number): { value: number } | { error: Error } {

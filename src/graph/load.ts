@@ -22,6 +22,7 @@ import type { Connection, Database } from 'kuzu'
 import { createFtsStatement, createVectorIndexStatement, FTS_INDEXES, VECTOR_INDEX, renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
 import type { GraphData } from './types.js'
 import { collectGarbage } from '../runtime/gc.js'
+import { countRels, type GraphRels } from './delta.js'
 
 /** 256 MB: enough for bulk loads of large histories without reserving most of RAM (Kuzu's default). */
 export const BUFFER_POOL_BYTES = 256 * 1024 * 1024
@@ -78,6 +79,8 @@ export interface TableLoadStats {
 
 export interface WriteGraphResult {
   ms: number
+  /** Rows per relationship table, counted once loaded. */
+  rels: GraphRels
   tables: Record<string, TableLoadStats>
 }
 
@@ -120,6 +123,7 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
   if (options.release) collectGarbage()
   const db: Database = new kuzu.Database(dbPath, loadBufferPoolBytes(largest, options.bufferPoolFloor), true, false)
   let conn: Connection | undefined
+  let rels: GraphRels = {}
   let ok = false
   try {
     await db.init()
@@ -161,6 +165,8 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
     tables[tableLabel(vectorTable[0])] = { rows: vectors ? vectors.data.length / vectors.dimensions : 0, ms: Math.round(performance.now() - t0) }
     phase('checkpoint')
     await run(conn, 'CHECKPOINT')
+    // where the first update's ledger starts (IndexMeta.graphRels)
+    rels = Object.fromEntries(await countRels(conn))
     ok = true
   } finally {
     if (conn !== undefined) await conn.close()
@@ -172,7 +178,7 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
     }
   }
   // in schema order, whatever the load order
-  return { ms: Math.round(performance.now() - started), tables: Object.fromEntries(TABLES.map((def) => [tableLabel(def), tables[tableLabel(def)]])) }
+  return { ms: Math.round(performance.now() - started), rels, tables: Object.fromEntries(TABLES.map((def) => [tableLabel(def), tables[tableLabel(def)]])) }
 }
 
 async function run(conn: Connection, statement: string): Promise<void> {

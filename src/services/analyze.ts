@@ -5,7 +5,7 @@ import { decodeSource } from '../git/decode.js'
 import { countLines, listTreeAndLinks, readBlobs, type TreeLink } from '../git/tree.js'
 import { writeGraph, type GraphVectors } from '../graph/load.js'
 import { ACTIVITY_COLUMNS, NO_WORDS, SCHEMA_VERSION } from '../graph/schema.js'
-import type { GraphDelta } from '../graph/delta.js'
+import type { GraphDelta, GraphRels } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
 import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
@@ -295,7 +295,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     // an update's graph is copied and opened on the delta's thread meanwhile (null: a rebuild)
     if (early && !(canUpdate && early.from === path.join(prevDir!, GRAPH_DB))) await early.writer.close({ discard: true })
     else if (early) writer = early.writer
-    writer ??= canUpdate ? new GraphDeltaWriter(path.join(prevDir!, GRAPH_DB), path.join(dir, GRAPH_DB)) : null
+    writer ??= canUpdate ? new GraphDeltaWriter(path.join(prevDir!, GRAPH_DB), path.join(dir, GRAPH_DB), previous!.graphRels) : null
     // History (git-bound) and files (parse-bound) run concurrently.
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})
@@ -316,11 +316,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let mode: AnalyzeSummary['mode'] = 'full'
     /** Files of the new index hashed as they were written (the manifest takes these as they are). */
     let hashed: Record<string, [number, string]> = {}
+    /** The new graph's relationship counts (IndexMeta.graphRels). */
+    let graphRels: GraphRels = {}
     const newCommits = commits.length
     if (canUpdate) {
       const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, prefetched: prefetched!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, hadDecisions: (previous!.decisions ?? NO_DECISIONS) !== NO_DECISIONS, similar, forge, trajectory: trajectory!, onWarning: options.onWarning }))
       if (updated) {
-        ;({ counts, hashed, forgeApplied } = updated)
+        ;({ counts, hashed, forgeApplied, graphRels } = updated)
         mode = 'incremental'
       } else {
         // a rebuild after all: its graph is loaded afresh where the copy was
@@ -368,7 +370,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         cache.save(dir, docHashes)
         return embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(docs) } : undefined
       }
-      await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, release: true, onPhase: (name) => progress(`load ${name}`, 0, 1) }))
+      ;({ rels: graphRels } = await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, release: true, onPhase: (name) => progress(`load ${name}`, 0, 1) })))
     }
     const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined, hashed))
     timings.total_ms = Math.round(performance.now() - started)
@@ -388,6 +390,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       decisions: fingerprint,
       ...forgeMeta(forgeApplied),
       graphBuiltBytes: mode === 'incremental' ? (previous!.graphBuiltBytes ?? statSync(path.join(prevDir!, GRAPH_DB)).size) : statSync(path.join(dir, GRAPH_DB)).size,
+      graphRels,
     }
     // the trash shares files with this index (hard-linked shards): deleting them changes their
     // change time, so the trust record is taken once that is over (it is, long since, nearly always)
@@ -478,7 +481,7 @@ async function refreshIndex(
   }
   const release = acquireLock(repo)
   const { id, dir } = newIndexDir(repo)
-  const writer = new GraphDeltaWriter(path.join(prevDir, GRAPH_DB), path.join(dir, GRAPH_DB))
+  const writer = new GraphDeltaWriter(path.join(prevDir, GRAPH_DB), path.join(dir, GRAPH_DB), previous.graphRels)
   const model = previous.options.embeddings ?? null
   const vectors = forge ? VectorCache.load(prevDir, model) : null
   const embedder = vectors && model ? new DocEmbedder(vectors, (done, total) => options.onProgress?.('embeddings', done, total)) : null
@@ -506,7 +509,7 @@ async function refreshIndex(
       const recorded = change.decisions?.decisions ?? change.recorded
       writer.apply({ decisions: decisionGraph(recorded, await similarOf(repo, recorded, model)) })
     }
-    const { counts, graph } = await writer.finish()
+    const { counts, rels, graph } = await writer.finish()
     const manifest = writeManifest(dir, { dir: prevDir, manifest: previous.manifest! }, { [GRAPH_DB]: graph })
     const total = Math.round(performance.now() - started)
     const timings = { [forge ? 'refresh_ms' : 'decisions_ms']: total, total_ms: total }
@@ -517,6 +520,7 @@ async function refreshIndex(
       timings,
       createdAt: new Date().toISOString(),
       manifest,
+      graphRels: rels,
       ...(change.decisions ? { decisions: change.decisions.fingerprint } : {}),
     }
     if (forge) {
@@ -1264,7 +1268,7 @@ async function updateIndex(u: {
   /** The trajectory's rows, worked out since the new commits were read (updateTrajectory), and its warnings so far. */
   trajectory: PendingTrajectory
   onWarning?: (message: string) => void
-}): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]>; forgeApplied: ForgeApplied } | null> {
+}): Promise<{ counts: Record<string, number>; hashed: Record<string, [number, string]>; forgeApplied: ForgeApplied; graphRels: GraphRels } | null> {
   const { prevDir, dir, oldHead, head, fresh, files, previousFiles, time, config, history, embedder, cache: vectorCache, writer } = u
   if (fresh.length === 0 || fresh.length > MAX_UPDATE_COMMITS) return null
   const old = PathIndex.open(prevDir)
@@ -1455,10 +1459,10 @@ async function updateIndex(u: {
   // the manifest's hashes of this thread's files meanwhile (not the graph's: Kuzu's own files
   // beside it, the WAL and the checkpoint's shadow pages, come and go until it is closed)
   const own = hashIndexFiles(dir, { dir: prevDir, manifest: u.manifest }, {}, (rel) => rel === GRAPH_DB || rel.startsWith(`${GRAPH_DB}.`))
-  const { counts, graph } = await time('update_graph', () => finished)
+  const { counts, rels, graph } = await time('update_graph', () => finished)
   // what the graph's thread spent (its parts overlap this thread's phases; update_graph is the wait at the end)
   for (const step of ['open', 'apply', 'checkpoint', 'finish'] as const) u.timings[`graph_${step}_ms`] = Math.round(writer.busy[step])
-  return { counts: { ...counts, files: files.length }, hashed: { ...own, [GRAPH_DB]: graph }, forgeApplied }
+  return { counts: { ...counts, files: files.length }, hashed: { ...own, [GRAPH_DB]: graph }, forgeApplied, graphRels: rels }
 }
 
 interface PendingTrajectory {

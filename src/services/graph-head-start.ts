@@ -30,7 +30,7 @@ export function graphHeadStart(repo: string, s: AnalyzeSettings): GraphHeadStart
   if (!previous || !s.sameOptions || previous.head === s.head || previous.shallow || s.maxCommits !== null || previous.schemaVersion !== SCHEMA_VERSION) return null
   const { id, dir } = newIndexDir(repo)
   const from = path.join(gitwhyDir(repo), previous.indexDir, GRAPH_DB)
-  return { id, dir, from, writer: new GraphDeltaWriter(from, path.join(dir, GRAPH_DB)), adopted: false }
+  return { id, dir, from, writer: new GraphDeltaWriter(from, path.join(dir, GRAPH_DB), previous.graphRels), adopted: false }
 }
 
 /** Closes a head start the service did not adopt and removes its directory. */

@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, realpathSyn
 import { readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { UserError } from '../errors.js'
+import type { GraphRels } from '../graph/delta.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { IdentityConfig } from '../history/identity.js'
 import { remoteWeb, type RemoteWeb } from '../history/remote.js'
@@ -70,6 +71,12 @@ export interface IndexMeta {
    * before (its current size is taken then).
    */
   graphBuiltBytes?: number
+  /**
+   * graph.kuzu's rows per relationship table, counted when it was written (a build's load, an
+   * update's finish): where the next update's check of its rows starts, so that the copy it opens
+   * need not be counted first (~45 ms on prettier). Absent: an index from before (counted then).
+   */
+  graphRels?: GraphRels
 }
 
 export async function resolveRepo(dir?: string): Promise<string> {
