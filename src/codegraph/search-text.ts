@@ -8,10 +8,20 @@ const IDENT = /[\p{L}\p{N}_$]+/gu
 /** One word of an identifier: an acronym, a (capitalised) word, a number, or a run of other letters. */
 export const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{Lo}+/gu
 
+/**
+ * An identifier that is one PART whole (a word, capitalised or not, an acronym, a number): what
+ * most of a commit message's identifiers are, and what splitting gives back unchanged.
+ */
+export const ONE_PART = /^(?:\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+)$/u
+
 /** Every identifier of the text, and the words each splits into, lower-cased, space-separated. */
 export function identifierWords(text: string): string {
   const out: string[] = []
   for (const [id] of text.matchAll(IDENT)) {
+    if (ONE_PART.test(id)) {
+      out.push(id.toLowerCase())
+      continue
+    }
     const parts = [...id.matchAll(PART)].map((m) => m[0].toLowerCase())
     out.push(...parts)
     const whole = id.toLowerCase().replace(/^[_$]+|[_$]+$/g, '')

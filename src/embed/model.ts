@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join, relative, resolve } from 'node:path'
-import { PART } from '../codegraph/search-text.js'
+import { ONE_PART, PART } from '../codegraph/search-text.js'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
 import { gitwhyHome } from '../services/registry.js'
@@ -278,6 +278,7 @@ export function embeddingText(text: string): string {
   return text
     .replace(PATH_SEPARATOR, ' ')
     .replace(IDENTIFIER, (id) => {
+      if (ONE_PART.test(id)) return id
       const words = id.split(/[_$]+/).filter(Boolean).flatMap((chunk) => {
         const parts: string[] = []
         for (const [part] of chunk.matchAll(PART)) {

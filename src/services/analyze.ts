@@ -264,8 +264,12 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const outgrown = prevDir !== null && !options.rebuild ? graphOutgrown(prevDir, previous!) : null
     if (outgrown) options.onWarning?.(`rebuilt the index: its graph had grown to ${mb(outgrown.now)} from ${mb(outgrown.built)} at its last full build (Kuzu does not reuse all the space an update frees)`)
     const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && !outgrown && (await ancestor)
+    // A build's commit documents (~10 s of this thread on git/git's 82,000 messages), made as the
+    // history's chunks arrive: this thread mostly waits for git then (the worker embeds them meanwhile)
+    let commitDocs: CommitDocs = []
     const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
       progress('history', 0, 0) // the phase's clock starts before git's first commit arrives
+      commitDocs = []
       return readHistory(repo, {
         range: [range],
         maxCommits: maxCommits ?? undefined,
@@ -275,8 +279,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         patches,
         checkpointDir: checkpoints,
         onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
-        // the worker embeds the messages while git mines the rest
-        onCommits: embedder ? (chunk) => embedder.add(chunk.map(rawCommitDoc)) : undefined,
+        onCommits: (chunk) => {
+          // kept for a build (the one that writes the patch store); an update makes its few itself
+          if (!patches && !embedder) return
+          const docs = chunk.map(rawCommitDoc)
+          if (patches) for (const d of docs) commitDocs.push(d)
+          embedder?.add(docs)
+        },
       })
     }
     // a full build writes the patch store as it reads the history, and checkpoints what it mined
@@ -336,7 +345,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       const pendingTrajectory = trajectoryRows(repo, head, () => knownAtHead(files), (m) => trajectoryWarnings.push(m))
       pendingTrajectory.catch(() => {})
       const reverts = await time('reverts', () => revertsOf(repo, commits))
-      const data = await mapAndSave(commits, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
+      const data = await mapAndSave(commits, commitDocs, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
       const trajectory = await pendingTrajectory
       for (const m of trajectoryWarnings) options.onWarning?.(m)
       writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
@@ -700,6 +709,8 @@ function humanAuthor(commits: ReadonlyMap<string, { author: string; category: st
 /** Walk the history for every file and symbol, write the caches, and return the graph's rows. */
 async function mapAndSave(
   commits: RawCommit[],
+  /** The commits' documents made while they were read (in their order); made here when they do not match. */
+  madeDocs: CommitDocs,
   reverts: RevertEdge[],
   files: IndexedFile[],
   shallow: ReadonlySet<string>,
@@ -713,8 +724,7 @@ async function mapAndSave(
   forge: ForgeData | null,
   onForge: (applied: ForgeApplied) => void,
 ): Promise<GraphData> {
-  // the commits' texts exist now: the worker embeds them while this thread maps the history
-  const commitDocs = commits.map(rawCommitDoc)
+  const commitDocs = madeDocs.length === commits.length && madeDocs.every((d, i) => d.ref === commits[i].sha) ? madeDocs : commits.map(rawCommitDoc)
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
@@ -1141,6 +1151,7 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
 }
 
 const rawCommitDoc = (c: RawCommit) => commitDoc({ sha: c.sha, ...splitMessage(c.message) })
+type CommitDocs = Array<ReturnType<typeof rawCommitDoc>>
 
 /** The search documents of pull requests and issues with titles. */
 function entityDocs(tables: Pick<GraphData, 'pullRequests' | 'issues'>): Array<Omit<DocRow, 'row'>> {

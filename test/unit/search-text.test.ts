@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { docComment, identifierWords, symbolSearchText } from '../../src/codegraph/search-text.js'
+import { docComment, identifierWords, ONE_PART, symbolSearchText } from '../../src/codegraph/search-text.js'
+import { embeddingText } from '../../src/embed/model.js'
 
 describe('search text', () => {
   test('identifiers split at camelCase, PascalCase, acronyms, snake_case, kebab-case and digits, and are kept whole', () => {
@@ -8,6 +9,18 @@ describe('search text', () => {
     expect(identifierWords('src/utils/get-path.ts')).toBe('src utils get path ts')
     expect(identifierWords('run')).toBe('run')
     expect(identifierWords('  ')).toBe('')
+  })
+
+  // The words that take the short way (ONE_PART) must come out as splitting gives them: a leading
+  // underscore sends the same word the long way, and the two must agree (and a word that splits
+  // must not take the short way).
+  test('a one-part identifier comes out as splitting gives it', () => {
+    const words = ['run', 'Fix', 'HTTP', '2024', 'Straße', 'İstanbul', 'ΣΊΣΥΦΟΣ', 'Émile', 'x', 'I', 'parseHeader', 'HTTPServer', 'utf8', 'v3', 'ab12Cd', 'snake_case', 'ǅungla', '中文', 'ⅻ']
+    for (const w of words) {
+      expect(identifierWords(w)).toBe(identifierWords(`_${w}`))
+      expect(embeddingText(w)).toBe(embeddingText(`_${w}`))
+    }
+    expect(words.filter((w) => ONE_PART.test(w))).toEqual(['run', 'Fix', 'HTTP', '2024', 'Straße', 'İstanbul', 'ΣΊΣΥΦΟΣ', 'Émile', 'x', 'I', 'ⅻ'])
   })
 
   test('doc comments: a JSDoc block, line comments, a Python docstring, decorators skipped; code above is not one', () => {
