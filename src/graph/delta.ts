@@ -398,7 +398,7 @@ async function createGuard(s: DeltaSession, def: RelDef, from: unknown, to: unkn
   s.ledger.expected.set(def.name, s.ledger.expected.get(def.name)! + 1)
 }
 
-async function openDelta(dbPath: string, guarding: boolean, rels?: Record<string, number>): Promise<DeltaSession> {
+async function openDelta(dbPath: string, guarding: boolean, rels?: GraphRels): Promise<DeltaSession> {
   // no automatic checkpoints: one could come between a deletion and its guard (RelLedger)
   const db = new kuzu.Database(dbPath, DELTA_BUFFER_POOL_BYTES, true, false, 0, false)
   await db.init()
