@@ -346,6 +346,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       pendingTrajectory.catch(() => {})
       const reverts = await time('reverts', () => revertsOf(repo, commits))
       const data = await mapAndSave(commits, commitDocs, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
+      // data.docs has them now, and the load lets each table go once written (~190 MB on git/git)
+      commitDocs = []
       const trajectory = await pendingTrajectory
       for (const m of trajectoryWarnings) options.onWarning?.(m)
       writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
