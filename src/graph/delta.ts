@@ -4,7 +4,7 @@ import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
-import { checksumHex, crc32OfRange } from '../services/index-integrity.js'
+import { crc32OfRange, hashFile } from '../services/index-integrity.js'
 
 /**
  * A small change applied in place to a copy of the previous graph (an incremental analyze):
@@ -763,12 +763,6 @@ async function closeDelta({ db, conn }: DeltaSession): Promise<void> {
 
 /** One step of an update's graph delta (src/graph/delta-writer.ts sends them, in order). */
 export type DeltaOp = { op: 'open'; from: string; to: string; rels?: GraphRels } | { op: 'apply'; delta: Partial<GraphDelta> } | { op: 'checkpoint' } | { op: 'finish' } | { op: 'close' }
-
-/** A file's size and manifest checksum (read in chunks: git/git's graph is 551 MB). */
-function hashFile(file: string): [number, string] {
-  const size = statSync(file).size
-  return [size, checksumHex(crc32OfRange(file, 0, size))]
-}
 
 /** What finishing a delta gives: the row counts, and the graph file's size and checksum once closed. */
 export interface DeltaFinish {
