@@ -23,6 +23,21 @@ describe('search text', () => {
     expect(words.filter((w) => ONE_PART.test(w))).toEqual(['run', 'Fix', 'HTTP', '2024', 'Straße', 'İstanbul', 'ΣΊΣΥΦΟΣ', 'Émile', 'x', 'I', 'ⅻ'])
   })
 
+  // embeddingText reads ASCII text with ASCII patterns (fast) and the rest with Unicode ones; a
+  // trailing no-break space (white space: dropped) sends the same text the Unicode way
+  test('ASCII text comes out of the fast patterns as it does out of the Unicode ones', () => {
+    const alphabet = ['a', 'q', 'Z', 'Q', 'x', 'A', '0', '7', '_', '$', ' ', '/', '\\', '.', '-', ':', '>', '\n', '(', '#']
+    let seed = 7
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      return seed % n
+    }
+    const texts = ['parseURLQuery2 in src/get-path.ts', 'HTTPServer::handle_request -> v3.utf8', 'a-b 1-2 a.b 1.2 x->y __init__ $ref', 'ABc aBC AbC abC9 9abc']
+    for (let i = 0; i < 5000; i++) texts.push(Array.from({ length: next(20) }, () => alphabet[next(alphabet.length)]).join(''))
+    for (const text of texts) expect(embeddingText(text), JSON.stringify(text)).toBe(embeddingText(`${text}\u00a0`))
+    expect(embeddingText('HTTPServer::handle_request -> v3.utf8')).toBe('HTTP server handle request v3.utf8')
+  })
+
   test('doc comments: a JSDoc block, line comments, a Python docstring, decorators skipped; code above is not one', () => {
     const ts = ['const x = 1', '/**', ' * Parses a URL.', ' * @param s the text', ' */', '@memo', 'export function parse(s) {', '}']
     expect(docComment(ts, 7, 8)).toBe('Parses a URL. @param s the text')
