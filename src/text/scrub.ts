@@ -83,8 +83,15 @@ const ASSIGNMENT_KEYWORD = /secret|token|passw|pwd|key|credential|sas/i
 /** `Authorization: Bearer …`, `-H "Authorization: Basic …"`. */
 const AUTH_HEADER = /\b((?:Bearer|Basic|Token)\s+)([A-Za-z0-9._~+/-]{16,}=*)/g
 
-/** A run of characters a generated token is made of (base64, base64url, base62); `.` and `:` end it. */
-const TOKEN = /[A-Za-z0-9+/_=-]{20,}/g
+/**
+ * A run of characters a generated token is made of (base64, base64url, base62); `.` and `:` end it.
+ * Tried only where a run starts: a try inside a shorter run fails the same way, but trying every
+ * position of every word was most of the scrubber's time on commit messages.
+ */
+const TOKEN = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_=-]{20,}/g
+
+/** What every QUERY_PASSWORD and CONNECTION_PASSWORD match holds: a text without it skips both. */
+const PASSWORD_WORD = /passw|pwd/i
 
 /**
  * Shannon entropy in bits per character: random tokens are above ~3.5, words and names below.
@@ -151,11 +158,14 @@ export function looksRandom(token: string): boolean {
 export function scrubSecrets(text: string): string {
   let out = text
   for (const shape of SHAPES) out = out.replace(shape, REDACTED)
-  out = out.replace(URL_PASSWORD, (_, head: string, _password: string, at: string) => `${head}${REDACTED}${at}`)
-  out = out.replace(QUERY_PASSWORD, (_, head: string) => `${head}${REDACTED}`)
-  out = out.replace(CONNECTION_PASSWORD, (whole: string, head: string, value: string, offset: number, all: string) =>
-    value !== REDACTED && (head.startsWith(';') || all[offset + whole.length] === ';') ? `${head}${REDACTED}` : whole,
-  )
+  // each pattern only where the text holds what all its matches hold
+  if (out.includes('://')) out = out.replace(URL_PASSWORD, (_, head: string, _password: string, at: string) => `${head}${REDACTED}${at}`)
+  if (PASSWORD_WORD.test(out)) {
+    out = out.replace(QUERY_PASSWORD, (_, head: string) => `${head}${REDACTED}`)
+    out = out.replace(CONNECTION_PASSWORD, (whole: string, head: string, value: string, offset: number, all: string) =>
+      value !== REDACTED && (head.startsWith(';') || all[offset + whole.length] === ';') ? `${head}${REDACTED}` : whole,
+    )
+  }
   if (ASSIGNMENT_KEYWORD.test(out)) out = out.replace(ASSIGNMENT, (whole: string, q: string, name: string, sep: string, vq: string, value: string) =>
     value === REDACTED || !looksSecret(value) ? whole : `${q}${name}${q}${sep}${vq}${REDACTED}${vq}`,
   )

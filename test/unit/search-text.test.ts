@@ -23,8 +23,9 @@ describe('search text', () => {
     expect(words.filter((w) => ONE_PART.test(w))).toEqual(['run', 'Fix', 'HTTP', '2024', 'Straße', 'İstanbul', 'ΣΊΣΥΦΟΣ', 'Émile', 'x', 'I', 'ⅻ'])
   })
 
-  // embeddingText reads ASCII text with ASCII patterns (fast) and the rest with Unicode ones; a
-  // trailing no-break space (white space: dropped) sends the same text the Unicode way
+  // identifierWords and embeddingText read ASCII text with ASCII patterns (fast) and the rest with
+  // Unicode ones; a trailing no-break space (white space: dropped by both) sends the same text the
+  // Unicode way
   test('ASCII text comes out of the fast patterns as it does out of the Unicode ones', () => {
     const alphabet = ['a', 'q', 'Z', 'Q', 'x', 'A', '0', '7', '_', '$', ' ', '/', '\\', '.', '-', ':', '>', '\n', '(', '#']
     let seed = 7
@@ -34,7 +35,11 @@ describe('search text', () => {
     }
     const texts = ['parseURLQuery2 in src/get-path.ts', 'HTTPServer::handle_request -> v3.utf8', 'a-b 1-2 a.b 1.2 x->y __init__ $ref', 'ABc aBC AbC abC9 9abc']
     for (let i = 0; i < 5000; i++) texts.push(Array.from({ length: next(20) }, () => alphabet[next(alphabet.length)]).join(''))
-    for (const text of texts) expect(embeddingText(text), JSON.stringify(text)).toBe(embeddingText(`${text}\u00a0`))
+    for (const text of texts) {
+      expect(embeddingText(text), JSON.stringify(text)).toBe(embeddingText(`${text}\u00a0`))
+      expect(identifierWords(text), JSON.stringify(text)).toBe(identifierWords(`${text}\u00a0`))
+    }
+    expect(identifierWords('a-b 1-2 x->y __init__ $ref ABc aBC')).toBe('a b 1 2 x y init ref a bc abc a bc abc')
     expect(embeddingText('HTTPServer::handle_request -> v3.utf8')).toBe('HTTP server handle request v3.utf8')
   })
 
