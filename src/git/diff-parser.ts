@@ -25,9 +25,11 @@ export interface FileDiff {
   whitespaceOnly: boolean
   /**
    * The hunks' removed and added lines with their `-`/`+`, in hunk order, joined by `\n` (no
-   * `\ No newline` markers): only when the parser was asked to keep text.
+   * `\ No newline` markers), as git wrote them (decodeBytes reads them): only when the parser was
+   * asked to keep text. Bytes, not a string: the patch store keeps them as they are (git/git's
+   * history is ~0.5 GB of them, decoded and encoded again for nothing before).
    */
-  text?: string
+  text?: Uint8Array
 }
 
 /** Blob ids of a file from the --raw section: [old, new]. */
@@ -169,7 +171,7 @@ class FileBuilder {
       deletions: this.deletions,
       whitespaceOnly,
     }
-    if (this.parts && this.parts.length > 0 && !this.binary) diff.text = decodeBytes(joinLines(this.parts))
+    if (this.parts && this.parts.length > 0 && !this.binary) diff.text = joinLines(this.parts)
     return diff
   }
 }

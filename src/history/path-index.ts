@@ -1,6 +1,7 @@
 import { closeSync, ftruncateSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { decodeBytes } from '../git/decode.js'
 import type { FileDiff, FileStatus } from '../git/diff-parser.js'
 import type { PatchCheckpoint, PatchSink, RawCommit } from '../git/history-reader.js'
 import { isDirectoryMark } from '../git/merge-diffs.js'
@@ -40,24 +41,69 @@ type Sections = Record<string, Array<[number, number]>>
 
 /**
  * The patch store: the removed and added lines of every first-parent (and root) diff, for
- * `--patch` and `pickaxe`. `patches.bin` holds deflated JSON sections by path (the diff's new
- * path), located through `patches-index/`; entries are [age, path, text] (FileDiff.text).
+ * `--patch` and `pickaxe`. `patches.bin` holds deflated sections by path (the diff's new path),
+ * located through `patches-index/`; `patches` gives entries as [age, path, text] (FileDiff.text
+ * decoded). A section is PATCH_SECTION, its entry count, each entry's age and byte length
+ * (uint32 LE) and the entries' bytes as git wrote them: no string is made of the text at build
+ * time. An index from before holds sections of JSON ('[' first), which read the same.
  */
 const PATCHES = 'patches.bin'
 const PATCH_INDEX = 'patches-index'
 export type PatchEntry = [number, string, string]
+const PATCH_SECTION = 0
 
-function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, PatchEntry[]> {
-  const sections = new Map<string, PatchEntry[]>()
+function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, Array<[number, Uint8Array]>> {
+  const sections = new Map<string, Array<[number, Uint8Array]>>()
   for (const { age, diffs } of perCommit) {
     for (const d of diffs[0] ?? []) {
       if (!d.text) continue
       let list = sections.get(d.path)
       if (!list) sections.set(d.path, (list = []))
-      list.push([age, d.path, d.text])
+      list.push([age, d.text])
     }
   }
   return sections
+}
+
+/** One path's entries as a stored section (deflated). */
+export function deflatePatches(entries: Array<[number, Uint8Array]>): Buffer {
+  const head = Buffer.alloc(5 + 8 * entries.length)
+  head[0] = PATCH_SECTION
+  head.writeUInt32LE(entries.length, 1)
+  entries.forEach(([age, text], i) => {
+    head.writeUInt32LE(age, 5 + 8 * i)
+    head.writeUInt32LE(text.length, 9 + 8 * i)
+  })
+  return deflateRawSync(Buffer.concat([head, ...entries.map(([, text]) => text)]), { level: 1 })
+}
+
+/** A stored section's entries (either format), or null when it does not read. */
+export function inflatePatches(buf: Buffer, p: string): PatchEntry[] | null {
+  let data: Buffer
+  try {
+    data = inflateRawSync(buf)
+  } catch {
+    return null
+  }
+  if (data[0] === 0x5b) {
+    try {
+      return JSON.parse(data.toString('utf8')) as PatchEntry[]
+    } catch {
+      return null
+    }
+  }
+  if (data.length < 5 || data[0] !== PATCH_SECTION) return null
+  const n = data.readUInt32LE(1)
+  let at = 5 + 8 * n
+  if (at > data.length) return null
+  const out: PatchEntry[] = []
+  for (let i = 0; i < n; i++) {
+    const length = data.readUInt32LE(9 + 8 * i)
+    if (at + length > data.length) return null
+    out.push([data.readUInt32LE(5 + 8 * i), p, decodeBytes(data.subarray(at, at + length))])
+    at += length
+  }
+  return at === data.length ? out : null
 }
 
 /**
@@ -69,11 +115,7 @@ function locationsOf(index: Sections, p: string): Array<[number, number]> {
   return index[p]
 }
 
-function deflatePatches(entries: PatchEntry[]): Buffer {
-  return deflateRawSync(Buffer.from(JSON.stringify(entries)), { level: 1 })
-}
-
-function packPatches(sections: Map<string, PatchEntry[]>, index: Sections, offset: number): Buffer {
+function packPatches(sections: Map<string, Array<[number, Uint8Array]>>, index: Sections, offset: number): Buffer {
   const chunks: Buffer[] = []
   for (const [p, entries] of sections) {
     const buf = deflatePatches(entries)
@@ -238,13 +280,8 @@ export class PathIndex {
     try {
       for (const p of wanted) {
         for (const [offset, length] of this.patchIndex.get(p) ?? []) {
-          const buf = store.read(offset, length)
-          let entries: PatchEntry[]
-          try {
-            entries = JSON.parse(inflateRawSync(buf).toString('utf8')) as PatchEntry[]
-          } catch {
-            throw damagedIndex(this.dir, `a section of ${PATCHES} cannot be read`)
-          }
+          const entries = inflatePatches(store.read(offset, length), p)
+          if (!entries) throw damagedIndex(this.dir, `a section of ${PATCHES} cannot be read`)
           for (const e of entries) out.push(e)
         }
       }
