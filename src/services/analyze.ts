@@ -264,7 +264,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const outgrown = prevDir !== null && !options.rebuild ? graphOutgrown(prevDir, previous!) : null
     if (outgrown) options.onWarning?.(`rebuilt the index: its graph had grown to ${mb(outgrown.now)} from ${mb(outgrown.built)} at its last full build (Kuzu does not reuse all the space an update frees)`)
     const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && !outgrown && (await ancestor)
-    // A build's commit documents (~10 s of this thread on git/git's 82,000 messages), made as the
+    // A build's commit documents (~4 s of this thread on git/git's 82,000 messages), made as the
     // history's chunks arrive: this thread mostly waits for git then (the worker embeds them meanwhile)
     let commitDocs: CommitDocs = []
     const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
