@@ -51,9 +51,11 @@ const PATCHES = 'patches.bin'
 const PATCH_INDEX = 'patches-index'
 export type PatchEntry = [number, string, string]
 const PATCH_SECTION = 0
+/** An entry as it is written: the commit's age and the hunk lines' bytes (the section names the path). */
+type StoredPatch = [age: number, text: Uint8Array]
 
-function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, Array<[number, Uint8Array]>> {
-  const sections = new Map<string, Array<[number, Uint8Array]>>()
+function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, StoredPatch[]> {
+  const sections = new Map<string, StoredPatch[]>()
   for (const { age, diffs } of perCommit) {
     for (const d of diffs[0] ?? []) {
       if (!d.text) continue
@@ -66,7 +68,7 @@ function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
 }
 
 /** One path's entries as a stored section (deflated). */
-export function deflatePatches(entries: Array<[number, Uint8Array]>): Buffer {
+export function deflatePatches(entries: StoredPatch[]): Buffer {
   const head = Buffer.alloc(5 + 8 * entries.length)
   head[0] = PATCH_SECTION
   head.writeUInt32LE(entries.length, 1)
@@ -115,7 +117,7 @@ function locationsOf(index: Sections, p: string): Array<[number, number]> {
   return index[p]
 }
 
-function packPatches(sections: Map<string, Array<[number, Uint8Array]>>, index: Sections, offset: number): Buffer {
+function packPatches(sections: Map<string, StoredPatch[]>, index: Sections, offset: number): Buffer {
   const chunks: Buffer[] = []
   for (const [p, entries] of sections) {
     const buf = deflatePatches(entries)
