@@ -56,6 +56,9 @@ export interface GitRunOptions {
   env?: Record<string, string | undefined>
 }
 
+/** A write to a git that has exited fails with EPIPE: its exit code says what went wrong. */
+const ignore = (): void => {}
+
 /**
  * Spawn git: the one place that does. stdout goes to `onStdout`, or straight to the file
  * descriptor `stdoutFd`; resolves with the exit code when it is 0 or in `okCodes`.
@@ -79,11 +82,18 @@ function runGit(
     child.stderr!.on('data', (d: Buffer) => err.push(d))
     child.on('error', (e) => reject(new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
     child.on('close', (code) => {
+      // A closed child can stay reachable from Node's process handle list for the rest of the
+      // run, and each listener here holds this call's scope (its options, their onStdout, and
+      // what that captured): on rails/rails the blame-ignore pass's cat-file kept the 180 MB
+      // history graph alive through the graph load. Nothing is heard from a closed child.
+      child.removeAllListeners()
+      child.stdout?.removeAllListeners('data')
+      child.stderr!.removeAllListeners('data')
       const ok = code === 0 || (code !== null && (options.okCodes ?? []).includes(code))
       if (!ok) reject(missingObjectError(cwd, Buffer.concat(err).toString('utf8')) ?? new GitError(args, code, Buffer.concat(err).toString('utf8')))
       else resolve(code ?? 0)
     })
-    child.stdin!.on('error', () => {})
+    child.stdin!.on('error', ignore)
     child.stdin!.end(options.input ?? '')
   })
 }

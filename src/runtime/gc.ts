@@ -34,3 +34,20 @@ export function collectGarbage(options: { compact?: boolean } = {}): void {
     v8.setFlagsFromString('--no-compact-on-every-full-gc')
   }
 }
+
+/**
+ * How far V8 lets the heap grow past what its last full collection left live: 1.5× instead of V8's
+ * own factor (up to 4× while collections are cheap). A build's phases make garbage that outlives
+ * the young generation (each path's pending hunks, the rows), and V8 let it pile up: on
+ * rails/rails (99,000 commits) the heap went from 451 MB live to 1.55 GB before its next full
+ * collection, and the process peaked at 2.2 GB. Bounded, the collections come sooner (they are
+ * incremental, mostly on V8's own threads); the build is no slower. Set at run time, for the
+ * rest of the process.
+ */
+export function boundHeapGrowth(percent = 50): void {
+  try {
+    v8.setFlagsFromString(`--heap-growing-percent=${percent}`)
+  } catch {
+    // refused: V8's own growth, more memory, never wrong
+  }
+}

@@ -44,7 +44,7 @@ import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow
 import { DocEmbedder, EMBEDDINGS_FILE, VECTORS_FILE, VectorCache } from '../embed/vectors.js'
 import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
-import { collectGarbage } from '../runtime/gc.js'
+import { boundHeapGrowth, collectGarbage } from '../runtime/gc.js'
 import { traceFile, writeSpan, type Span } from '../trace.js'
 import { verifyAgainstGit } from './index-verify.js'
 import { decisionGraph, decisionsFingerprint, decisionTables, endsOf, loadableDecisions, NO_DECISIONS } from '../knowledge/decision-rows.js'
@@ -122,6 +122,7 @@ function checkpointDir(repo: string): string {
 }
 
 export async function analyze(options: AnalyzeOptions): Promise<AnalyzeSummary> {
+  boundHeapGrowth()
   try {
     return await analyzeResolved(options)
   } finally {
