@@ -16,11 +16,14 @@ import { gitwhyHome } from '../services/registry.js'
 export const MODEL_ENV = 'GITWHY_EMBED_MODEL'
 export const BUNDLED_MODEL_DIR = join(PROJECT_ROOT, 'models', 'use-lite')
 /**
- * Texts per model call, of about the same token count (sorted first), so a batch pads little. On
- * vuejs/core's documents (bench/embed-speed.mjs) 8 and 16 embed the most per CPU-second; 64 and
- * more lose ~10-40 % (activations outgrow the caches).
+ * Texts per model call, of about the same token count (sorted first), so a batch pads little. With
+ * the int8 model, on vuejs/core's documents (bench/embed-speed.mjs, 2026-11-27): 4-8 embed the most
+ * (analyze's two workers 2,005-2,084 texts/s), 12 1,901/s, 16 1,700-1,864/s, 32 1,433/s: the
+ * activations outgrow the caches. Smaller batches also grow onnxruntime's arena less (a worker
+ * after 3,000 commit messages: 228 MB against 247 at 16). A text's vector moves by at most ~1e-4
+ * with the batch size (which neighbours pad it).
  */
-const BATCH = 16
+const BATCH = 8
 
 export interface EmbeddingModelInfo {
   /** A short name: config.json's `gitwhy.id`, else the folder's name. */
