@@ -257,7 +257,10 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     if (target.kind === 'directory') throw directoryRefused(target, 'related')
     const g = await reader.graph()
     const key = target.kind === 'file' ? target.path : target.id
-    const rows = await g.query<Omit<RelatedItem, 'examples' | 'path' | 'support'> & { path?: string }>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : limit })
+    type Row = Omit<RelatedItem, 'examples' | 'path' | 'support'> & { path?: string }
+    // a symbol's partners: more than asked for, as the ones that only hold another go (withoutHolders)
+    const fetched = await g.query<Row>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : target.kind === 'file' ? limit : limit * 4 + 8 })
+    const rows = target.kind === 'file' ? fetched : cap(withoutHolders(fetched), limit)
     // support's denominator is beside the graph, not on each edge (coChangeChangesets)
     const changesets = rows.length ? (readIndexJson<{ files: number; symbols: number }>(reader.dir, COCHANGE_FILE)?.[target.kind === 'file' ? 'files' : 'symbols'] ?? 0) : 0
     // the example commits of every partner in one query, newest first
@@ -272,6 +275,21 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     const related: RelatedItem[] = rows.map((r) => ({ ...r, support: changesets ? r.shared / changesets : 0, path: r.path ?? r.key, examples: examples.get(r.key) ?? [] }))
     return { target, index: await reader.indexInfo(), related }
   })
+}
+
+/**
+ * Symbol partners less those that hold another partner of their file (by qualified name) with as
+ * many shared changes: every change to a method is one to its class and to the modules around it,
+ * so the holder says nothing its member does not. Ruby wraps each file in its namespace modules:
+ * on rails/rails, `related` for one method listed `ActiveRecord`, `ActiveRecord.ConnectionAdapters`
+ * and `ActiveRecord.ConnectionAdapters.ConnectionPool` of one file, 7 shared changes each. A
+ * holder that changed with the target more often than its members stays.
+ */
+function withoutHolders<T extends { path?: string; qualified_name?: string; shared: number }>(rows: T[]): T[] {
+  const alike = (r: T) => `${r.path}\0${r.shared}`
+  const groups = new Map<string, T[]>()
+  for (const r of rows) groups.set(alike(r), [...(groups.get(alike(r)) ?? []), r])
+  return rows.filter((r) => !r.qualified_name || !groups.get(alike(r))!.some((m) => m.qualified_name?.startsWith(`${r.qualified_name}.`)))
 }
 
 async function communitySummaries(reader: IndexReader): Promise<CommunitySummary[]> {
