@@ -13,6 +13,7 @@ import { answerWithLlm, llmLines, type WhyLlm } from './why-llm.js'
 import { gitwhyDir } from './workspace.js'
 import { trajectoryAppendix } from '../views/trajectory.js'
 import { resolveTarget, splitRange } from './resolve.js'
+import { isTestPath } from '../parse/classify.js'
 import { matchedWords, questionWords, search, type SearchHit, type SearchMode } from './search.js'
 import type { CommitRef, EvidenceItem, EvidenceTarget, IndexInfo } from './types.js'
 import { informativeBody, informativeSubject, messageQuality, statedReason } from '../history/message.js'
@@ -270,6 +271,21 @@ const SYMBOLS_READ = 3
 const OTHERS_READ = 10
 const HITS_READ = 20
 
+/** A question about tests says so: "why is the cache test skipped?". */
+const ABOUT_TESTS = /\b(tests?|specs?|testing|fixtures?)\b/i
+
+/**
+ * The symbol hits a question is located to, the code's before the tests' (each in search's
+ * order), unless the question asks about tests. A test names what it tests, and so often matches
+ * the words of a question best: on rails/rails, "why does the connection pool reap dead
+ * connections" found three test methods before `ConnectionPool#reap`, and the answer explained
+ * the tests.
+ */
+function codeFirst(hits: SearchHit[], question: string): SearchHit[] {
+  if (ABOUT_TESTS.test(question)) return hits
+  return [...hits.filter((h) => !isTestPath(h.path)), ...hits.filter((h) => isTestPath(h.path))]
+}
+
 export async function why(options: WhyOptions): Promise<WhyResult> {
   return withReader(options, async (reader) => {
     const limit = options.limit ?? 10
@@ -292,7 +308,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       const words = questionWords(options.text).length
       // how well the question matched: the best hit's share of its words, or its cosine
       match = r.hits.length === 0 ? 0 : 0.5 + 0.5 * Math.max(...r.hits.slice(0, 3).map((h) => Math.max(words ? h.why.words.length / words : 0, Math.min(1, Math.max(0, ((h.why.cosine ?? 0) - 0.2) / 0.4)))))
-      const symbolHits = r.hits.filter((h) => h.kind === 'symbol').slice(0, SYMBOLS_READ)
+      const symbolHits = codeFirst(r.hits.filter((h) => h.kind === 'symbol'), options.text).slice(0, SYMBOLS_READ)
       const otherHits = r.hits.filter((h) => h.kind !== 'symbol').slice(0, OTHERS_READ)
       const weight = (h: SearchHit) => (top > 0 ? h.score / top : 0)
       // the PRs' and issues' commits are asked for at once, while the symbols' lines are walked

@@ -41,6 +41,9 @@ describe('why', () => {
     sha.revert = repo.revert(sha.raise)
     repo.write('src/retry.ts', 'export async function withBackoff(fn: () => Promise<void>): Promise<void> {\n  for (let i = 0; i < 5; i++) {\n    try {\n      return await fn()\n    } catch {\n      await new Promise((r) => setTimeout(r, 2 ** i * 100))\n    }\n  }\n}\n')
     sha.squash = repo.commit(`Retry flaky uploads with exponential backoff (#12)\n\nUploads from mobile networks failed on the first dropped packet.\nDeploy with GITHUB_TOKEN=${TOKEN}\n\nFixes #34`)
+    // a test that names the question's words more often than the code it tests
+    repo.write('test/retry.test.ts', '/** Backoff retries the upload: the upload retry backoff. */\nexport function backoffRetriesTheUpload(): void {\n  // backoff, retry, upload\n}\n')
+    repo.commit('Cover backoff retry of the upload')
     await analyze({ repo: repo.dir })
   }, 120_000)
 
@@ -87,6 +90,15 @@ describe('why', () => {
     expect(r.confidence).toBeGreaterThanOrEqual(MIN_CONFIDENCE)
     const bm25 = await why({ repo: repo.dir, text: 'why does backoff retry the upload?', mode: 'bm25' })
     expect(cited(bm25)[0]).toBe(sha.squash)
+  })
+
+  test('a question is located to the code before a test that matches it better, unless it asks about tests', async () => {
+    const r = await why({ repo: repo.dir, text: 'why does backoff retry the upload?', mode: 'bm25' })
+    // search ranks the test first: it names the question's words more often
+    expect(r.located.find((h) => h.kind === 'symbol')).toMatchObject({ path: 'test/retry.test.ts' })
+    expect(r.target).toMatchObject({ path: 'src/retry.ts', symbol: { qualified_name: 'withBackoff' } })
+    const t = await why({ repo: repo.dir, text: 'why does the test check that backoff retries the upload?', mode: 'bm25' })
+    expect(t.target).toMatchObject({ path: 'test/retry.test.ts', symbol: { qualified_name: 'backoffRetriesTheUpload' } })
   })
 
   test('squash subjects with (#N) and "Fixes #N" become PR and issue citations; secrets never reach the answer', async () => {
