@@ -146,7 +146,8 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
     // a file path matches itself; a directory (ending in /) everything under it; none: everything
     const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit, includeTests: options.includeTests === true }
     const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, { ...params, allFiles: options.allFiles === true })
-    const symbols = level === 'file' ? [] : await g.query<ActivityItem>(Q.symbolActivity, params)
+    // more than asked for, as the ones that only hold another go (withoutHolders)
+    const symbols = level === 'file' ? [] : cap(withoutHolders(await g.query<ActivityItem>(Q.symbolActivity, { ...params, limit: limit === 0 ? params.limit : limit * 4 + 8 }), (s) => s.revisions), limit)
     return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
   })
 }
@@ -260,7 +261,7 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     type Row = Omit<RelatedItem, 'examples' | 'path' | 'support'> & { path?: string }
     // a symbol's partners: more than asked for, as the ones that only hold another go (withoutHolders)
     const fetched = await g.query<Row>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : target.kind === 'file' ? limit : limit * 4 + 8 })
-    const rows = target.kind === 'file' ? fetched : cap(withoutHolders(fetched), limit)
+    const rows = target.kind === 'file' ? fetched : cap(withoutHolders(fetched, (r) => r.shared), limit)
     // support's denominator is beside the graph, not on each edge (coChangeChangesets)
     const changesets = rows.length ? (readIndexJson<{ files: number; symbols: number }>(reader.dir, COCHANGE_FILE)?.[target.kind === 'file' ? 'files' : 'symbols'] ?? 0) : 0
     // the example commits of every partner in one query, newest first
@@ -277,19 +278,24 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
   })
 }
 
+/** A holder goes when a member it holds has at least this share of its count. */
+const HOLDER_SHARE = 0.95
+
 /**
- * Symbol partners less those that hold another partner of their file (by qualified name) with as
- * many shared changes: every change to a method is one to its class and to the modules around it,
- * so the holder says nothing its member does not. Ruby wraps each file in its namespace modules:
- * on rails/rails, `related` for one method listed `ActiveRecord`, `ActiveRecord.ConnectionAdapters`
- * and `ActiveRecord.ConnectionAdapters.ConnectionPool` of one file, 7 shared changes each. A
- * holder that changed with the target more often than its members stays.
+ * Symbols less those that hold another listed symbol of their file (by qualified name) with (all
+ * but) as large a count: every change to a method is one to its class and to the modules around
+ * it, so such a holder says nothing its member does not. Ruby wraps each file in its namespace
+ * modules: on rails/rails, `related` for one method listed `ActiveRecord`,
+ * `ActiveRecord.ConnectionAdapters` and `ActiveRecord.ConnectionAdapters.ConnectionPool` of one
+ * file with 7 shared changes each, and the top symbol hotspots were `ActiveRecord` and
+ * `ActiveRecord.QueryMethods` of query_methods.rb (733 and 730 revisions). A holder that changed
+ * more often than its listed members stays.
  */
-function withoutHolders<T extends { path?: string; qualified_name?: string; shared: number }>(rows: T[]): T[] {
-  const alike = (r: T) => `${r.path}\0${r.shared}`
-  const groups = new Map<string, T[]>()
-  for (const r of rows) groups.set(alike(r), [...(groups.get(alike(r)) ?? []), r])
-  return rows.filter((r) => !r.qualified_name || !groups.get(alike(r))!.some((m) => m.qualified_name?.startsWith(`${r.qualified_name}.`)))
+function withoutHolders<T extends { path?: string; qualified_name?: string }>(rows: T[], count: (row: T) => number): T[] {
+  const byPath = new Map<string | undefined, T[]>()
+  for (const r of rows) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r])
+  const holds = (r: T) => byPath.get(r.path)!.some((m) => m.qualified_name?.startsWith(`${r.qualified_name}.`) && count(m) >= HOLDER_SHARE * count(r))
+  return rows.filter((r) => !r.qualified_name || !holds(r))
 }
 
 async function communitySummaries(reader: IndexReader): Promise<CommunitySummary[]> {

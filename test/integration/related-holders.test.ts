@@ -1,5 +1,6 @@
 /**
- * `related` for a symbol leaves out partners that only hold another partner: a change to a method
+ * `related` for a symbol leaves out partners that only hold another partner (and symbol hotspots
+ * the symbols that only hold another hotspot): a change to a method
  * is a change to its class too, so a class that changed with the target exactly as often as one of
  * its methods says nothing the method does not (rails/rails: every Ruby file wraps its code in
  * namespace modules, and one method's partners were three nested modules of one file). A holder
@@ -7,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
-import { related } from '../../src/services/analytics.js'
+import { hotspots, related } from '../../src/services/analytics.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
 const target = (n: number) => `export function target(): number {\n  return ${n}\n}\n`
@@ -52,6 +53,15 @@ describe('related: partners that only hold another partner', () => {
     expect(partners).toContainEqual(['C.n', 6])
     expect(partners).toContainEqual(['D.k', 6])
     expect(partners.map(([name]) => name)).not.toContain('D')
+  })
+
+  test('symbol hotspots leave out a holder whose member changed (all but) as often', async () => {
+    const r = await hotspots({ repo: repo.dir, level: 'symbol', limit: 0 })
+    const names = r.symbols.map((s) => [s.qualified_name, s.revisions])
+    // D and D.k: 6 revisions each; C: 12, its busiest method C.m 7
+    expect(names).toContainEqual(['D.k', 6])
+    expect(names.map(([n]) => n)).not.toContain('D')
+    expect(names).toContainEqual(['C', 12])
   })
 
   test('the limit counts what is listed, after the holders went', async () => {
