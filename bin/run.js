@@ -6,6 +6,9 @@ import module from 'node:module'
 module.enableCompileCache?.()
 
 const [command, ...rest] = process.argv.slice(2)
+// a build run again with fewer malloc arenas (src/runtime/reexec.ts): killed with its parent
+const parent = Number(process.env.GITWHY_RERUN_PARENT)
+if (parent > 0) setInterval(() => process.ppid !== parent && process.kill(process.pid, 'SIGKILL'), 100).unref()
 if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
   // Agents start the MCP server at every session: skip oclif's start-up (see src/mcp/main.ts).
   const bundled = new URL('../dist/bundle/mcp.mjs', import.meta.url)
@@ -20,8 +23,22 @@ if (command === 'mcp' && !rest.some((a) => a === '--help' || a === '-h')) {
     process.exit(0)
   }
 } else if (!(command === 'analyze' ? await analyzeFast(rest) : await cliFast(command, rest))) {
-  const { execute } = await import('@oclif/core')
-  await execute({ dir: import.meta.url })
+  // a forced build with embeddings: fewer malloc arenas (analyzeFast decides for the others)
+  const rerun = command === 'analyze' && rest.includes('--embeddings') && rest.includes('--force') && !rest.some((a) => a === '--help' || a === '-h') ? await rerunWithMallocArenas([command, ...rest]) : null
+  if (rerun !== null) process.exitCode = rerun
+  else {
+    const { execute } = await import('@oclif/core')
+    await execute({ dir: import.meta.url })
+  }
+}
+
+/** runtime/reexec.ts: null when it does not apply (or the module is missing: run here). */
+async function rerunWithMallocArenas(argv) {
+  try {
+    return await (await import(new URL('../dist/runtime/reexec.js', import.meta.url).href)).rerunWithMallocArenas(argv)
+  } catch {
+    return null
+  }
 }
 
 /** A no-op `analyze` answered without oclif's start-up (see src/fast/analyze.ts); false: oclif runs it. */

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { stderrProgress } from '../progress.js'
 import { analyzeLines, printable } from '../render.js'
+import { rerunWithMallocArenas } from '../runtime/reexec.js'
 import { preferQuickTiers } from '../runtime/tiers.js'
 import { analyzeIfCurrent, type ReadSettings } from '../services/analyze-settings.js'
 import type { AnalyzeOptions } from '../services/analyze.js'
@@ -45,6 +46,13 @@ export async function analyzeFast(argv: string[]): Promise<boolean> {
       // an update's graph is copied and opened on its thread while the service loads
       const start = await import('../services/graph-head-start.js')
       head = read ? start.graphHeadStart(read.repo, read.settings) : null
+      // no update to start: a build; with embeddings, run with fewer malloc arenas (runtime/reexec.ts)
+      const rerun = head || !read?.settings.embeddings ? null : await rerunWithMallocArenas(['analyze', ...argv])
+      if (rerun !== null) {
+        progress.end()
+        process.exitCode = rerun
+        return true
+      }
       // an update is expected: little work, and a process that exits once it is done
       if (head) preferQuickTiers()
       // bundled in a chunk of its own, loaded now: the service finds its grammars, workers and model from the project's root
