@@ -111,8 +111,11 @@ function sortAndCount(hashes: Uint32Array, counts: Int32Array, from: number, to:
   return w
 }
 
-/** Σ min(count in a, count in b) over the hashes both hold. */
-function similarity(a: Fingerprint, b: Fingerprint): number {
+/**
+ * Σ min(count in a, count in b) over the hashes both hold (git's similarity); with `consume`, also
+ * a -= b in place, a count never below 0 (git's fingerprint_subtract).
+ */
+function overlap(a: Fingerprint, b: Fingerprint, consume: boolean): number {
   const ha = a.hashes
   const hb = b.hashes
   let i = a.start
@@ -124,32 +127,19 @@ function similarity(a: Fingerprint, b: Fingerprint): number {
     if (x < y) i++
     else if (x > y) j++
     else {
-      const ca = a.counts[i++]
+      const ca = a.counts[i]
       const cb = b.counts[j++]
       n += ca < cb ? ca : cb
+      if (consume) a.counts[i] = ca <= cb ? 0 : ca - cb
+      i++
     }
   }
   return n
 }
 
-/** a -= b, in place (a count never below 0). */
-function subtract(a: Fingerprint, b: Fingerprint): void {
-  const ha = a.hashes
-  const hb = b.hashes
-  let i = a.start
-  let j = b.start
-  while (i < a.end && j < b.end) {
-    const x = ha[i]
-    const y = hb[j]
-    if (x < y) i++
-    else if (x > y) j++
-    else {
-      const ca = a.counts[i]
-      const cb = b.counts[j++]
-      a.counts[i++] = ca <= cb ? 0 : ca - cb
-    }
-  }
-}
+const similarity = (a: Fingerprint, b: Fingerprint): number => overlap(a, b, false)
+
+const subtract = (a: Fingerprint, b: Fingerprint): void => void overlap(a, b, true)
 
 interface Mapping {
   destStart: number
