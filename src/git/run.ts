@@ -56,7 +56,10 @@ export interface GitRunOptions {
   env?: Record<string, string | undefined>
 }
 
-/** A write to a git that has exited fails with EPIPE: its exit code says what went wrong. */
+/**
+ * A write to a git that has exited fails with EPIPE (its exit code says what went wrong), and a
+ * closed child has nothing more to say.
+ */
 const ignore = (): void => {}
 
 /**
@@ -87,6 +90,7 @@ function runGit(
       // what that captured): on rails/rails the blame-ignore pass's cat-file kept the 180 MB
       // history graph alive through the graph load. Nothing is heard from a closed child.
       child.removeAllListeners()
+      child.on('error', ignore)
       child.stdout?.removeAllListeners('data')
       child.stderr!.removeAllListeners('data')
       const ok = code === 0 || (code !== null && (options.okCodes ?? []).includes(code))

@@ -23,12 +23,9 @@ export const RERUN_PARENT_ENV = 'GITWHY_RERUN_PARENT'
 export async function rerunWithMallocArenas(argv: readonly string[], script = process.argv[1]): Promise<number | null> {
   if (process.platform !== 'linux' || process.env.MALLOC_ARENA_MAX !== undefined || !script) return null
   const child = spawn(process.execPath, [...process.execArgv, script, ...argv], { stdio: 'inherit', env: { ...process.env, MALLOC_ARENA_MAX: MALLOC_ARENAS, [RERUN_PARENT_ENV]: String(process.pid) } })
-  // Ctrl-C reaches the child too (one process group): this process waits for it to stop
-  const forward = (signal: NodeJS.Signals) => () => {
-    if (signal !== 'SIGINT') child.kill(signal)
-  }
+  // passed on, and this process waits for the child to stop (Ctrl-C reaches both: analyze stops at the first)
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
-  const handlers = signals.map((s) => [s, forward(s)] as const)
+  const handlers = signals.map((s) => [s, () => child.kill(s)] as const)
   for (const [s, h] of handlers) process.on(s, h)
   try {
     return await new Promise<number | null>((resolve) => {
