@@ -146,8 +146,7 @@ export async function hotspots(options: { repo?: string; reader?: IndexReader; p
     // a file path matches itself; a directory (ending in /) everything under it; none: everything
     const params = { path: prefix.endsWith('/') ? '\0' : prefix, prefix: prefix === '' || prefix.endsWith('/') ? prefix : '\0', limit: limit === 0 ? 1_000_000_000 : limit, includeTests: options.includeTests === true }
     const files = level === 'symbol' ? [] : await g.query<ActivityItem>(Q.fileActivity, { ...params, allFiles: options.allFiles === true })
-    // more than asked for, as the ones that only hold another go (withoutHolders)
-    const symbols = level === 'file' ? [] : cap(withoutHolders(await g.query<ActivityItem>(Q.symbolActivity, { ...params, limit: limit === 0 ? params.limit : limit * 4 + 8 }), (s) => s.revisions), limit)
+    const symbols = level === 'file' ? [] : withoutHolders(await g.query<ActivityItem>(Q.symbolActivity, { ...params, limit: limit === 0 ? params.limit : beforeHolders(limit) }), (s) => s.revisions, limit)
     return { index: await reader.indexInfo(), as_of: new Date((await asOf(reader)) * 1000).toISOString(), formula: HOTSPOT_FORMULA, files, symbols }
   })
 }
@@ -259,9 +258,8 @@ export async function related(options: { repo?: string; reader?: IndexReader; ta
     const g = await reader.graph()
     const key = target.kind === 'file' ? target.path : target.id
     type Row = Omit<RelatedItem, 'examples' | 'path' | 'support'> & { path?: string }
-    // a symbol's partners: more than asked for, as the ones that only hold another go (withoutHolders)
-    const fetched = await g.query<Row>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : target.kind === 'file' ? limit : limit * 4 + 8 })
-    const rows = target.kind === 'file' ? fetched : cap(withoutHolders(fetched, (r) => r.shared), limit)
+    const fetched = await g.query<Row>(target.kind === 'file' ? Q.fileCoChanged : Q.symbolCoChanged, { key, limit: limit === 0 ? 1_000_000 : target.kind === 'file' ? limit : beforeHolders(limit) })
+    const rows = target.kind === 'file' ? fetched : withoutHolders(fetched, (r) => r.shared, limit)
     // support's denominator is beside the graph, not on each edge (coChangeChangesets)
     const changesets = rows.length ? (readIndexJson<{ files: number; symbols: number }>(reader.dir, COCHANGE_FILE)?.[target.kind === 'file' ? 'files' : 'symbols'] ?? 0) : 0
     // the example commits of every partner in one query, newest first
@@ -289,14 +287,21 @@ const HOLDER_SHARE = 0.95
  * `ActiveRecord.ConnectionAdapters` and `ActiveRecord.ConnectionAdapters.ConnectionPool` of one
  * file with 7 shared changes each, and the top symbol hotspots were `ActiveRecord` and
  * `ActiveRecord.QueryMethods` of query_methods.rb (733 and 730 revisions). A holder that changed
- * more often than its listed members stays.
+ * more often than its listed members stays. The first `limit` of the rest (0: all).
  */
-function withoutHolders<T extends { path?: string; qualified_name?: string }>(rows: T[], count: (row: T) => number): T[] {
+function withoutHolders<T extends { path?: string; qualified_name?: string }>(rows: T[], count: (row: T) => number, limit: number): T[] {
   const byPath = new Map<string | undefined, T[]>()
-  for (const r of rows) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r])
+  for (const r of rows) {
+    const list = byPath.get(r.path)
+    if (list) list.push(r)
+    else byPath.set(r.path, [r])
+  }
   const holds = (r: T) => byPath.get(r.path)!.some((m) => m.qualified_name?.startsWith(`${r.qualified_name}.`) && count(m) >= HOLDER_SHARE * count(r))
-  return rows.filter((r) => !r.qualified_name || !holds(r))
+  return cap(rows.filter((r) => !r.qualified_name || !holds(r)), limit)
 }
+
+/** Rows to ask for so that `limit` remain once withoutHolders has taken the holders out. */
+const beforeHolders = (limit: number): number => limit * 4 + 8
 
 async function communitySummaries(reader: IndexReader): Promise<CommunitySummary[]> {
   const g = await reader.graph()
