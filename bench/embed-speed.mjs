@@ -22,13 +22,27 @@ const limit = Number(opt('limit', 0))
 
 const { cypher } = await import(join(ROOT, 'dist/services/cypher.js'))
 const model = await import(join(ROOT, 'dist/embed/model.js'))
-const { embeddingInput } = await import(join(ROOT, 'dist/embed/docs.js'))
+const { embeddingInput, inputHash } = await import(join(ROOT, 'dist/embed/docs.js'))
 const { DocEmbedder, VectorCache } = await import(join(ROOT, 'dist/embed/vectors.js'))
 
-const rows = (await cypher({ repo, statement: 'MATCH (d:Doc) RETURN d.kind AS kind, d.text AS text, d.hash AS hash ORDER BY d.row', maxRows: 0 })).rows
+const rows = (await cypher({ repo, statement: 'MATCH (d:Doc) RETURN d.kind AS kind, d.text AS text ORDER BY d.row', maxRows: 0 })).rows
+// what analyze gives the model (src/embed/docs.ts): a symbol's own text and its owners' subjects
+// (its summary's last lines that are commit subjects), every other document's text whole; each
+// input once
+const subjects = new Set(rows.filter((r) => r.kind === 'commit').map((r) => r.text.split('\n')[0].trim()))
+const inputsOf = (d) => {
+  if (d.kind !== 'symbol') return [embeddingInput(d.text)]
+  const lines = d.text.split('\n')
+  let own = lines.length
+  while (own > 1 && subjects.has(lines[own - 1].trim())) own--
+  return [lines.slice(0, own).join('\n'), ...lines.slice(own)].map(embeddingInput)
+}
 const seen = new Set()
-const docs = rows.filter((r) => !seen.has(r.hash) && seen.add(r.hash)).slice(0, limit || undefined)
-const inputs = docs.map((d) => embeddingInput(d))
+const docs = rows
+  .flatMap((d) => inputsOf(d).map((input) => ({ kind: d.kind, input, hash: inputHash(input) })))
+  .filter((d) => !seen.has(d.hash) && seen.add(d.hash))
+  .slice(0, limit || undefined)
+const inputs = docs.map((d) => d.input)
 
 const cpuMs = () => {
   const c = process.cpuUsage()
@@ -51,7 +65,8 @@ const single = await time(() => model.embed(inputs))
 // the analyze path: workers (their CPU time is this process's too), model loads included
 const workers = await time(async () => {
   const embedder = new DocEmbedder(VectorCache.load(null, null))
-  embedder.add(docs.map((d) => ({ hash: d.hash, text: d.text })))
+  // each input as it is (a text given to add() would be read again: embeddingInput is not idempotent)
+  embedder.add(docs.map((d) => ({ hash: d.hash, text: d.input, compose: { own: d.input, parts: [] } })))
   return embedder.finish()
 })
 

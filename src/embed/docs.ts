@@ -34,6 +34,18 @@ export interface DocRow {
   search: string
   /** Content hash of what the model embeds (the vector cache's key). */
   hash: string
+  /**
+   * A symbol's vector is not its summary's: it is made of the vector of its own text (name, kind,
+   * signature, doc comment, path) and those of its owners' subjects, which other documents share
+   * (composeVector). Absent: the text's own vector.
+   */
+  compose?: ComposedInput
+}
+
+/** The model inputs a composed vector is made of. */
+export interface ComposedInput {
+  own: string
+  parts: string[]
 }
 
 /** A commit message past this is mostly detail the model truncates anyway. */
@@ -43,14 +55,48 @@ const OWNER_SUBJECTS = 3
 
 type DocDraft = Omit<DocRow, 'row' | 'hash' | 'search'>
 
-/** The text as the model reads it (identifiers split into words); hashed for the cache. */
-export function embeddingInput(doc: Pick<DocRow, 'text'>): string {
-  return embeddingText(doc.text)
+/** A squash merge's subject ends in its pull request's number: `Fix the cache (#123)`. */
+const PR_NUMBER_SUFFIX = /^([^\n]*?)[ \t]*\(#\d+\)[ \t]*(?=\n|$)/
+
+/**
+ * The text as the model reads it: identifiers split into words, and the first line's trailing
+ * `(#N)` left out, so that a squash merge's subject and its pull request's title (the subject
+ * without it) are one input, embedded once.
+ */
+export function embeddingInput(text: string): string {
+  return embeddingText(text.replace(PR_NUMBER_SUFFIX, '$1'))
 }
 
-function finish(draft: DocDraft): Omit<DocRow, 'row'> {
+/** The vector cache's key of a model input. */
+export function inputHash(input: string): string {
+  return createHash('sha256').update(input).digest('hex').slice(0, 32)
+}
+
+/** How much more a symbol's own text weighs in its vector than the mean of its owners' subjects. */
+const OWN_WEIGHT = 2
+
+/**
+ * A symbol's vector from the vectors of its own text and of its owners' subjects: the unit vector
+ * of OWN_WEIGHT × own + their mean. On 600 of vuejs/core's symbols its cosine to the vector of the
+ * whole summary (own text and subjects in one input) is median 0.973, p10 0.956; the model reads
+ * ~45 % fewer of their tokens, and the subjects' vectors are mostly those of documents embedded
+ * anyway (a commit without a body, a pull request's title).
+ */
+export function composeVector(own: Float32Array, parts: readonly Float32Array[]): Float32Array {
+  const v = new Float32Array(own.length)
+  for (let i = 0; i < v.length; i++) v[i] = OWN_WEIGHT * own[i]
+  for (const p of parts) for (let i = 0; i < v.length; i++) v[i] += p[i] / parts.length
+  let sum = 0
+  for (const x of v) sum += x * x
+  const norm = Math.sqrt(sum)
+  if (norm > 0) for (let i = 0; i < v.length; i++) v[i] /= norm
+  return v
+}
+
+function finish(draft: DocDraft, compose?: ComposedInput): Omit<DocRow, 'row'> {
   const text = scrubSecrets(draft.text).slice(0, MAX_TEXT)
-  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text) || NO_WORDS, hash: createHash('sha256').update(embeddingText(text)).digest('hex').slice(0, 32) }
+  const hash = compose ? inputHash(['composed', compose.own, ...compose.parts].join('\n')) : inputHash(embeddingInput(text))
+  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text) || NO_WORDS, hash, ...(compose ? { compose } : {}) }
 }
 
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<DocRow, 'row'> {
@@ -88,12 +134,13 @@ export interface SymbolSummaryInput {
 
 /** A symbol's summary: its name in words, kind, signature, doc comment, path and the reasons its lines were written. */
 export function symbolDoc(s: SymbolSummaryInput): Omit<DocRow, 'row'> {
-  const subjects = [...new Set(s.ownerSubjects.filter((x) => x.trim()))].slice(0, OWNER_SUBJECTS)
-  const text = [`${embeddingText(s.qualifiedName)} (${s.kind})`, s.signature, s.doc, s.path, ...subjects]
-    .map((x) => x.trim())
+  const subjects = [...new Set(s.ownerSubjects.map((x) => scrubSecrets(x).trim()).filter(Boolean))].slice(0, OWNER_SUBJECTS)
+  const own = [`${embeddingText(s.qualifiedName)} (${s.kind})`, s.signature, s.doc, s.path]
+    .map((x) => scrubSecrets(x).trim())
     .filter(Boolean)
     .join('\n')
-  return finish({ id: `symbol:${s.id}`, kind: 'symbol', ref: s.id, path: s.path, line: s.startLine, title: s.qualifiedName, text })
+  const compose = { own: embeddingInput(own.slice(0, MAX_TEXT)), parts: [...new Set(subjects.map((x) => embeddingInput(x)))].filter(Boolean) }
+  return finish({ id: `symbol:${s.id}`, kind: 'symbol', ref: s.id, path: s.path, line: s.startLine, title: s.qualifiedName, text: [own, ...subjects].join('\n') }, compose)
 }
 
 /** Rows numbered from `first` (a full build: 0; an update: after the previous index's last). */

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
-import { embeddingInput, type DocRow } from './docs.js'
+import { composeVector, embeddingInput, inputHash, type ComposedInput, type DocRow } from './docs.js'
 import { embed, embeddingModelFingerprint, type EmbeddingRecord } from './model.js'
 import type { EmbedReply, EmbedRequest } from './worker.js'
 
@@ -112,22 +112,38 @@ export class DocEmbedder {
   private readonly running = new Map<Worker, Chunk>()
   private readonly jobs: Promise<void>[] = []
   private readonly queued = new Set<string>()
+  /** Composed documents (a symbol's): their hash → the hashes of the inputs their vector is made of. */
+  private readonly composed = new Map<string, ComposedInput>()
   private failure: Error | null = null
   /** Texts sent to the model, and of those embedded. */
   total = 0
   done = 0
+  /** The documents whose vector this run makes (a composed one's inputs may be shared or known). */
+  private readonly made = new Set<string>()
 
   constructor(
     readonly cache: VectorCache,
     private readonly onProgress: (done: number, total: number) => void = () => {},
   ) {}
 
-  add(docs: ReadonlyArray<Pick<DocRow, 'hash' | 'text'>>): void {
+  add(docs: ReadonlyArray<Pick<DocRow, 'hash' | 'text' | 'compose'>>): void {
     const todo: Array<{ hash: string; input: string }> = []
+    const want = (hash: string, input: string) => {
+      if (this.cache.has(hash) || this.queued.has(hash)) return
+      this.queued.add(hash)
+      todo.push({ hash, input })
+    }
     for (const d of docs) {
-      if (this.cache.has(d.hash) || this.queued.has(d.hash)) continue
-      this.queued.add(d.hash)
-      todo.push({ hash: d.hash, input: embeddingInput(d) })
+      // known: the previous index's (a text this run embedded counts for each document that is it)
+      if (this.made.has(d.hash) || (this.cache.has(d.hash) && !this.queued.has(d.hash))) continue
+      this.made.add(d.hash)
+      if (!d.compose) {
+        want(d.hash, embeddingInput(d.text))
+        continue
+      }
+      // its inputs' vectors now, the document's own in finish()
+      this.composed.set(d.hash, { own: inputHash(d.compose.own), parts: d.compose.parts.map(inputHash) })
+      for (const input of [d.compose.own, ...d.compose.parts]) want(inputHash(input), input)
     }
     this.total += todo.length
     for (let i = 0; i < todo.length; i += CHUNK) {
@@ -155,11 +171,20 @@ export class DocEmbedder {
       // chunks added while waiting (none today) are waited for too
       for (let n = 0; n < this.jobs.length; n = this.jobs.length) await Promise.all(this.jobs.slice(n))
       if (this.failure) throw this.failure
+      for (const [hash, { own, parts }] of this.composed) {
+        this.cache.set(hash, composeVector(this.cache.get(own)!, parts.map((p) => this.cache.get(p)!)))
+      }
+      this.composed.clear()
       if (this.total > 0) this.onProgress(this.done, this.total)
       return this.cache
     } finally {
       await this.close()
     }
+  }
+
+  /** How many documents' vectors this run made. */
+  get documents(): number {
+    return this.made.size
   }
 
   async close(): Promise<void> {

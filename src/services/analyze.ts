@@ -416,7 +416,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     rmSync(checkpointDir(repo), { recursive: true, force: true })
     register(repo, head, options.onWarning)
     await reportDecisionHealth(repo, options.onWarning)
-    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.total ?? 0 } }
+    return { repo, head, mode, new_commits: mode === 'incremental' ? newCommits : counts.commits, counts, skipped, timings, peak_mb: peakMb, embeddings: { model: embeddingModel?.id ?? null, embedded: embedder?.documents ?? 0 } }
   } catch (error) {
     await writer?.close()
     rmSync(dir, { recursive: true, force: true })
@@ -545,7 +545,7 @@ async function refreshIndex(
     refreshTrust(repo, dir, manifest)
     register(repo, previous.head, options.onWarning)
     if (change.decisions) await reportDecisionHealth(repo, options.onWarning)
-    return { repo, head: previous.head, mode: 'incremental', new_commits: 0, counts: meta.counts, skipped: previous.skipped, timings, embeddings: { model: model?.id ?? null, embedded: embedder?.total ?? 0 } }
+    return { repo, head: previous.head, mode: 'incremental', new_commits: 0, counts: meta.counts, skipped: previous.skipped, timings, embeddings: { model: model?.id ?? null, embedded: embedder?.documents ?? 0 } }
   } catch (error) {
     await writer.close()
     rmSync(dir, { recursive: true, force: true })

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest'
+import { commitDoc, composeVector, embeddingInput, inputHash, pullRequestDoc, symbolDoc, type SymbolSummaryInput } from '../../src/embed/docs.js'
+import { embed } from '../../src/embed/model.js'
+import { DocEmbedder, VectorCache } from '../../src/embed/vectors.js'
+
+const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  let s = 0
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i]
+  return s
+}
+
+const symbol = (over: Partial<SymbolSummaryInput> = {}): SymbolSummaryInput => ({
+  id: 'src/router.ts#Router.compilePaths',
+  qualifiedName: 'Router.compilePaths',
+  kind: 'method',
+  path: 'src/router.ts',
+  startLine: 3,
+  signature: 'compilePaths(routes: Route[]): Matcher',
+  doc: 'Compiles every route once.',
+  ownerSubjects: ['Cache compiled paths (#41)', 'Add the router'],
+  ...over,
+})
+
+describe('what the model reads of a document', () => {
+  it('leaves out the first line’s trailing pull request number, nothing else', () => {
+    expect(embeddingInput('Cache compiled paths (#41)')).toBe('Cache compiled paths')
+    expect(embeddingInput('Cache compiled paths (#41)\nSee (#12) and #13.')).toBe('Cache compiled paths See (#12) and #13.')
+    expect(embeddingInput('Revert "x (#3)" (#4)')).toBe('Revert "x (#3)"')
+    expect(embeddingInput('Fix #41 in compilePaths')).toBe('Fix #41 in compile paths')
+  })
+
+  it('gives a squash merge without a body and its pull request one input, so one vector', () => {
+    const commit = commitDoc({ sha: 'a'.repeat(40), subject: 'Cache compiled paths (#41)', body: '' })
+    const pr = pullRequestDoc({ number: 41, title: 'Cache compiled paths' })!
+    expect(commit.hash).toBe(pr.hash)
+    expect(commitDoc({ sha: 'a'.repeat(40), subject: 'Cache compiled paths (#41)', body: 'Because.' }).hash).not.toBe(pr.hash)
+  })
+
+  it('summarises a symbol whole, and embeds its own text apart from its owners’ subjects', () => {
+    const doc = symbolDoc(symbol())
+    expect(doc.text).toBe('Router compile paths (method)\ncompilePaths(routes: Route[]): Matcher\nCompiles every route once.\nsrc/router.ts\nCache compiled paths (#41)\nAdd the router')
+    expect(doc.compose).toEqual({
+      own: 'Router compile paths (method) compile paths(routes: Route[]): Matcher Compiles every route once. src router ts',
+      parts: ['Cache compiled paths', 'Add the router'],
+    })
+    // the owners' subject is one input with their documents' (a pull request's title here)
+    expect(inputHash(doc.compose!.parts[0])).toBe(pullRequestDoc({ number: 41, title: 'Cache compiled paths' })!.hash)
+    // the hash is the vector's: another owner, another vector; the same owners twice, one part
+    expect(symbolDoc(symbol({ ownerSubjects: ['Add the router'] })).hash).not.toBe(doc.hash)
+    expect(symbolDoc(symbol({ ownerSubjects: ['Add the router', 'Add the router', ' '] })).compose!.parts).toEqual(['Add the router'])
+    expect(symbolDoc(symbol()).hash).toBe(doc.hash)
+  })
+
+  it('keeps secrets out of a symbol’s model inputs as out of its text', () => {
+    const doc = symbolDoc(symbol({ doc: 'token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', ownerSubjects: ['set GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'] }))
+    expect(JSON.stringify(doc)).not.toContain('ghp_0123456789abcdefghijklmnopqrstuvwxyzAB')
+  })
+})
+
+describe('composeVector', () => {
+  it('is the unit vector of twice the own vector plus the mean of the parts', () => {
+    const v = composeVector(Float32Array.from([1, 0, 0]), [Float32Array.from([0, 1, 0]), Float32Array.from([0, 0, 1])])
+    const expected = [2, 0.5, 0.5].map((x) => x / Math.sqrt(4.5))
+    expect(Array.from(v).map((x) => x.toFixed(6))).toEqual(expected.map((x) => x.toFixed(6)))
+    expect(Array.from(composeVector(Float32Array.from([0.6, 0.8]), []))).toEqual([Math.fround(0.6), Math.fround(0.8)])
+  })
+})
+
+describe('DocEmbedder', () => {
+  it('makes a symbol’s vector from its own text’s and its owners’ subjects’, each input embedded once', async () => {
+    const docs = [
+      commitDoc({ sha: 'a'.repeat(40), subject: 'Cache compiled paths (#41)', body: '' }),
+      pullRequestDoc({ number: 41, title: 'Cache compiled paths' })!,
+      symbolDoc(symbol()),
+      symbolDoc(symbol({ id: 'src/router.ts#Router', qualifiedName: 'Router', kind: 'class', signature: 'class Router', doc: '' })),
+    ]
+    const embedder = new DocEmbedder(VectorCache.load(null, null))
+    embedder.add(docs)
+    const cache = await embedder.finish()
+    // four documents (two share a vector); inputs: the subject, 'Add the router', two own texts
+    expect(embedder.documents).toBe(3)
+    expect(embedder.total).toBe(4)
+    const [own, first, second] = await embed([docs[2].compose!.own, 'Cache compiled paths', 'Add the router'])
+    const expected = composeVector(own, [first, second])
+    expect(dot(cache.get(docs[2].hash)!, expected)).toBeGreaterThan(0.99999)
+    expect(dot(cache.get(docs[0].hash)!, first)).toBeGreaterThan(0.99999)
+    // the whole summary in one input is near, not the same
+    const [whole] = await embed([embeddingInput(docs[2].text)])
+    expect(dot(cache.get(docs[2].hash)!, whole)).toBeGreaterThan(0.85)
+    expect(dot(cache.get(docs[2].hash)!, whole)).toBeLessThan(0.99999)
+
+    // another run that knows these vectors embeds nothing
+    const again = new DocEmbedder(cache)
+    again.add(docs)
+    await again.finish()
+    expect([again.documents, again.total]).toEqual([0, 0])
+  }, 60_000)
+})
