@@ -24,6 +24,28 @@ export interface EvidenceOptions {
 }
 
 /**
+ * The path argument names a symbol (`PATH:NAME`, `Class.method`, a name), as `why` and `related`
+ * take one, when it is no range, file or directory and a symbol has that name; otherwise it is
+ * read as a path, whose error (a bad range, a file that is not indexed) stands.
+ */
+function symbolNamed(reader: IndexReader, text: string): string | undefined {
+  try {
+    if (splitRange(reader, text).start !== undefined) return undefined
+  } catch (error) {
+    if (!(error instanceof UserError && error.code === 'bad_range')) throw error
+  }
+  if (resolvePath(reader, text)) return undefined
+  try {
+    findSymbol(reader, text)
+    return text
+  } catch (error) {
+    // an ambiguous name lists its symbols; no symbol of that name leaves the path's own error
+    if (error instanceof UserError && error.code === 'unknown_symbol') return undefined
+    throw error
+  }
+}
+
+/**
  * Why do these lines exist: the commits that own them at the indexed HEAD (blame) and the ones
  * that changed them before (line history), with their PRs and issues.
  */
@@ -37,8 +59,9 @@ export async function evidence(options: EvidenceOptions): Promise<EvidenceResult
     let end: number
     let symbol: EvidenceTarget['symbol'] = null
     let clamped: EvidenceResult['clamped'] = null
-    if (options.symbol) {
-      const sym = findSymbol(reader, options.symbol)
+    const symbolName = options.symbol ?? (options.path && options.lineStart === undefined && options.lineEnd === undefined ? symbolNamed(reader, options.path) : undefined)
+    if (symbolName) {
+      const sym = findSymbol(reader, symbolName)
       ;({ path: rel, start_line: start, end_line: end } = sym)
       file = reader.requireFile(rel)
       symbol = { qualified_name: sym.qualified_name, kind: sym.kind }

@@ -89,7 +89,7 @@ export function splitRange(reader: IndexReader, input: string): { path: string; 
   const m = RANGE.exec(tail)
   if (m) return { path: input.slice(0, colon), start: Number(m[1]), end: m[2] === undefined ? Number(m[1]) : Number(m[2]) }
   if (tail.includes('/') || isFileOnDisk(path.resolve(reader.repo, input))) return { path: input }
-  throw new UserError(`bad line range ":${tail}" in ${input}`, `use ${RANGE_FORMS}; for a symbol pass --symbol PATH:NAME (MCP: qualified_name)`, 'bad_range')
+  throw new UserError(`bad line range ":${tail}" in ${input}`, `use ${RANGE_FORMS}, or PATH:NAME for a symbol of that file (MCP: qualified_name)`, 'bad_range')
 }
 
 function isFileOnDisk(abs: string): boolean {

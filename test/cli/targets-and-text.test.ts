@@ -189,6 +189,23 @@ describe('hostile text, targets, ranges, skipped files', () => {
       expect(text(mcp)).toContain('bad line range')
     })
 
+    test('evidence takes a symbol as its argument, as why and related do; a name that is none keeps the path errors', async () => {
+      const bySymbol = (await runJson(['evidence', '--symbol', 'src/m.py:beta'], opts)).json
+      expect(bySymbol.target.symbol).toMatchObject({ qualified_name: 'beta' })
+      for (const given of ['src/m.py:beta', 'beta']) {
+        const { json } = await runJson(['evidence', given], opts)
+        expect(json.target, given).toEqual(bySymbol.target)
+        expect(json.evidence, given).toEqual(bySymbol.evidence)
+      }
+      const mcp = structured(await client.callTool({ name: 'evidence_for', arguments: { path: 'src/m.py:beta' } }))
+      expect(mcp.target).toEqual(bySymbol.target)
+      expect((await expectUserError(['evidence', 'src/m.py:gamma'], 'bad_range', opts)).remedy).toContain('PATH:NAME for a symbol of that file')
+      // (not expectUserError: the did-you-mean list may hold the control characters of EVIL_PATH, escaped on stderr)
+      const missing = await runCli(['evidence', 'gamma', '--json'], opts)
+      expect(missing.code).toBe(1)
+      expect(JSON.parse(missing.stdout).error).toMatchObject({ code: 'unknown_path', message: expect.stringContaining('gamma is not an indexed file') })
+    })
+
     test('a directory given to evidence points to history', async () => {
       for (const dir of ['.', 'src', 'src/']) {
         const e = await expectUserError(['evidence', dir], 'is_directory', opts)
