@@ -100,8 +100,26 @@ function isFileOnDisk(abs: string): boolean {
   }
 }
 
+/**
+ * A symbol's id (`PATH#NAME`, what search hits and `why` hand on to evidence) looked up in its
+ * file alone, not among every symbol of the index (~3 ms a time on vuejs/core).
+ */
+function symbolById(reader: IndexReader, id: string): SymbolHit | null {
+  for (let at = id.indexOf('#'); at > 0; at = id.indexOf('#', at + 1)) {
+    const f = reader.file(id.slice(0, at))
+    if (!f) continue
+    const i = symbolIds(f).indexOf(id)
+    if (i < 0) continue
+    const s = f.symbols[i]
+    return { id, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine }
+  }
+  return null
+}
+
 /** Resolve a symbol name; several matches or none give a UserError listing the choices. */
 export function findSymbol(reader: IndexReader, query: string): SymbolHit {
+  const byId = symbolById(reader, query)
+  if (byId) return byId
   let pathFilter: string | null = null
   let name = query
   const colon = query.lastIndexOf(':')

@@ -75,12 +75,9 @@ const MIN_CANDIDATES = 50
 /** The vector index cannot filter by kind: it is asked for this many times more when a kind is chosen. */
 const KIND_OVERFETCH = 4
 
-/** Whether a document word and a question word are the same word up to an English ending. */
-function sameStem(a: string, b: string): boolean {
-  if (a === b) return true
-  const stem = (w: string) => w.replace(/(?:ing|ed|es|s|er|ion|ions|ly)$/, '').replace(/e$/, '')
-  return Math.min(a.length, b.length) >= 4 && stem(a) === stem(b)
-}
+/** A word without its English ending: two words of 4 letters or more with one stem are the same word. */
+const stem = (w: string) => w.replace(/(?:ing|ed|es|s|er|ion|ions|ly)$/, '').replace(/e$/, '')
+const STEMMED = 4
 
 /** Words too common to explain a match (Kuzu's full-text index leaves them out too). */
 const STOPWORDS = new Set('a an and are as at be but by for from has have how if in into is it its not of on or so such that the their then there these they this to was were what when where which who why will with'.split(' '))
@@ -94,7 +91,9 @@ export function questionWords(text: string): string[] {
 /** The question's words `text` holds, up to an English ending. */
 export function matchedWords(question: string[], text: string): string[] {
   const words = new Set(identifierWords(text).split(' '))
-  return question.filter((q) => [...words].some((w) => sameStem(w, q)))
+  const stems = new Set<string>()
+  for (const w of words) if (w.length >= STEMMED) stems.add(stem(w))
+  return question.filter((q) => words.has(q) || (q.length >= STEMMED && stems.has(stem(q))))
 }
 
 export async function search(options: { repo?: string; reader?: IndexReader; text: string; kind?: SearchKind; mode?: SearchMode; limit?: number }): Promise<SearchResult> {

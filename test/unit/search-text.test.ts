@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { docComment, identifierWords, ONE_PART, symbolSearchText } from '../../src/codegraph/search-text.js'
 import { embeddingText } from '../../src/embed/model.js'
+import { matchedWords } from '../../src/services/search.js'
 
 describe('search text', () => {
   test('identifiers split at camelCase, PascalCase, acronyms, snake_case, kebab-case and digits, and are kept whole', () => {
@@ -58,5 +59,14 @@ describe('search text', () => {
     expect(symbolSearchText({ qualifiedName: 'Svc.runAll', signature: 'runAll(n)', path: 'src/svc.ts' }, 'Runs everything.')).toBe(
       'svc run all runall svc run all runall run all runall n Runs everything. src svc ts',
     )
+  })
+})
+
+describe('matchedWords', () => {
+  test('finds the question’s words in a text, alike up to an English ending from 4 letters', () => {
+    expect(matchedWords(['cache', 'routes', 'run', 'parsing'], 'Caching compiled route patterns; runs the parser')).toEqual(['cache', 'routes', 'parsing'])
+    // short words only as they are: "run" is not "runs"
+    expect(matchedWords(['run', 'runs'], 'runs')).toEqual(['runs'])
+    expect(matchedWords(['parse', 'url'], 'parseUrl()')).toEqual(['parse', 'url'])
   })
 })
