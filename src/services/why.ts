@@ -106,6 +106,10 @@ export interface WhyFacts {
   changesWith: WhyResult['changes_with']
   confidence: number
   enough: boolean
+  /** The lines of the target given (a file, range or symbol); null for a question's located code. */
+  lines: number | null
+  /** The commits that changed the target's own lines (a question's first located symbol); the rest of the evidence is elsewhere. */
+  onTarget: ReadonlySet<string>
 }
 
 export interface Answerer {
@@ -292,6 +296,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     checkLimit(limit)
     const given = asTarget(reader, options.text)
     const candidates = new Map<string, Candidate>()
+    const onTarget = new Set<string>()
     let target: EvidenceTarget | null = null
     let located: WhyLocated[] = []
     let searched: WhyResult['search'] = null
@@ -299,6 +304,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     if (given) {
       const r = await evidence({ reader, ...given, limit: 0 })
       target = r.target
+      for (const item of r.evidence) onTarget.add(item.commit.sha)
       scoreRange(r.evidence, target.line_end - target.line_start + 1, 1, candidates, 'the range')
     } else {
       const r = await search({ reader, text: options.text, mode: options.mode, limit: HITS_READ })
@@ -320,6 +326,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       )
       for (const h of symbolHits) {
         const ev = await evidence({ reader, symbol: h.ref, limit: 0 })
+        if (!target) for (const item of ev.evidence) onTarget.add(item.commit.sha)
         target ??= ev.target
         scoreRange(ev.evidence, ev.target.line_end - ev.target.line_start + 1, weight(h), candidates, ev.target.symbol?.qualified_name ?? h.ref)
       }
@@ -361,7 +368,7 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     const changesWith = await partners
     const label = !target ? 'this' : target.symbol ? `${target.symbol.kind} ${target.symbol.qualified_name} (${target.path}:${target.line_start}-${target.line_end})` : `${target.path}:${target.line_start}-${target.line_end}`
     const answerer = options.answerer ?? extractiveAnswerer
-    const facts: WhyFacts = { label, evidence: evidenceOut, changesWith, confidence, enough }
+    const facts: WhyFacts = { label, evidence: evidenceOut, changesWith, confidence, enough, lines: given && target ? target.line_end - target.line_start + 1 : null, onTarget }
     let text = { ...(await answerer.answer(facts)), answerer: answerer.name }
     let llm: WhyLlm | undefined
     const synthesizer = options.answerer || options.llm === false ? null : typeof options.llm === 'object' ? options.llm : await loadSynthesizer(gitwhyDir(reader.repo))
@@ -444,6 +451,20 @@ function citationsOf(evidence: WhyEvidence[]): WhyCitation[] {
 const quote = (s: string) => `"${s.replace(/[.\s]+$/, '')}"`
 
 /**
+ * How the best commit, an owner of the lines, made them: "has most of its lines (12 of 20) from"
+ * only when it owns more than half of the target given; else how many it owns, and whether that
+ * is the largest share. A question's located code may span several ranges: its owners say "has
+ * lines from".
+ */
+function ownsHow(best: WhyEvidence, facts: WhyFacts): string {
+  if (facts.lines === null || best.lines === undefined) return 'has lines from'
+  const [n, m] = [best.lines, facts.lines]
+  if (n * 2 > m) return `has most of its lines (${n} of ${m}) from`
+  const largest = facts.evidence.every((e) => e === best || e.source !== 'blame' || (e.lines ?? 0) < n)
+  return `has ${n} of its ${m} lines${largest ? ', more than any other commit,' : ''} from`
+}
+
+/**
  * The extractive answerer: sentences made of the evidence's own words — the best commit's subject
  * and body, its PR and issues, the next explained changes, reverts, co-change — each citing where
  * it came from. Below the threshold only the best evidence, named as such.
@@ -460,7 +481,7 @@ export const extractiveAnswerer: Answerer = {
       s.push({ text: `The strongest is ${quote(best.commit.subject)} [${short(best.commit.sha)}].`, citations: [short(best.commit.sha)] })
     } else {
       const ref = short(best.commit.sha)
-      const how = best.reasons.some((r) => r.startsWith('introduced')) ? 'was introduced by' : best.source === 'blame' ? 'has most of its lines from' : best.source === 'history' ? 'was shaped by' : 'is explained by'
+      const how = best.reasons.some((r) => r.startsWith('introduced')) ? 'was introduced by' : best.source === 'blame' ? ownsHow(best, facts) : best.source === 'history' ? 'was shaped by' : 'is explained by'
       s.push({ text: `${facts.label} ${how} ${quote(best.commit.subject)} [${ref}].`, citations: [ref] })
       if (best.commit.why) s.push({ text: `${best.commit.why} [${ref}]`, citations: [ref] })
       for (const p of best.pull_requests) {
@@ -469,7 +490,12 @@ export const extractiveAnswerer: Answerer = {
         if (!informativeBody(best.commit.why) && informativeBody(p.why)) s.push({ text: `${p.why} [PR #${p.number}]`, citations: [`PR #${p.number}`] })
       }
       for (const i of best.issues) s.push({ text: `It refers to issue #${i.number}${i.title ? ` ${quote(i.title)}` : ''} [#${i.number}].`, citations: [`#${i.number}`] })
-      const explained = rest.filter((e) => e.commit.category !== 'revert' && informativeSubject(e.commit.subject) && messageQuality(e) >= 0.5).slice(0, 2)
+      // the code's own later and earlier changes, in date order; one that changed other code (another
+      // symbol the question located, or a commit only its words found) is named as such
+      const told = (e: WhyEvidence) => e.commit.category !== 'revert' && informativeSubject(e.commit.subject) && messageQuality(e) >= 0.5
+      const here = (e: WhyEvidence) => facts.onTarget.has(e.commit.sha) || !facts.onTarget.has(best.commit.sha)
+      const explained = rest.filter((e) => told(e) && here(e)).slice(0, 2)
+      explained.sort((a, b) => (a.commit.date < b.commit.date ? -1 : a.commit.date > b.commit.date ? 1 : 0))
       for (const e of explained) {
         const r = short(e.commit.sha)
         const when = e.commit.date < best.commit.date ? 'Earlier' : 'Later'
@@ -477,11 +503,16 @@ export const extractiveAnswerer: Answerer = {
         const pr = reason?.pr ? `PR #${reason.pr}` : null
         s.push({ text: `${when}, ${quote(e.commit.subject)} [${r}]${reason ? `: ${reason.text}${pr ? ` [${pr}]` : ''}` : '.'}`, citations: pr ? [r, pr] : [r] })
       }
+      const elsewhere = rest.find((e) => told(e) && !here(e))
+      if (elsewhere) {
+        const r = short(elsewhere.commit.sha)
+        s.push({ text: `Outside this code, the question also matches ${quote(elsewhere.commit.subject)} [${r}].`, citations: [r] })
+      }
     }
-    for (const e of facts.evidence.filter((x) => x.commit.category === 'revert')) {
-      const r = short(e.commit.sha)
-      const undone = e.commit.reverts ? ` (it undoes ${short(e.commit.reverts)})` : ''
-      s.push({ text: `It was reverted once: ${quote(e.commit.subject)} [${r}]${undone}.`, citations: [r] })
+    const reverts = facts.evidence.filter((x) => x.commit.category === 'revert')
+    if (reverts.length > 0) {
+      const each = reverts.map((e) => `${quote(e.commit.subject)} [${short(e.commit.sha)}]${e.commit.reverts ? ` (it undoes ${short(e.commit.reverts)})` : ''}`)
+      s.push({ text: `${reverts.length === 1 ? 'It was reverted once' : `It was reverted ${reverts.length} times`}: ${each.join('; ')}.`, citations: reverts.map((e) => short(e.commit.sha)) })
     }
     const partners = facts.changesWith.filter((p) => p.example)
     if (partners.length > 0 && best) {
