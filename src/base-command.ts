@@ -1,6 +1,6 @@
 import { Command, Flags } from '@oclif/core'
 import { isUserError } from './errors.js'
-import { printable } from './render.js'
+import { printable, printableLines } from './render.js'
 import { reportBug, reportUserError } from './views/report.js'
 import type { View, ViewInput } from './views/view.js'
 
@@ -49,7 +49,8 @@ export abstract class BaseCommand extends Command {
     if (error.oclif?.exit !== undefined && error.oclif.exit !== 2) throw error
     if (/Unexpected argument|Nonexistent flag|Missing (\d+ )?required|Expected --|Parsing --|expects a value|expects one of/.test(error.message ?? '')) {
       if (json) process.stdout.write(JSON.stringify({ error: { code: 'usage', message: error.message, remedy: `see gitwhy ${this.id} --help` } }) + '\n')
-      process.stderr.write(`error: ${printable(error.message)}\n  fix: see \`gitwhy ${this.id} --help\`\n`)
+      // oclif's message has lines of its own ("Missing 1 required arg:\ntarget …"): kept as lines
+      process.stderr.write(`error: ${printableLines(error.message).replace(/\n/g, '\n  ')}\n  fix: see \`gitwhy ${this.id} --help\`\n`)
       return this.exit(1)
     }
     reportBug(error, json)

@@ -21,6 +21,18 @@ export function printable(text: string): string {
   })
 }
 
+/**
+ * A line of code with its tabs as the spaces up to the next tab stop (every 8 columns, as a
+ * terminal shows `git log -L`): printable() would show them as `\t`, which makes Go and Makefile
+ * hunks hard to read.
+ */
+export function expandTabs(line: string, stop = 8): string {
+  if (!line.includes('\t')) return line
+  let out = ''
+  for (const c of line) out += c === '\t' ? ' '.repeat(stop - (out.length % stop)) : c
+  return out
+}
+
 /** Several lines (a stack trace) made printable one by one, keeping the line breaks. */
 export function printableLines(text: string): string {
   return text.split('\n').map(printable).join('\n')
@@ -49,7 +61,7 @@ export function renderEvidence(items: EvidenceItem[], total: number, moreHint = 
     // what the PR's description says (forge enrichment), where the commit's body says nothing
     else for (const p of e.pull_requests) if (p.why) lines.push(`      PR #${p.number}: ${p.why}`)
     for (const f of e.patch ?? []) {
-      for (const h of f.hunks) lines.push(`      ${f.path} ${h.header}`, ...h.lines.map((l) => `      ${l}`))
+      for (const h of f.hunks) lines.push(`      ${f.path} ${h.header}`, ...h.lines.map((l) => `      ${expandTabs(l)}`))
     }
   }
   if (total > items.length) lines.push(`… ${total - items.length} more (${moreHint})`)

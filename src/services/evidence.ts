@@ -39,9 +39,15 @@ function symbolNamed(reader: IndexReader, text: string): string | undefined {
     findSymbol(reader, text)
     return text
   } catch (error) {
-    // an ambiguous name lists its symbols; no symbol of that name leaves the path's own error
-    if (error instanceof UserError && error.code === 'unknown_symbol') return undefined
-    throw error
+    // an ambiguous name lists its symbols; no symbol of that name leaves the path's own error, said
+    // of both readings when the path is an indexed file (`src/a.ts:nope`)
+    if (!(error instanceof UserError && error.code === 'unknown_symbol')) throw error
+    const colon = text.lastIndexOf(':')
+    const file = colon > 0 ? reader.file(reader.relativePath(text.slice(0, colon))) : undefined
+    if (!file) return undefined
+    const name = text.slice(colon + 1)
+    const suggested = error.remedy.startsWith('did you mean') ? `; ${error.remedy}` : ''
+    throw new UserError(`${file.path} has no symbol ${name}, and ":${name}" is no line range`, `use ${RANGE_FORMS}, or PATH:NAME with a symbol of ${file.path}${suggested}`, 'bad_range')
   }
 }
 

@@ -230,6 +230,10 @@ describe('bad arguments on an indexed repository', () => {
     await expectUserError(args('history'), 'usage', opts)
     await expectUserError(args('evidence'), 'usage', opts)
     await expectUserError(args('evidence', '--limit', '-1', 'src/shapes.ts:1-2'), 'bad_option', opts)
+    // oclif's message keeps its lines (it showed a literal \n between them)
+    const missing = await runCli(args('history'), opts)
+    expect(missing.stderr).not.toContain('\\n')
+    expect(missing.stderr).toMatch(/^error: Missing 1 required arg:\n {2}\S/)
   })
 })
 

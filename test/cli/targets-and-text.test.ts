@@ -186,7 +186,7 @@ describe('hostile text, targets, ranges, skipped files', () => {
       expect((await runJson(['evidence', 'lib/a:b:2'], opts)).json.target).toMatchObject({ path: 'lib/a:b', line_start: 2, line_end: 2 })
       const mcp = await client.callTool({ name: 'evidence_for', arguments: { path: 'src/m.py:abc' } })
       expect(mcp.isError).toBe(true)
-      expect(text(mcp)).toContain('bad line range')
+      expect(text(mcp)).toContain('":abc" is no line range')
     })
 
     test('evidence takes a symbol as its argument, as why and related do; a name that is none keeps the path errors', async () => {
@@ -199,7 +199,9 @@ describe('hostile text, targets, ranges, skipped files', () => {
       }
       const mcp = structured(await client.callTool({ name: 'evidence_for', arguments: { path: 'src/m.py:beta' } }))
       expect(mcp.target).toEqual(bySymbol.target)
-      expect((await expectUserError(['evidence', 'src/m.py:gamma'], 'bad_range', opts)).remedy).toContain('PATH:NAME for a symbol of that file')
+      const gamma = await expectUserError(['evidence', 'src/m.py:gamma'], 'bad_range', opts)
+      expect(gamma.message).toBe('src/m.py has no symbol gamma, and ":gamma" is no line range')
+      expect(gamma.remedy).toContain('PATH:START-END (whole numbers, 1 ≤ START ≤ END), or PATH:NAME with a symbol of src/m.py')
       // (not expectUserError: the did-you-mean list may hold the control characters of EVIL_PATH, escaped on stderr)
       const missing = await runCli(['evidence', 'gamma', '--json'], opts)
       expect(missing.code).toBe(1)
