@@ -79,6 +79,15 @@ export interface ChangedFile {
   old_path: string | null
   /** Hunks flat, the base side second: [newStart, newEnd, oldStart, oldEnd, ...] 0-based half-open; null: the whole file. */
   hunks: number[] | null
+  /** The hunks with the side the indexed symbols' lines are in second, when it is the new side (a branch indexed at its tip). */
+  target?: number[]
+}
+
+/** Hunks with their new side second, where the range algebra reads its target side. */
+function newSide(hunks: number[]): number[] {
+  const out: number[] = []
+  for (let i = 0; i < hunks.length; i += 4) out.push(hunks[i + 2], hunks[i + 3], hunks[i], hunks[i + 1])
+  return out
 }
 
 /** The default base: the remote's default branch, else main, else master. */
@@ -156,7 +165,9 @@ const LEVEL_RANK: Record<RiskLevel, number> = { HIGH: 0, MEDIUM: 1, LOW: 2 }
  * usually change with these but are missing; the people to ask. `context-for-pr` and
  * `detect-changes` are two views of this one answer. The changed files come from git (a branch,
  * the staging area or the work tree are not in the index); everything else from the index.
- * Symbols are matched on the base side of the diff against the indexed HEAD, with the range
+ * Symbols are matched against the indexed HEAD on the side of the diff it is: the base side for
+ * uncommitted changes (and for a branch range when the index is at its merge base), the new side
+ * for a branch range indexed at its tip (the usual case), with the range
  * algebra `git log -L` uses (a hunk touches a symbol when it overlaps its lines; a pure insertion
  * only strictly inside them).
  */
@@ -188,6 +199,9 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
       const diff = await changedFiles(reader.repo, base, head)
       mergeBase = diff.mergeBase
       changed = diff.files
+      // the index is at the branch's tip (the usual case: HEAD): its symbols are in the lines of the
+      // diff's new side, not the merge base's
+      if ((await reader.indexInfo()).head !== mergeBase) changed = changed.map((c) => (c.hunks === null ? c : { ...c, target: newSide(c.hunks) }))
     }
     const symbolLimit = options.symbolLimit ?? 10
     checkLimit(symbolLimit)
@@ -228,7 +242,7 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
       const ids = symbolIds(file)
       const touched: PrFile['symbols'] = []
       for (const [i, s] of file.symbols.entries()) {
-        if (c.hunks !== null && filterTouched(c.hunks, [s.startLine - 1, s.endLine]).length === 0) continue
+        if (c.hunks !== null && filterTouched(c.target ?? c.hunks, [s.startLine - 1, s.endLine]).length === 0) continue
         touched.push({ qualified_name: s.qualifiedName, kind: s.kind, start_line: s.startLine, end_line: s.endLine, level: risks.symbols.get(ids[i])?.level ?? 'LOW' })
         changedIds.set(ids[i], s.qualifiedName)
       }

@@ -137,6 +137,26 @@ describe('detect-changes', () => {
     expect(both.code).toBe(1)
   })
 
+  test('--base with the index at the branch tip: the symbols are those of the diff’s new side', async () => {
+    const other = createRepo()
+    try {
+      const v1 = 'export function alpha(): number {\n  return 1\n}\n\nexport function beta(): number {\n  return 2\n}\n'
+      other.write('src/ab.ts', v1)
+      const base = other.commit('Add alpha and beta')
+      // gamma goes on top (alpha and beta move down 4 lines) and beta's body changes: its old line 6 is alpha's now
+      other.write('src/ab.ts', 'export function gamma(): number {\n  return 0\n}\n\n' + v1.replace('return 2', 'return 3'))
+      other.commit('Add gamma, beta returns 3')
+      const o = { cwd: other.dir, env: other.env() }
+      await runJson(['analyze', '--repo', other.dir], o)
+      const r = (await runJson(['detect-changes', '--base', base, '--repo', other.dir, '--json'], o)).json
+      expect(names(r).sort()).toEqual(['src/ab.ts:beta', 'src/ab.ts:gamma'])
+      const pr = (await runJson(['context-for-pr', '--base', base, '--repo', other.dir, '--json'], o)).json
+      expect(names(pr).sort()).toEqual(['src/ab.ts:beta', 'src/ab.ts:gamma'])
+    } finally {
+      other.cleanup()
+    }
+  }, 120_000)
+
   test('the MCP tool answers what the CLI answers; a file with many symbols lists the riskiest 10 and counts the rest', async () => {
     const math = repo.git('show', 'HEAD:src/math.ts')
     const { client } = await connectStdio({ cwd: repo.dir, env: opts.env })
