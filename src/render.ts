@@ -33,6 +33,9 @@ export function expandTabs(line: string, stop = 8): string {
   return out
 }
 
+/** `3 commits behind HEAD`, `1 commit behind HEAD`. */
+export const commitsBehind = (n: number): string => `${n} commit${n === 1 ? '' : 's'} behind HEAD`
+
 /** Several lines (a stack trace) made printable one by one, keeping the line breaks. */
 export function printableLines(text: string): string {
   return text.split('\n').map(printable).join('\n')
@@ -72,7 +75,7 @@ export function renderIndexNote(index: IndexInfo): string | null {
   if (!index.stale) return null
   return index.commits_behind === null
     ? `note: the index (${index.head.slice(0, 7)}) is not an ancestor of HEAD; run \`gitwhy analyze\``
-    : `note: the index is ${index.commits_behind} commits behind HEAD; run \`gitwhy analyze\``
+    : `note: the index is ${commitsBehind(index.commits_behind)}; run \`gitwhy analyze\``
 }
 
 /** What `gitwhy analyze` prints without --json. */

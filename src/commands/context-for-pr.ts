@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../base-command.js'
 import { renderIndexNote } from '../render.js'
-import { contextForPr, type ContextForPrResult } from '../services/context-for-pr.js'
+import { askLine, contextForPr, type ContextForPrResult } from '../services/context-for-pr.js'
 import { changeDecisionLines } from '../services/decisions.js'
 
 export default class ContextForPr extends BaseCommand {
@@ -32,7 +32,7 @@ export default class ContextForPr extends BaseCommand {
         this.log('usually change with these files but are not in the change:')
         for (const m of r.missing_co_changes) this.log(`  ${m.path}  (with ${m.usually_with}: ${m.shared} shared commits, ${(m.confidence * 100).toFixed(0)} % of its changes)`)
       }
-      if (r.owners_to_ask.length) this.log(`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`)
+      if (r.owners_to_ask.length) this.log(askLine(r))
       for (const line of changeDecisionLines(r.decisions)) this.log(line)
       const note = renderIndexNote(r.index)
       if (note) this.logStderr(note)

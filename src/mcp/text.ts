@@ -1,4 +1,4 @@
-import { printable } from '../render.js'
+import { commitsBehind, printable } from '../render.js'
 import type { IndexInfo } from '../services/types.js'
 
 /** The freshness line every tool answer ends with. */
@@ -7,7 +7,7 @@ export function indexLine(index: IndexInfo): string {
   if (!index.stale) return `${at} (fresh)`
   return index.commits_behind === null
     ? `${at}: STALE, HEAD is not a descendant (history rewritten); run \`gitwhy analyze\``
-    : `${at}: STALE, ${index.commits_behind} commits behind HEAD; run \`gitwhy analyze\` (answers miss those commits)`
+    : `${at}: STALE, ${commitsBehind(index.commits_behind)}; run \`gitwhy analyze\` (answers miss those commits)`
 }
 
 /** The text of a tool answer: its lines, each printable (see printable in render.ts). */

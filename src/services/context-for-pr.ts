@@ -14,6 +14,7 @@ import { IndexReader, withReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
 import { resolvePath } from './resolve.js'
 import { risksOfFiles } from './risk.js'
+import { asOf, lastActive } from './analytics.js'
 import { DEFAULT_MIN_CONFIDENCE } from './codegraph.js'
 import type { IndexInfo, PullRequestRef } from './types.js'
 
@@ -60,8 +61,12 @@ export interface ContextForPrResult {
   files: PrFile[]
   /** Files that usually change with a changed file but are not in the change. */
   missing_co_changes: Array<{ path: string; usually_with: string; degree: number; shared: number; confidence: number }>
-  /** People who own the most lines of the changed files at the indexed HEAD. */
-  owners_to_ask: Array<{ name: string; email: string; lines: number; files: number }>
+  /**
+   * People who own lines of the changed files at the indexed HEAD, the most first once each one's
+   * lines are halved for every year since their last commit (ASK_HALF_LIFE_DAYS): someone who left
+   * long ago is no one to ask. `last_active`: their newest commit.
+   */
+  owners_to_ask: Array<{ name: string; email: string; lines: number; files: number; last_active: string | null }>
   /** Callers (call graph, confidence ≥ 0.5) of the changed symbols that are not changed themselves: highest confidence first, at most `limit`. */
   callers: ChangeCaller[]
   /** Test files among those callers' files. */
@@ -280,7 +285,7 @@ export async function contextForPr(options: ChangeOptions): Promise<ContextForPr
       index: await reader.indexInfo(),
       files,
       missing_co_changes: [...missing.values()].sort((a, b) => b.degree - a.degree || b.shared - a.shared || (a.path < b.path ? -1 : 1)).slice(0, limit || undefined),
-      owners_to_ask: [...owners.values()].sort((a, b) => b.lines - a.lines || (a.email < b.email ? -1 : 1)).slice(0, 5),
+      owners_to_ask: await toAsk(reader, [...owners.values()]),
       callers,
       tests,
       communities,
@@ -338,6 +343,32 @@ async function callersOfChange(reader: IndexReader, changed: Map<string, string>
   return { callers: limit === 0 ? all : all.slice(0, limit), total: all.length, tests, communities: code.communitiesOf(ids) }
 }
 
+/** An owner's lines count half as much for each year since their last commit. */
+const ASK_HALF_LIFE_DAYS = 365
+const ASKED = 5
+
+/**
+ * The owners to ask, by their lines weighted by how recently they committed (as of the indexed
+ * HEAD): on spf13/cobra the owners of command.go's lines by count were five people whose last
+ * commits were in 2017-2018, and the maintainer who commits today was not among them.
+ */
+async function toAsk(reader: IndexReader, owners: Array<{ name: string; email: string; lines: number; files: number }>): Promise<ContextForPrResult['owners_to_ask']> {
+  const active = await lastActive(reader, owners.map((o) => o.email))
+  const now = (await asOf(reader)) * 1000
+  const weighed = owners.map((o) => {
+    const last = active.get(o.email)?.last ?? null
+    const years = last === null ? 0 : Math.max(0, now - Date.parse(last)) / (ASK_HALF_LIFE_DAYS * 86_400_000)
+    return { ...o, last_active: last, weight: o.lines * 0.5 ** years }
+  })
+  weighed.sort((a, b) => b.weight - a.weight || b.lines - a.lines || (a.email < b.email ? -1 : 1))
+  return weighed.slice(0, ASKED).map(({ weight, ...o }) => o)
+}
+
+/** `ask: Ann <ann@x> (last commit 2026-05-01), …`: the owners to ask, for both views' text. */
+export function askLine(r: Pick<ContextForPrResult, 'owners_to_ask'>): string {
+  return `ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>${o.last_active ? ` (last commit ${o.last_active.slice(0, 10)})` : ''}`).join(', ')}`
+}
+
 /** The text answer of `detect-changes` (the code-graph view of the change), for the terminal and the MCP tool alike. */
 export function detectChangesLines(r: ContextForPrResult): string[] {
   const s = r.summary
@@ -358,7 +389,7 @@ export function detectChangesLines(r: ContextForPrResult): string[] {
     out.push('usually change with these but missing from the change:')
     for (const m of r.missing_co_changes) out.push(`  ${m.path} (with ${m.usually_with}: ${m.shared} shared commits, ${Math.round(m.confidence * 100)} % of its changes)`)
   }
-  if (r.owners_to_ask.length) out.push(`ask: ${r.owners_to_ask.map((o) => `${o.name} <${o.email}>`).join(', ')}`)
+  if (r.owners_to_ask.length) out.push(askLine(r))
   out.push(...changeDecisionLines(r.decisions))
   return out
 }

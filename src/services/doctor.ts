@@ -5,6 +5,7 @@ import { git } from '../git/run.js'
 import { llmChecks } from '../llm/doctor.js'
 import { isUserError } from '../errors.js'
 import { PORTABLE_COMMAND, launcher } from '../setup/launcher.js'
+import { commitsBehind } from '../render.js'
 import { IndexReader } from './index-reader.js'
 import { registrations } from './setup.js'
 import { verifyAll } from './index-integrity.js'
@@ -90,7 +91,7 @@ async function indexChecks(repo: string): Promise<Check[]> {
         : check(
             'index',
             'warn',
-            info.commits_behind === null ? `index at ${info.head.slice(0, 7)} is not an ancestor of HEAD (history rewritten)` : `index is ${info.commits_behind} commits behind HEAD`,
+            info.commits_behind === null ? `index at ${info.head.slice(0, 7)} is not an ancestor of HEAD (history rewritten)` : `index is ${commitsBehind(info.commits_behind)}`,
             `run \`gitwhy analyze\` (or \`gitwhy hooks install\` to keep it fresh)`,
           ),
     )

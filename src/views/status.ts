@@ -1,3 +1,4 @@
+import { commitsBehind } from '../render.js'
 import { status, type StatusResult } from '../services/status.js'
 import { viewText, type View } from './view.js'
 
@@ -11,7 +12,7 @@ export const statusView: View<StatusInput, StatusResult> = {
   text(s) {
     if (!s.index) return viewText([`${s.repo}: not indexed yet — run \`gitwhy analyze\``])
     const i = s.index
-    const fresh = i.stale ? (i.commits_behind === null ? 'stale (history rewritten: run gitwhy analyze)' : `stale: ${i.commits_behind} commits behind HEAD`) : 'fresh'
+    const fresh = i.stale ? (i.commits_behind === null ? 'stale (history rewritten: run gitwhy analyze)' : `stale: ${commitsBehind(i.commits_behind)}`) : 'fresh'
     return viewText([
       `${s.repo}`,
       `  indexed ${i.head.slice(0, 7)}, HEAD ${s.head?.slice(0, 7) ?? '(none)'} — ${fresh}`,

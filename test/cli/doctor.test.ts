@@ -103,7 +103,7 @@ describe('gitwhy doctor', () => {
     repo.write('src/a.ts', 'export function a(): number {\n  return 2\n}\n').commit('Return 2')
     const { json, result } = await doctorJson()
     expect(result.code).toBe(0)
-    expect(checks(json).index).toMatchObject({ status: 'warn', message: 'index is 1 commits behind HEAD' })
+    expect(checks(json).index).toMatchObject({ status: 'warn', message: 'index is 1 commit behind HEAD' })
     expect(checks(json).index.fix).toMatch(/gitwhy analyze.*hooks install/)
   })
 

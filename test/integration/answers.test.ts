@@ -157,6 +157,31 @@ describe('detect-changes', () => {
     }
   }, 120_000)
 
+  test('the owners to ask: lines weigh half as much per year since their owner’s last commit', async () => {
+    const other = createRepo()
+    try {
+      const day = 86_400
+      const t0 = 1_500_000_000 // 2017-07
+      const old = { name: 'Old Timer', email: 'old@example.test' }
+      const now = { name: 'New Comer', email: 'new@example.test' }
+      const body = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export const ${tag}${i} = ${i}`).join('\n') + '\n'
+      other.write('src/a.ts', body(12, 'a'))
+      other.commit('Old lines', { author: old, date: t0 })
+      other.write('src/a.ts', body(12, 'a') + body(4, 'b'))
+      other.commit('New lines', { author: now, date: t0 + 8 * 365 * day })
+      const o = { cwd: other.dir, env: other.env() }
+      await runJson(['analyze', '--repo', other.dir], o)
+      const r = (await runJson(['context-for-pr', '--files', 'src/a.ts', '--repo', other.dir, '--json'], o)).json
+      // 12 lines from 8 years ago weigh 12 / 256; 4 lines from now weigh 4
+      expect(r.owners_to_ask.map((x: any) => [x.email, x.lines])).toEqual([['new@example.test', 4], ['old@example.test', 12]])
+      expect(r.owners_to_ask[1].last_active.slice(0, 4)).toBe('2017')
+      const text = await runCli(['context-for-pr', '--files', 'src/a.ts', '--repo', other.dir], o)
+      expect(text.stdout).toContain('ask: New Comer <new@example.test> (last commit 2025-')
+    } finally {
+      other.cleanup()
+    }
+  }, 120_000)
+
   test('the MCP tool answers what the CLI answers; a file with many symbols lists the riskiest 10 and counts the rest', async () => {
     const math = repo.git('show', 'HEAD:src/math.ts')
     const { client } = await connectStdio({ cwd: repo.dir, env: opts.env })

@@ -350,7 +350,7 @@ describe('gitwhy mcp over stdio', () => {
     const stale = structured(await client.callTool({ name: 'evidence_for', arguments: { path: 'src/retry.ts', line_start: 3 } }))
     expect(stale.index).toEqual({ head: sha.format, stale: true, commits_behind: 1 })
     const staleText = text(await client.callTool({ name: 'ping', arguments: {} }))
-    expect(staleText).toMatch(/STALE, 1 commits behind/)
+    expect(staleText).toMatch(/STALE, 1 commit behind/)
     await runJson(['analyze', '--repo', repo.dir], opts)
     const fresh = structured(await client.callTool({ name: 'ping', arguments: {} }))
     expect(fresh.index).toEqual({ head: newer, stale: false, commits_behind: 0 })

@@ -34,7 +34,7 @@ export function registerDetectChangesTool(server: McpServer, ctx: ServerContext)
         tests: z.array(z.string()),
         communities: z.array(record('{id, label, symbols}')),
         missing_co_changes: z.array(record('{path, usually_with, degree, shared, confidence}')),
-        owners_to_ask: z.array(record('{name, email, lines, files}')),
+        owners_to_ask: z.array(record('{name, email, lines, files, last_active}')),
         summary: record('{files, high, medium, low, new_files, symbols, callers}'),
         decisions: record('{decisions governing the change, violations its added lines make}'),
         page: pageInfo,
