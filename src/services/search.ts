@@ -156,7 +156,9 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
       h.why.cosine = round(1 - Number(d.distance))
       h.score += answered === 'vector' ? 1 - Number(d.distance) : 1 / (RRF_K + i + 1)
     })
-    const ranked = [...hits.values()].sort((a, b) => b.score - a.score || (a.why.bm25_rank ?? Infinity) - (b.why.bm25_rank ?? Infinity) || (a.ref < b.ref ? -1 : 1))
+    const ranked = onePerChange(
+      [...hits.values()].sort((a, b) => b.score - a.score || (a.why.bm25_rank ?? Infinity) - (b.why.bm25_rank ?? Infinity) || (a.why.vector_rank ?? Infinity) - (b.why.vector_rank ?? Infinity) || (a.ref < b.ref ? -1 : 1)),
+    )
     const kept = limit === 0 ? ranked : ranked.slice(0, limit)
     for (const h of kept) h.score = round(h.score)
     return {
@@ -172,6 +174,38 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
       truncated: ranked.length - kept.length,
     }
   })
+}
+
+const PR_SUFFIX = /\s*\(#(\d+)\)\s*$/
+
+/** A title this long names one change: a commit with the PR's title is the PR's even without its `(#N)`. */
+const NAMING_WORDS = 4
+
+/**
+ * A pull request and its commit (a squash merge's, whose subject is the PR's title and `(#N)`; or,
+ * for a merge commit's PR, the commit whose subject is the title, when it is 4 words or more) say
+ * the same thing, and are one model input, so one vector too: one hit, the commit's, at the better
+ * place of the two. On honojs/hono, "etag weak comparison" listed two such pairs in its top five.
+ */
+export function onePerChange(ranked: SearchHit[]): SearchHit[] {
+  const bySubject = new Map<string, SearchHit>()
+  for (const h of ranked) {
+    const subject = h.kind === 'commit' ? h.title.replace(PR_SUFFIX, '').trim() : ''
+    if (subject && !bySubject.has(subject)) bySubject.set(subject, h)
+  }
+  const out: SearchHit[] = []
+  const placed = new Set<SearchHit>()
+  for (const h of ranked) {
+    const commit = h.kind === 'pr' ? bySubject.get(h.title.trim()) : undefined
+    const number = commit ? PR_SUFFIX.exec(commit.title)?.[1] : undefined
+    const same = commit && (number !== undefined ? number === h.ref : h.title.trim().split(/\s+/).length >= NAMING_WORDS)
+    const shown = same ? commit : h
+    if (placed.has(shown)) continue
+    shown.score = Math.max(shown.score, h.score)
+    placed.add(shown)
+    out.push(shown)
+  }
+  return out
 }
 
 /** One line per hit, with why it matched. */

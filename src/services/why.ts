@@ -272,6 +272,12 @@ async function questionRelevance(reader: IndexReader, question: string, mode: Se
 
 /** Symbols of a question's hits whose evidence is read (the best few: each costs a line-history walk). */
 const SYMBOLS_READ = 3
+/**
+ * The weight of the lines of a located symbol after the first (the target). A test that names the
+ * question's words is read too, and its own commit ("Cover backoff retry of the upload") would
+ * otherwise outrank the commit that wrote the code asked about.
+ */
+const OTHER_SYMBOL_WEIGHT = 0.5
 const OTHERS_READ = 10
 const HITS_READ = 20
 
@@ -326,9 +332,11 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
       )
       for (const h of symbolHits) {
         const ev = await evidence({ reader, symbol: h.ref, limit: 0 })
-        if (!target) for (const item of ev.evidence) onTarget.add(item.commit.sha)
+        // the first is the code the answer explains; the others' lines support it at half weight
+        const first = !target
+        if (first) for (const item of ev.evidence) onTarget.add(item.commit.sha)
         target ??= ev.target
-        scoreRange(ev.evidence, ev.target.line_end - ev.target.line_start + 1, weight(h), candidates, ev.target.symbol?.qualified_name ?? h.ref)
+        scoreRange(ev.evidence, ev.target.line_end - ev.target.line_start + 1, weight(h) * (first ? 1 : OTHER_SYMBOL_WEIGHT), candidates, ev.target.symbol?.qualified_name ?? h.ref)
       }
       const shasOf = await found
       otherHits.forEach((h, i) => {

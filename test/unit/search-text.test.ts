@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { docComment, identifierWords, ONE_PART, symbolSearchText } from '../../src/codegraph/search-text.js'
 import { embeddingText } from '../../src/embed/model.js'
-import { matchedWords } from '../../src/services/search.js'
+import { matchedWords, onePerChange, type SearchHit } from '../../src/services/search.js'
 
 describe('search text', () => {
   test('identifiers split at camelCase, PascalCase, acronyms, snake_case, kebab-case and digits, and are kept whole', () => {
@@ -68,5 +68,36 @@ describe('matchedWords', () => {
     // short words only as they are: "run" is not "runs"
     expect(matchedWords(['run', 'runs'], 'runs')).toEqual(['runs'])
     expect(matchedWords(['parse', 'url'], 'parseUrl()')).toEqual(['parse', 'url'])
+  })
+})
+
+describe('onePerChange', () => {
+  const hit = (kind: SearchHit['kind'], ref: string, title: string, score: number): SearchHit => ({ kind, ref, title, path: '', line: 0, score, why: { bm25_rank: null, bm25_score: null, vector_rank: null, cosine: null, words: [] } })
+
+  test('a pull request and its commit are one hit, the commit’s, at the better place of the two', () => {
+    const ranked = [
+      hit('symbol', 'src/etag.ts#stripWeak', 'stripWeak', 0.9),
+      hit('pr', '4171', 'fix(etag): return 304 for a weak etag', 0.8),
+      hit('pr', '4848', 'fix(compress): convert strong ETag to weak ETag', 0.7),
+      hit('commit', 'a'.repeat(40), 'fix(compress): convert strong ETag to weak ETag (#4848)', 0.65),
+      hit('commit', 'b'.repeat(40), 'fix(etag): return 304 for a weak etag (#4171)', 0.6),
+      // a merge commit's PR: the commit with its title (4 words or more) is its own
+      hit('pr', '1470', 'Remove charset from JSON types', 0.5),
+      hit('commit', 'c'.repeat(40), 'Remove charset from JSON types', 0.4),
+      // short titles name no one change; another number is another PR
+      hit('pr', '9', 'Update README', 0.3),
+      hit('commit', 'd'.repeat(40), 'Update README', 0.2),
+      hit('pr', '10', 'fix(etag): return 304 for a weak etag', 0.1),
+    ]
+    const out = onePerChange(ranked)
+    expect(out.map((h) => `${h.kind} ${h.ref.slice(0, 4)} ${h.score}`)).toEqual([
+      'symbol src/ 0.9',
+      'commit bbbb 0.8',
+      'commit aaaa 0.7',
+      'commit cccc 0.5',
+      'pr 9 0.3',
+      'commit dddd 0.2',
+      'pr 10 0.1',
+    ])
   })
 })
