@@ -2,7 +2,7 @@
  * Pull-request and issue references parsed offline from commit messages.
  *
  * - "Merge pull request #N from owner/branch" (GitHub merge commit) → PR N, title = message body's
- *   first line.
+ *   first line with a word in it (not a `---` separator).
  * - a squash subject ending "(#N)" → PR N, title = the subject without the suffix.
  * - "Merge branch 'x' into 'y'" + "See merge request group/project!N" and a bare "!N" → GitLab MR N.
  * - "Fixes/Closes/Resolves #N" (and their inflections) → issue N, closing.
@@ -29,7 +29,8 @@ export function parseMessageRefs(message: string): MessageRefs {
 
   const merge = MERGE_PR.exec(subject)
   if (merge) {
-    const title = lines.slice(1).find((l) => l.trim() !== '')?.trim() ?? subject
+    // the body's first line with a word in it: not a "---" separator (psf/requests' PR #35)
+    const title = lines.slice(1).find((l) => /[\p{L}\p{N}]/u.test(l))?.trim() ?? subject
     pullRequest = { number: Number(merge[1]), title, source: 'github' }
     prText = merge[0]
   } else {

@@ -11,6 +11,9 @@ describe('parseMessageRefs: pull requests', () => {
 
   it('GitHub merge commit without a body falls back to the subject as title', () => {
     expect(parseMessageRefs('Merge pull request #7 from o/b').pullRequest).toEqual({ number: 7, title: 'Merge pull request #7 from o/b', source: 'github' })
+    // a separator line is no title (psf/requests' PR #35 was titled "---")
+    expect(parseMessageRefs('Merge pull request #35 from o/b\n\n---\nFix the docs').pullRequest).toEqual({ number: 35, title: 'Fix the docs', source: 'github' })
+    expect(parseMessageRefs('Merge pull request #36 from o/b\n\n---').pullRequest?.title).toBe('Merge pull request #36 from o/b')
   })
 
   it('GitHub merge commit: issues in the body are still collected', () => {
