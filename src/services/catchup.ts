@@ -40,6 +40,8 @@ export interface CatchupResult {
   /** Commits listed in `pull_requests` and `commits` together; `truncated` when the limit cut some. */
   shown: number
   truncated: boolean
+  /** PRs the limit left out whole (their commits are all past it); a PR of only merge, bot or formatting commits is counted in `reduced` instead. */
+  more_pull_requests: number
   /** Committer date of the indexed HEAD: the newest commit the answer can know of. */
   newest_indexed: string | null
   /** Set when the whole index is older than `since` (the answer is empty because of that). */
@@ -53,7 +55,14 @@ const SHORT_UNITS: Record<string, string> = { m: 'minute', h: 'hour', d: 'day', 
 /** A `since` value as a date: absolute (ISO) or relative to `now`, as `git log --since` reads them. */
 export function parseSince(input: string, now: Date = new Date()): Date {
   const s = input.trim().toLowerCase()
-  const ago = (n: number, unit: string) => new Date(now.getTime() - n * UNITS[unit] * 1000)
+  const ago = (n: number, unit: string) => {
+    // months and years as git's approxidate counts them: on the calendar ("3 months ago" on
+    // 2026-11-27 is 2026-08-27, not 90 days back)
+    if (unit !== 'month' && unit !== 'year') return new Date(now.getTime() - n * UNITS[unit] * 1000)
+    const d = new Date(now.getTime())
+    d.setUTCMonth(d.getUTCMonth() - (unit === 'year' ? 12 * n : n))
+    return d
+  }
   const rel = /^(\d+)[\s.]*(minute|hour|day|week|month|year)s?[\s.]*ago$/.exec(s)
   if (rel) return ago(Number(rel[1]), rel[2])
   const short = /^(\d+)\s*([mhdwy])$/.exec(s)
@@ -92,7 +101,7 @@ export async function catchup(options: CatchupOptions): Promise<CatchupResult> {
 
     const byCategory: Partial<Record<CommitCategory, number>> = {}
     const reduced = { merge: 0, bot: 0, formatting: 0 }
-    const groups = new Map<number, CatchupPullRequest & { newest: number }>()
+    const groups = new Map<number, Group>()
     const loose: CommitRef[] = []
     let shown = 0
     let truncated = false
@@ -103,7 +112,10 @@ export async function catchup(options: CatchupOptions): Promise<CatchupResult> {
       const pr = e.pull_requests[0]
       const group = pr ? groupFor(groups, pr, e) : null
       if (REDUCED.has(category) || (limit > 0 && shown >= limit)) {
-        if (!REDUCED.has(category)) truncated = true
+        if (!REDUCED.has(category)) {
+          truncated = true
+          if (group) group.cut++
+        }
         if (group) group.other_commits++
         continue
       }
@@ -111,7 +123,10 @@ export async function catchup(options: CatchupOptions): Promise<CatchupResult> {
       if (group) group.commits.push(e.commit)
       else loose.push(e.commit)
     }
-    const pullRequests = [...groups.values()].sort((a, b) => b.newest - a.newest || b.number - a.number).map(({ newest, ...g }) => g)
+    // a PR with nothing listed is not listed: past the limit it is counted, all noise it is in `reduced`
+    const listed = [...groups.values()].filter((g) => g.commits.length > 0)
+    const morePullRequests = [...groups.values()].filter((g) => g.commits.length === 0 && g.cut > 0).length
+    const pullRequests = listed.sort((a, b) => b.newest - a.newest || b.number - a.number).map(({ newest, cut, ...g }) => g)
     const head = catalog.get(reader.meta.head)
     const newest = head ? head.committed : null
     const sinceSeconds = Math.floor(since.getTime() / 1000)
@@ -129,16 +144,19 @@ export async function catchup(options: CatchupOptions): Promise<CatchupResult> {
       reduced,
       shown,
       truncated,
+      more_pull_requests: morePullRequests,
       newest_indexed: newest === null ? null : new Date(newest * 1000).toISOString(),
       note,
     }
   })
 }
 
-function groupFor(groups: Map<number, CatchupPullRequest & { newest: number }>, pr: CatalogEntry['pull_requests'][number], e: CatalogEntry): CatchupPullRequest & { newest: number } {
+type Group = CatchupPullRequest & { newest: number; cut: number }
+
+function groupFor(groups: Map<number, Group>, pr: CatalogEntry['pull_requests'][number], e: CatalogEntry): Group {
   let g = groups.get(pr.number)
   if (!g) {
-    g = { number: pr.number, title: pr.title, url: pr.url, last_activity: new Date(e.committed * 1000).toISOString(), commits: [], other_commits: 0, newest: e.committed }
+    g = { number: pr.number, title: pr.title, url: pr.url, last_activity: new Date(e.committed * 1000).toISOString(), commits: [], other_commits: 0, newest: e.committed, cut: 0 }
     groups.set(pr.number, g)
   }
   return g
@@ -151,13 +169,13 @@ export function renderCatchup(r: CatchupResult): string[] {
   const counts = Object.entries(r.by_category).map(([k, n]) => `${n} ${k}`).join(', ')
   const out = [`since ${r.since.slice(0, 16).replace('T', ' ')}: ${r.total} commits${counts ? ` (${counts})` : ''}`]
   for (const pr of r.pull_requests) {
-    out.push(`PR #${pr.number} ${pr.title}${pr.other_commits ? ` (+${pr.other_commits} merge/bot/formatting or unlisted)` : ''}`)
+    out.push(`PR #${pr.number} ${pr.title}${pr.other_commits ? ` (+${pr.other_commits} not listed: merge, bot, formatting or past the limit)` : ''}`)
     for (const c of pr.commits) out.push(`  ${line(c)}`)
   }
   if (r.commits.length) out.push('not in a PR:', ...r.commits.map((c) => `  ${line(c)}`))
   const noise = Object.entries(r.reduced).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`)
   if (noise.length) out.push(`counted only: ${noise.join(', ')}`)
-  if (r.truncated) out.push(`showing ${r.shown} commits; raise limit (0 = all) for the rest`)
+  if (r.truncated) out.push(`showing ${r.shown} commits${r.more_pull_requests ? ` (${r.more_pull_requests} more PR${r.more_pull_requests === 1 ? '' : 's'} past the limit)` : ''}; raise limit (0 = all) for the rest`)
   if (r.note) out.push(`note: ${r.note}`)
   return out
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createRepo } from '../helpers/repo.js'
 import { connectStdio, structured, text } from '../mcp/client.js'
+import { parseSince } from '../../src/services/catchup.js'
 import { compactData, type JsonSchema } from '../../src/mcp/compact.js'
 import { runCli, runJson } from './cli.js'
 
@@ -66,6 +67,13 @@ describe('the registry of indexed repositories', () => {
 })
 
 describe('gitwhy catchup', () => {
+  test('months and years ago are counted on the calendar, as git does', () => {
+    const now = new Date('2026-11-27T12:00:00Z')
+    expect(parseSince('3 months ago', now).toISOString()).toBe('2026-08-27T12:00:00.000Z')
+    expect(parseSince('1 year ago', now).toISOString()).toBe('2025-11-27T12:00:00.000Z')
+    expect(parseSince('2 weeks ago', now).toISOString()).toBe('2026-11-13T12:00:00.000Z')
+  })
+
   test('the CLI answers what the MCP tool answers, from the same service', async () => {
     const home = mkdtempSync(join(tmpdir(), 'gitwhy-catchup-home-'))
     const repo = createRepo()
@@ -96,6 +104,9 @@ describe('gitwhy catchup', () => {
       }
       const limited = (await runJson(['catchup', '2025-01-05', '--limit', '1'], opts)).json
       expect([limited.shown, limited.truncated]).toEqual([1, true])
+      // PR #4's commits are all past the limit: counted, not listed as an empty header
+      expect([limited.pull_requests, limited.more_pull_requests]).toEqual([[], 1])
+      expect((await runCli(['catchup', '2025-01-05', '--limit', '1'], opts)).stdout).toContain('showing 1 commits (1 more PR past the limit)')
       expect((await runCli(['catchup', 'not a date'], opts)).code).toBe(1)
     } finally {
       repo.cleanup()

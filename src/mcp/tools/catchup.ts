@@ -12,7 +12,7 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
     {
       title: 'What changed since a date',
       description:
-        'What changed in the repository since a date: commits grouped by PR, merges, bots and formatting sweeps reduced to counts. Call it at the start of a session or after time away, e.g. "what changed in the last 7 days?".',
+        'What changed since a date: commits grouped by PR, merges, bots and formatting sweeps reduced to counts. Call it at the start of a session or after time away.',
       inputSchema: {
         since: z.string().describe('ISO date (2025-01-31) or relative: "7 days ago", "2 weeks ago", "3d", "yesterday"'),
         limit: limitArg(50),
@@ -30,6 +30,7 @@ export function registerCatchupTool(server: McpServer, ctx: ServerContext): void
         reduced: record('{merge, bot, formatting}: counted, not listed'),
         shown: z.number(),
         truncated: z.boolean(),
+        more_pull_requests: z.number(),
         newest_indexed: z.string().nullable(),
         note: z.string().nullable().describe('index older than since'),
         page: pageInfo,
