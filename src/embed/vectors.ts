@@ -134,7 +134,8 @@ export class DocEmbedder {
       todo.push({ hash, input })
     }
     for (const d of docs) {
-      // known: the previous index's (a text this run embedded counts for each document that is it)
+      // each document once; one whose vector the previous index holds is not made again (a hash
+      // this run queued is one it embeds, even when the cache has its vector by now)
       if (this.made.has(d.hash) || (this.cache.has(d.hash) && !this.queued.has(d.hash))) continue
       this.made.add(d.hash)
       if (!d.compose) {
