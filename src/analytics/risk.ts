@@ -162,7 +162,10 @@ export const OWNERSHIP_REASON_MIN = 0.5
  * - cochange: min(1, partners / breadthSaturation).
  * score = Σ weight · factor / Σ weight; level by model.medium / model.high.
  */
-export function riskOf(features: RiskFeatures, model: RiskModel = DEFAULT_RISK_MODEL): Risk {
+/** What a risk is of: its reasons compare a file with files, a symbol with symbols. */
+export type RiskUnit = 'file' | 'symbol'
+
+export function riskOf(features: RiskFeatures, model: RiskModel = DEFAULT_RISK_MODEL, unit: RiskUnit = 'file'): Risk {
   const w = model.weights
   const factors: RiskWeights = {
     ownership: features.ghost ? 1 : features.bus_factor === 1 ? Math.max(0, Math.min(1, (features.dominant_share - 0.5) / 0.5)) : 0,
@@ -174,8 +177,8 @@ export function riskOf(features: RiskFeatures, model: RiskModel = DEFAULT_RISK_M
   const score = part('ownership') + part('hotspot') + part('cochange')
   const text: Record<keyof RiskWeights, string[]> = {
     ownership: ownershipReasons(features),
-    hotspot: [`changed ${times(features.recent_revisions)} in the last ${features.recent_days} days (top ${topPercent(features.hotspot_percentile)} % of files)`],
-    cochange: [`often changes together with ${features.cochange_breadth} other ${features.cochange_breadth === 1 ? 'file' : 'files'}`],
+    hotspot: [`changed ${times(features.recent_revisions)} in the last ${features.recent_days} days (top ${topPercent(features.hotspot_percentile)} % of ${unit}s)`],
+    cochange: [`often changes together with ${features.cochange_breadth} other ${unit}${features.cochange_breadth === 1 ? '' : 's'}`],
   }
   const order: Array<keyof RiskWeights> = ['ownership', 'hotspot', 'cochange']
   const reasons = order

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js'
 import { analyticsInput, loadAnalyticsCache, loadOwnership, loadStoredActivity } from '../analytics/cache.js'
-import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Risk, type RiskFeatures } from '../analytics/risk.js'
+import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Risk, type RiskFeatures, type RiskUnit } from '../analytics/risk.js'
 import { ownershipOf } from '../analytics/stats.js'
 import { NO_ACTIVITY, type ActivityRow } from '../graph/types.js'
 import { blameOwners, mapHistory } from '../history/hunk-mapper.js'
@@ -61,7 +61,7 @@ export async function riskWithActivity(reader: IndexReader, target: Exclude<Targ
     })
     lines = symbolOwnerLines(reader, blame, shas, target.start_line, target.end_line)
   }
-  return { risk: await assessLines(reader, row, lines), revisions: row.revisions, last_change: row.last_change }
+  return { risk: await assessLines(reader, row, lines, target.kind), revisions: row.revisions, last_change: row.last_change }
 }
 
 /**
@@ -70,7 +70,7 @@ export async function riskWithActivity(reader: IndexReader, target: Exclude<Targ
  */
 export async function riskFromOwnerLines(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>, lines: Array<[string, number]>): Promise<AssessedRisk> {
   const row = target.kind === 'file' ? activityOf(storedActivity(reader, 'files'), target.path) : activityOf(storedActivity(reader, 'symbols'), target.id)
-  return assessLines(reader, row, lines)
+  return assessLines(reader, row, lines, target.kind)
 }
 
 /** Lines owned per author email of a blame given as lines per commit SHA, bot commits left out, most first (as a symbol's risk counts them). */
@@ -85,10 +85,10 @@ export function ownerLinesOf(reader: IndexReader, blame: Iterable<readonly [stri
   return [...per].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
 }
 
-async function assessLines(reader: IndexReader, row: RiskRow, lines: Array<[string, number]>): Promise<AssessedRisk> {
+async function assessLines(reader: IndexReader, row: RiskRow, lines: Array<[string, number]>, unit: RiskUnit): Promise<AssessedRisk> {
   const owners = ownerRows(reader, lines)
   const active = await lastActive(reader, topOwners(lines))
-  return assess(reader, row, owners, active, await asOf(reader))
+  return assess(reader, row, owners, active, await asOf(reader), unit)
 }
 
 export type AssessedRisk = Risk & { features: RiskFeatures; contributors: RiskResult['contributors'] }
@@ -120,10 +120,10 @@ export async function risksOfFiles(reader: IndexReader, paths: string[]): Promis
   for (const [p, lines] of fileLines) {
     const rows = ownerRows(reader, lines)
     if (rows.length) owners.set(p, rows)
-    files.set(p, assess(reader, activityOf(storedActivity(reader, 'files'), p), rows, active, now))
+    files.set(p, assess(reader, activityOf(storedActivity(reader, 'files'), p), rows, active, now, 'file'))
   }
   const symbols = new Map<string, AssessedRisk>()
-  for (const [id, lines] of symbolLines) symbols.set(id, assess(reader, activityOf(storedActivity(reader, 'symbols'), id), ownerRows(reader, lines), active, now))
+  for (const [id, lines] of symbolLines) symbols.set(id, assess(reader, activityOf(storedActivity(reader, 'symbols'), id), ownerRows(reader, lines), active, now, 'symbol'))
   return { files, symbols, owners }
 }
 
@@ -169,7 +169,7 @@ function ownerRows(reader: IndexReader, lines: Array<[string, number]>): OwnerRo
   return lines.map(([email, n]) => ({ email, name: names.get(email) ?? email, lines: n }))
 }
 
-function assess(reader: IndexReader, row: RiskRow, owners: OwnerRow[], active: Awaited<ReturnType<typeof lastActive>>, now: number): AssessedRisk {
+function assess(reader: IndexReader, row: RiskRow, owners: OwnerRow[], active: Awaited<ReturnType<typeof lastActive>>, now: number, unit: RiskUnit): AssessedRisk {
   const lines = owners.map((o) => [o.email, o.lines] as [string, number])
   const own = ownershipOf(lines)
   const top = own.owners[0]
@@ -186,7 +186,7 @@ function assess(reader: IndexReader, row: RiskRow, owners: OwnerRow[], active: A
   })
   const names = new Map(owners.map((o) => [o.email, o.name]))
   const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email)?.last ?? null }))
-  return { ...riskOf(features), features, contributors }
+  return { ...riskOf(features, undefined, unit), features, contributors }
 }
 
 export interface BacktestReport extends Omit<BacktestResult, 'ranked' | 'as_of'> {

@@ -90,6 +90,11 @@ describe('riskOf', () => {
     expect(r.score).toBeCloseTo(0.495, 10)
     expect(r.level).toBe('MEDIUM')
     expect(r.reasons).toEqual(['changed 14 times in the last 90 days (top 5 % of files)', 'often changes together with 7 other files'])
+    // a symbol's percentile and partners are among symbols
+    expect(riskOf({ ...calm, recent_revisions: 14, hotspot_percentile: 0.95, cochange_breadth: 7 }, SEED, 'symbol').reasons).toEqual([
+      'changed 14 times in the last 90 days (top 5 % of symbols)',
+      'often changes together with 7 other symbols',
+    ])
     const all = riskOf({ ...calm, recent_revisions: 14, hotspot_percentile: 0.95, cochange_breadth: 12, bus_factor: 1, dominant_share: 1 }, SEED)
     // 0.4 + 0.285 + 0.3
     expect(all.score).toBeCloseTo(0.985, 10)
