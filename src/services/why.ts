@@ -363,7 +363,12 @@ export async function why(options: WhyOptions): Promise<WhyResult> {
     // votes on earlier answers about the same or overlapping code, or a similar question (feedback.ts)
     const scope = answerScope(target, given ? null : options.text)
     rerankByFeedback([...candidates.values()], scope, readFeedback(reader.repo))
-    const ranked = [...candidates.values()].sort((a, b) => b.score - a.score || b.committed - a.committed || (a.commit.sha < b.commit.sha ? -1 : 1))
+    // a PR's merge commit says what the PR's own commits say: it is left out when one of them is in
+    // (psf/requests listed "Merge pull request #2193 from …" beside the commit it merged)
+    const viaCommits = new Set([...candidates.values()].filter((c) => c.commit.category !== 'merge').flatMap((c) => c.pull_requests.map((p) => p.number)))
+    const ranked = [...candidates.values()]
+      .filter((c) => c.commit.category !== 'merge' || c.pull_requests.length === 0 || !c.pull_requests.every((p) => viaCommits.has(p.number)))
+      .sort((a, b) => b.score - a.score || b.committed - a.committed || (a.commit.sha < b.commit.sha ? -1 : 1))
     const best = ranked[0]
     const message = best ? messageQuality(best) : 0
     // blame and line history agree: the best commit owns most of the lines and introduced them, or two sources name it

@@ -127,3 +127,31 @@ describe('why', () => {
     expect(cited(r)[0]).toBe(sha.memo)
   })
 })
+
+describe('why, with pull request merges', () => {
+  test('a PR’s merge commit is left out when the PR’s own commit is in the evidence', async () => {
+    const repo = createRepo()
+    try {
+      const v0 = 'export function size(): number {\n  const base = 1\n\n  return base\n}\n'
+      repo.write('src/pool.ts', v0)
+      repo.commit('Add the pool')
+      repo.branch('feature').checkout('feature')
+      repo.write('src/pool.ts', v0.replace('  return base\n', '  // the gateway allows four connections per client\n  return base * 4\n'))
+      const own = repo.commit('Grow the pool to four connections\n\nThe gateway allows four connections per client.')
+      repo.checkout('main')
+      // main changed the function too: the merge's lines differ from both parents', so line history shows it
+      repo.write('src/pool.ts', v0.replace('const base = 1', 'const base = 1 // one connection to start'))
+      repo.commit('Say where the pool starts')
+      const merge = repo.merge('feature', { message: 'Merge pull request #7 from ada/feature\n\nGrow the pool to four connections' })
+      await analyze({ repo: repo.dir })
+      const r = await why({ repo: repo.dir, text: 'src/pool.ts' })
+      const shas = r.evidence.map((e) => e.commit.sha)
+      expect(repo.git('log', '--format=%H', '-L', '1,7:src/pool.ts').split('\n')).toContain(merge)
+      expect(shas).toContain(own)
+      expect(shas).not.toContain(merge)
+      expect(r.evidence.find((e) => e.commit.sha === own)!.pull_requests.map((p) => p.number)).toEqual([7])
+    } finally {
+      repo.cleanup()
+    }
+  }, 120_000)
+})
