@@ -306,11 +306,17 @@ function parseLock(text: string): LockRecord | null {
 
 /** The live process holding the lock `file`, or null (no lock, or its holder is gone). */
 export function lockHolder(file: string): number | null {
+  const holder = readHolder(file)
+  return holder === 'missing' ? null : holder
+}
+
+/** lockHolder, telling a lock that is not there ('missing') from one nobody live holds (null). */
+function readHolder(file: string): number | null | 'missing' {
   let record: LockRecord | null
   try {
     record = parseLock(readFileSync(file, 'utf8'))
-  } catch {
-    return null
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : null
   }
   if (!record || !isAlive(record.pid)) return null
   if (record.boot !== null && bootId() !== null && record.boot !== bootId()) return null
@@ -351,7 +357,10 @@ export function tryLock(file: string): (() => void) | null {
           }
         }
       }
-      const holder = lockHolder(file)
+      const holder = readHolder(file)
+      // released since the link failed: link again. Renaming now could take the lock of a process
+      // that linked meanwhile, which then held it beside whoever links after the rename
+      if (holder === 'missing') continue
       if (holder !== null && holder !== process.pid) return null
       const stale = `${file}.${process.pid}.stale`
       try {
