@@ -68,7 +68,7 @@ async function oracle(reader: IndexReader, kind: 'file' | 'symbol', key: string)
   })
   const names = new Map(owners.map((o) => [o.email, o.name]))
   const contributors = own.owners.slice(0, 3).map((o) => ({ name: names.get(o.email) ?? o.email, email: o.email, share: o.share, last_active: active.get(o.email)?.last ?? null }))
-  return { risk: { ...riskOf(features), features, contributors }, revisions: Number(row?.revisions ?? 0), last_change: row?.last_change ?? null, owners }
+  return { risk: { ...riskOf(features, undefined, kind), features, contributors }, revisions: Number(row?.revisions ?? 0), last_change: row?.last_change ?? null, owners }
 }
 
 const fn = (name: string, body: string[]) => `export function ${name}(v: number): number {\n${body.map((b) => `  ${b}\n`).join('')}  return v\n}\n`
