@@ -87,7 +87,7 @@ export function analyzeLines(summary: AnalyzeSummary): string[] {
     `indexed ${summary.repo} at ${summary.head.slice(0, 7)} (${summary.mode}${summary.mode === 'incremental' ? `, ${summary.new_commits} new commits` : ''})`,
     `  ${c.commits} commits · ${c.files} files · ${c.symbols} symbols · ${c.authors} authors · ${c.pull_requests} PRs · ${c.issues} issues`,
     ...(skipped.length ? [`  skipped: ${skipped.map(([k, n]) => `${n} ${k}`).join(', ')}`] : []),
-    `  search: ${c.docs ?? 0} documents · ${summary.embeddings.model ? `${summary.embeddings.embedded} texts embedded by ${summary.embeddings.model} (the rest reused)` : 'full-text only (`gitwhy analyze --embeddings` adds meaning search)'}`,
+    `  search: ${c.docs ?? 0} documents · ${summary.embeddings.model ? `${summary.embeddings.embedded} embedded now by ${summary.embeddings.model}, the others reuse a vector` : 'full-text only (`gitwhy analyze --embeddings` adds meaning search)'}`,
     `  time: ${Object.entries(summary.timings).map(([k, v]) => `${k.replace(/_ms$/, '')} ${v} ms`).join(' · ')}`,
   ]
 }
