@@ -16,7 +16,8 @@ export interface MessageRefs {
 }
 
 const MERGE_PR = /^Merge pull request #(\d+) from (\S+)/
-const SQUASH_PR = /\s\(#(\d+)\)\s*$/
+/** A squash merge's subject: its PR's title, then " (#N)" (the PR's number). */
+export const SQUASH_PR = /\s\(#(\d+)\)\s*$/
 const GITLAB_MR = /(?:^|\s)(?:[\w.-]+\/[\w./-]+)?!(\d+)\b/
 const CLOSING = /\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+((?:[\w.-]+\/[\w.-]+)?#\d+(?:\s*(?:,|and)\s*(?:[\w.-]+\/[\w.-]+)?#\d+)*)/gi
 const HASH_REF = /(?:^|[^\w&/])#([1-9]\d*)\b/g

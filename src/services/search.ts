@@ -2,6 +2,7 @@ import { UserError, checkLimit } from '../errors.js'
 import { identifierWords } from '../codegraph/search-text.js'
 import { DOC_KINDS, type DocKind } from '../embed/docs.js'
 import { embed, embeddingModelFingerprint, embeddingText } from '../embed/model.js'
+import { SQUASH_PR } from '../history/refs.js'
 import { CODE_QUERIES as Q } from '../graph/queries.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
@@ -176,8 +177,6 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
   })
 }
 
-const PR_SUFFIX = /\s*\(#(\d+)\)\s*$/
-
 /** A title this long names one change: a commit with the PR's title is the PR's even without its `(#N)`. */
 const NAMING_WORDS = 4
 
@@ -190,14 +189,14 @@ const NAMING_WORDS = 4
 export function onePerChange(ranked: SearchHit[]): SearchHit[] {
   const bySubject = new Map<string, SearchHit>()
   for (const h of ranked) {
-    const subject = h.kind === 'commit' ? h.title.replace(PR_SUFFIX, '').trim() : ''
+    const subject = h.kind === 'commit' ? h.title.replace(SQUASH_PR, '').trim() : ''
     if (subject && !bySubject.has(subject)) bySubject.set(subject, h)
   }
   const out: SearchHit[] = []
   const placed = new Set<SearchHit>()
   for (const h of ranked) {
     const commit = h.kind === 'pr' ? bySubject.get(h.title.trim()) : undefined
-    const number = commit ? PR_SUFFIX.exec(commit.title)?.[1] : undefined
+    const number = commit ? SQUASH_PR.exec(commit.title)?.[1] : undefined
     const same = commit && (number !== undefined ? number === h.ref : h.title.trim().split(/\s+/).length >= NAMING_WORDS)
     const shown = same ? commit : h
     if (placed.has(shown)) continue
