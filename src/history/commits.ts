@@ -13,8 +13,8 @@ type CommitTables = Pick<GraphData, 'commits' | 'authors' | 'pullRequests' | 'is
 /**
  * Commit-level rows: commits with categories, authors (already .mailmap-mapped by %aN/%aE, then
  * grouped into one identity per person by `identities`: see identity.ts), parents, PR / issue links, touched files and renames. Commits that arrived through a PR merge's
- * second parent are PART_OF that PR: walking from the merge's other parents, every commit not on
- * the first-parent line of HEAD and not already claimed by an older PR merge. `reverts` are the
+ * other parents are PART_OF that PR: those `git rev-list M^1..M^2` lists, unless an older PR merge
+ * brought them in first or they name a PR of their own. `reverts` are the
  * verified reverts (reverts.ts): only those are category `revert`, each with its REVERTS edge.
  */
 export interface CommitTableOptions {
@@ -89,20 +89,32 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
     }
   })
 
-  // Commits brought in by a PR merge's other parents belong to that PR. Oldest merges first, so
-  // a commit is claimed by the first PR that brought it into the first-parent line.
+  // Commits brought in by a PR merge belong to that PR: git's M^1..M^2, the commits its other
+  // parents reach and its first parent does not. Oldest merges first, so a commit keeps the first
+  // PR that brought it in (a PR into a release branch before the release's own PR).
+  // - A merge on HEAD's first-parent line brings in what its other parents reach short of that
+  //   line and of what older such merges brought (PR merges or not: those are its first parent's
+  //   too): one walk per commit over the whole history.
+  // - A PR merge anywhere else (into a release or develop branch) is walked exactly (prRange),
+  //   less what was on that line or brought to it already: a commit made on the main branch is
+  //   no PR's because a PR into develop was based on it.
   const mainline = new Uint8Array(commits.length)
   for (let i = 0; i >= 0 && i < commits.length; i = graph.parents[i][0] ?? -1) mainline[i] = 1
-  const claimed = new Uint8Array(commits.length)
+  const brought = new Uint8Array(commits.length)
   for (let i = commits.length - 1; i >= 0; i--) {
     const n = prOf[i]
-    if (n < 0 || graph.parents[i].length < 2) continue
-    const stack = graph.parents[i].slice(1).filter((p) => p >= 0)
+    const parents = graph.parents[i]
+    if (parents.length < 2) continue
+    if (!mainline[i]) {
+      if (n >= 0) for (const j of prRange(graph.parents, i)) if (prOf[j] < 0 && !mainline[j] && !brought[j]) prOf[j] = n
+      continue
+    }
+    const stack = parents.slice(1).filter((p) => p >= 0)
     while (stack.length > 0) {
       const j = stack.pop() as number
-      if (mainline[j] || claimed[j]) continue
-      claimed[j] = 1
-      if (prOf[j] < 0) prOf[j] = n
+      if (mainline[j] || brought[j]) continue
+      brought[j] = 1
+      if (n >= 0 && prOf[j] < 0) prOf[j] = n
       for (const p of graph.parents[j]) if (p >= 0) stack.push(p)
     }
   }
@@ -118,4 +130,71 @@ export function commitTables(commits: RawCommit[], graph: HistoryGraph, paths: S
     t.closes.push({ pr, issue })
   }
   return t
+}
+
+/**
+ * The commits a merge's other parents reach and its first parent does not (`git rev-list
+ * M^1..M^2`), in a history whose indices are in topological order (--topo-order: a parent after
+ * its children). Painted as git paints a merge base: the smallest index first, so a commit's
+ * paint is final when it is taken, until no commit that only the other parents reach is waiting.
+ */
+export function prRange(parents: ReadonlyArray<ReadonlyArray<number>>, merge: number): number[] {
+  const FIRST = 1
+  const OTHER = 2
+  const paint = new Map<number, number>()
+  const heap: number[] = []
+  let waiting = 0 // queued commits painted OTHER only
+  const mark = (j: number, colour: number) => {
+    if (j < 0) return
+    const was = paint.get(j) ?? 0
+    const now = was | colour
+    if (now === was) return
+    paint.set(j, now)
+    if (was === 0) heapPush(heap, j)
+    if (now === OTHER) waiting++
+    else if (was === OTHER) waiting--
+  }
+  const [first, ...others] = parents[merge]
+  mark(first, FIRST)
+  for (const p of others) mark(p, OTHER)
+  const range: number[] = []
+  while (waiting > 0) {
+    const j = heapPop(heap)
+    const colour = paint.get(j)!
+    if (colour === OTHER) {
+      waiting--
+      range.push(j)
+    }
+    for (const p of parents[j]) mark(p, colour)
+  }
+  return range
+}
+
+function heapPush(heap: number[], value: number): void {
+  let i = heap.push(value) - 1
+  while (i > 0) {
+    const up = (i - 1) >> 1
+    if (heap[up] <= value) break
+    heap[i] = heap[up]
+    i = up
+  }
+  heap[i] = value
+}
+
+function heapPop(heap: number[]): number {
+  const top = heap[0]
+  const last = heap.pop()!
+  if (heap.length > 0) {
+    let i = 0
+    for (;;) {
+      const left = 2 * i + 1
+      if (left >= heap.length) break
+      const child = left + 1 < heap.length && heap[left + 1] < heap[left] ? left + 1 : left
+      if (heap[child] >= last) break
+      heap[i] = heap[child]
+      i = child
+    }
+    heap[i] = last
+  }
+  return top
 }
