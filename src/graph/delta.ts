@@ -4,6 +4,7 @@ import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
+import { takeSpare } from '../services/graph-spare.js'
 import { crc32OfRange, hashFile } from '../services/index-integrity.js'
 
 /**
@@ -799,7 +800,8 @@ export function deltaRunner(options: { guards?: boolean; onClosed?: (file: strin
   const step = async (op: DeltaOp): Promise<unknown> => {
     switch (op.op) {
       case 'open':
-        copyFileSync(op.from, op.to)
+        // the spare copy analyze left of the previous graph (graph-spare.ts) is moved, not copied
+        if (!takeSpare(op.from, op.to)) copyFileSync(op.from, op.to)
         session = await openDelta(op.to, options.guards ?? true, op.rels)
         openedPath = op.to
         await warmDelta(session)

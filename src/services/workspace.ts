@@ -8,7 +8,8 @@ import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { IdentityConfig } from '../history/identity.js'
 import { remoteWeb, type RemoteWeb } from '../history/remote.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
-import { INDEX_FILES } from './index-layout.js'
+import { startSpare } from './graph-spare.js'
+import { GRAPH_DB, INDEX_FILES } from './index-layout.js'
 import { checkOnOpen, damagedIndex } from './index-integrity.js'
 import { isTrusted } from './index-trust.js'
 import { gitDirsOf } from '../git/git-dir.js'
@@ -200,6 +201,8 @@ export function activateIndex(repo: string, meta: IndexMeta): void {
   writeFileSync(tmp, JSON.stringify(meta, null, 2))
   renameSync(tmp, path.join(root, 'meta.json'))
   removeStaleIndexDirs(repo)
+  // the next update's copy of the graph, made meanwhile (a big graph's only)
+  startSpare(path.join(root, meta.indexDir, GRAPH_DB))
 }
 
 const TRASH = 'trash-'

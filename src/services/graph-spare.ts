@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { PROJECT_ROOT } from '../parse/registry.js'
+import { hashFile, MANIFEST, type Manifest } from './index-integrity.js'
+
+/**
+ * A spare copy of the active index's graph, made in the background once analyze has swapped the
+ * index in, so that the next update moves it into its own directory instead of copying the graph
+ * on its longest path (git/git's 551 MB graph: 0.36–0.7 s of every update). It costs the graph's
+ * size on disk, so it is made for graphs of SPARE_MIN_BYTES or more; `GITWHY_SPARE_GRAPH=on` makes
+ * one for any graph, `off` none.
+ *
+ * `.gitwhy/spares/<index dir>.kuzu` is the copy and `<index dir>.json` its record: the size and
+ * checksum of the graph it copies, as that index's manifest gives them, which the copy's own
+ * CRC-32 matched when it was made. An update takes a spare only when it copies the graph named by
+ * the record and the manifest and the spare's size still agree; anything else there is removed
+ * by the next copier.
+ */
+export const SPARE_MIN_BYTES = 32 * 1024 * 1024
+const SPARES = 'spares'
+const COPIER = path.join(PROJECT_ROOT, 'dist', 'services', 'graph-spare-main.js')
+
+interface SpareRecord {
+  size: number
+  checksum: string
+}
+
+function sparePaths(root: string, indexDir: string): { graph: string; record: string } {
+  return { graph: path.join(root, SPARES, `${indexDir}.kuzu`), record: path.join(root, SPARES, `${indexDir}.json`) }
+}
+
+/** The graph's [size, checksum] in its index's manifest, or null. */
+function recordedGraph(graph: string): [number, string] | null {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(path.dirname(graph), MANIFEST), 'utf8')) as Manifest
+    const entry = manifest.files?.[path.basename(graph)]
+    return Array.isArray(entry) && typeof entry[0] === 'number' && typeof entry[1] === 'string' ? entry : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Moves the spare of graph `from` (an index directory's graph.kuzu) to `to`: true when there was
+ * one that is a copy of it, false when the caller must copy.
+ */
+export function takeSpare(from: string, to: string): boolean {
+  const indexPath = path.dirname(from)
+  const spare = sparePaths(path.dirname(indexPath), path.basename(indexPath))
+  try {
+    if (!existsSync(spare.record)) return false
+    const record = JSON.parse(readFileSync(spare.record, 'utf8')) as SpareRecord
+    const recorded = recordedGraph(from)
+    rmSync(spare.record, { force: true })
+    if (!recorded || record.size !== recorded[0] || record.checksum !== recorded[1] || statSync(spare.graph).size !== record.size) {
+      rmSync(spare.graph, { force: true })
+      return false
+    }
+    renameSync(spare.graph, to)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether analyze leaves a spare of a graph this size (GITWHY_SPARE_GRAPH: on, off, or by size). */
+export function wantsSpare(graphBytes: number): boolean {
+  const setting = (process.env.GITWHY_SPARE_GRAPH ?? '').toLowerCase()
+  if (['off', '0', 'false', 'no'].includes(setting)) return false
+  if (['on', '1', 'true', 'yes'].includes(setting)) return true
+  return graphBytes >= SPARE_MIN_BYTES
+}
+
+/**
+ * Starts the copier of the active index's graph (detached: analyze does not wait for it), when
+ * the graph is big enough to be worth it. Without the built copier (sources run directly) none.
+ */
+export function startSpare(graph: string): void {
+  try {
+    if (!wantsSpare(statSync(graph).size) || !existsSync(COPIER)) return
+    const child = spawn(process.execPath, [COPIER, graph], { detached: true, stdio: 'ignore' })
+    child.on('error', () => {})
+    child.unref()
+  } catch {
+    // no spare: the next update copies the graph
+  }
+}
+
+/**
+ * The copier's work: removes the spares of other indexes, copies this index's graph beside them,
+ * checks the copy against the manifest, and records it. A failure leaves no spare.
+ */
+export function makeSpare(from: string): boolean {
+  const indexPath = path.dirname(from)
+  const root = path.dirname(indexPath)
+  const indexDir = path.basename(indexPath)
+  const recorded = recordedGraph(from)
+  if (!recorded || !existsSync(from)) return false
+  const dir = path.join(root, SPARES)
+  mkdirSync(dir, { recursive: true })
+  const spare = sparePaths(root, indexDir)
+  const tmp = `${spare.graph}.${process.pid}.tmp`
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name)
+    // another copier's copy in progress is left to it, unless it is old enough to be an abandoned one
+    const stat = statSync(file, { throwIfNoEntry: false })
+    if (stat && name.endsWith('.tmp') && Date.now() - stat.mtimeMs < 10 * 60_000) continue
+    rmSync(file, { force: true })
+  }
+  try {
+    copyFileSync(from, tmp)
+    const [size, checksum] = hashFile(tmp)
+    if (size !== recorded[0] || checksum !== recorded[1]) return false
+    renameSync(tmp, spare.graph)
+    writeFileSync(`${spare.record}.tmp`, JSON.stringify({ size, checksum } satisfies SpareRecord))
+    renameSync(`${spare.record}.tmp`, spare.record)
+    return true
+  } finally {
+    rmSync(tmp, { force: true })
+  }
+}
