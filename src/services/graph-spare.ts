@@ -74,11 +74,16 @@ export function wantsSpare(graphBytes: number): boolean {
 
 /**
  * Starts the copier of the active index's graph (detached: analyze does not wait for it), when
- * the graph is big enough to be worth it. Without the built copier (sources run directly) none.
+ * the graph is big enough to be worth it; otherwise removes any spare left. Without the built
+ * copier (sources run directly) none.
  */
 export function startSpare(graph: string): void {
   try {
-    if (!wantsSpare(statSync(graph).size) || !existsSync(COPIER)) return
+    if (!wantsSpare(statSync(graph).size) || !existsSync(COPIER)) {
+      // none for this graph: an older graph's spare would only take the space
+      rmSync(path.join(path.dirname(path.dirname(graph)), SPARES), { recursive: true, force: true })
+      return
+    }
     const child = spawn(process.execPath, [COPIER, graph], { detached: true, stdio: 'ignore' })
     child.on('error', () => {})
     child.unref()

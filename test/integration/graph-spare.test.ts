@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
-import { makeSpare, SPARE_MIN_BYTES, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
+import { makeSpare, SPARE_MIN_BYTES, startSpare, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
 import { hashFile, verifyAll } from '../../src/services/index-integrity.js'
 import { readMeta } from '../../src/services/workspace.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
@@ -83,6 +83,20 @@ describe('spares of fake index directories', () => {
     expect(existsSync(record('index-a'))).toBe(false)
     expect(existsSync(spare('index-a'))).toBe(false)
     expect(existsSync(record('index-b'))).toBe(true)
+  })
+
+  test('a graph too small for a spare (or GITWHY_SPARE_GRAPH=off) removes the spares left', () => {
+    index('index-a', Buffer.from('a'))
+    index('index-b', Buffer.from('b'))
+    expect(makeSpare(graph())).toBe(true)
+    const before = process.env.GITWHY_SPARE_GRAPH
+    delete process.env.GITWHY_SPARE_GRAPH
+    try {
+      startSpare(path.join(root, 'index-b', 'graph.kuzu'))
+    } finally {
+      if (before !== undefined) process.env.GITWHY_SPARE_GRAPH = before
+    }
+    expect(existsSync(path.join(root, 'spares'))).toBe(false)
   })
 
   test('GITWHY_SPARE_GRAPH: on, off, or by size', () => {
