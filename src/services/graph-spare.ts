@@ -64,6 +64,17 @@ export function takeSpare(from: string, to: string): boolean {
   }
 }
 
+/** Bytes the spares of a `.gitwhy` directory take (`status`). */
+export function spareBytes(root: string): number {
+  let total = 0
+  try {
+    for (const name of readdirSync(path.join(root, SPARES))) total += statSync(path.join(root, SPARES, name), { throwIfNoEntry: false })?.size ?? 0
+  } catch {
+    // no spares
+  }
+  return total
+}
+
 /** Whether analyze leaves a spare of a graph this size (GITWHY_SPARE_GRAPH: on, off, or by size). */
 export function wantsSpare(graphBytes: number): boolean {
   const setting = (process.env.GITWHY_SPARE_GRAPH ?? '').toLowerCase()

@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { feedbackCounts } from './feedback.js'
+import { spareBytes } from './graph-spare.js'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 import { damagedIndex, verifyAll } from './index-integrity.js'
@@ -12,7 +13,7 @@ export interface StatusResult {
   repo: string
   indexed: boolean
   head: string | null
-  index: (IndexInfo & { built_at: string; schema_version: number; size_bytes: number; shallow: boolean; max_commits: number | null }) | null
+  index: (IndexInfo & { built_at: string; schema_version: number; size_bytes: number; spare_bytes: number; shallow: boolean; max_commits: number | null }) | null
   counts: Record<string, number>
   skipped: Record<string, number>
   timings: Record<string, number>
@@ -93,7 +94,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
       repo,
       indexed: true,
       head,
-      index: { ...info, built_at: m.createdAt, schema_version: m.schemaVersion, size_bytes: dirSize(reader.dir), shallow: m.shallow, max_commits: m.options.maxCommits },
+      index: { ...info, built_at: m.createdAt, schema_version: m.schemaVersion, size_bytes: dirSize(reader.dir), spare_bytes: spareBytes(gitwhyDir(repo)), shallow: m.shallow, max_commits: m.options.maxCommits },
       counts: m.counts,
       skipped: m.skipped,
       timings: m.timings,

@@ -17,7 +17,7 @@ export const statusView: View<StatusInput, StatusResult> = {
       `${s.repo}`,
       `  indexed ${i.head.slice(0, 7)}, HEAD ${s.head?.slice(0, 7) ?? '(none)'} — ${fresh}`,
       `  ${Object.entries(s.counts).map(([k, v]) => `${v} ${k.replace(/_/g, ' ')}`).join(' · ')}`,
-      `  built ${i.built_at}, ${(i.size_bytes / 1048576).toFixed(1)} MB${i.shallow ? ', shallow clone' : ''}${i.max_commits ? `, newest ${i.max_commits} commits only` : ''}`,
+      `  built ${i.built_at}, ${(i.size_bytes / 1048576).toFixed(1)} MB${i.spare_bytes > 0 ? ` (and ${(i.spare_bytes / 1048576).toFixed(1)} MB of spare graph for the next update)` : ''}${i.shallow ? ', shallow clone' : ''}${i.max_commits ? `, newest ${i.max_commits} commits only` : ''}`,
       enrichmentLine(s.enrichment),
       `  feedback: ${s.feedback.up} up, ${s.feedback.down} down on ${s.feedback.voted_answers} of ${s.feedback.recorded_answers} recorded answers`,
     ])

@@ -285,6 +285,7 @@ export const STATUS_INDEXED = t.obj({
     built_at: t.str(ISO),
     schema_version: t.int(),
     size_bytes: t.int(),
+    spare_bytes: t.int(),
     shallow: t.bool(),
     max_commits: t.or(t.int(), t.nul()),
   }),

@@ -11,6 +11,7 @@ import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
 import { makeSpare, SPARE_MIN_BYTES, startSpare, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
 import { hashFile, verifyAll } from '../../src/services/index-integrity.js'
+import { status } from '../../src/services/status.js'
 import { readMeta } from '../../src/services/workspace.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 import { waitFor } from '../helpers/wait.js'
@@ -137,6 +138,9 @@ describe.skipIf(!existsSync(path.resolve(__dirname, '../../dist/services/graph-s
     const spares = path.join(repo.dir, '.gitwhy', 'spares')
     await waitFor('the spare of the first graph', () => existsSync(path.join(spares, `${first}.json`)), 30_000)
     const inode = statSync(path.join(spares, `${first}.kuzu`)).ino
+    // status counts the spare's space
+    const spared = statSync(path.join(spares, `${first}.kuzu`)).size + statSync(path.join(spares, `${first}.json`)).size
+    expect((await status({ repo: repo.dir })).index?.spare_bytes).toBe(spared)
     repo.write('src/a.ts', 'export function a() { return 2 }\nexport function b() { return 3 }\n').commit('b')
     expect((await analyze({ repo: repo.dir })).mode).toBe('incremental')
     const meta = readMeta(repo.dir)!
