@@ -428,11 +428,14 @@ describe('an index copied with a repository whose messages outgrow a reader', ()
         origin.git('add', 'notes.txt')
         origin.git('commit', '-q', '--no-verify', '-F', join(tmp, 'message'))
       }
-      await runJson(['analyze'], opts(origin))
+      // 80 MB of messages: ~40 s for the build on a 2-core machine alone, past the 60 s a call
+      // gets when the machine is busy (two test runs at once timed it out)
+      const slow = (repo: TestRepo): CliOptions => ({ ...opts(repo), timeoutMs: 180_000 })
+      await runJson(['analyze'], slow(origin))
       const clone = origin.clone()
       try {
         cpSync(join(origin.dir, '.gitwhy'), join(clone.dir, '.gitwhy'), { recursive: true })
-        const r = await runCli(['analyze', '--json'], opts(clone))
+        const r = await runCli(['analyze', '--json'], slow(clone))
         expect(r.code, r.stderr).toBe(0)
         expect(JSON.parse(r.stdout).mode).toBe('noop')
         expect(r.stderr).toMatch(/verified the index .* in \d+ ms/)
@@ -447,5 +450,5 @@ describe('an index copied with a repository whose messages outgrow a reader', ()
       origin.cleanup()
       rmSync(tmp, { recursive: true, force: true })
     }
-  }, 240_000)
+  }, 420_000)
 })
