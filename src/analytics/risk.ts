@@ -154,6 +154,9 @@ export const REASON_MIN = 0.05
  */
 export const OWNERSHIP_REASON_MIN = 0.5
 
+/** What a risk is of: its reasons compare a file with files, a symbol with symbols. */
+export type RiskUnit = 'file' | 'symbol'
+
 /**
  * Factors, each 0..1:
  * - ownership: 0 unless one author owns a majority (bus factor 1), then (share − 0.5) / 0.5, so
@@ -162,9 +165,6 @@ export const OWNERSHIP_REASON_MIN = 0.5
  * - cochange: min(1, partners / breadthSaturation).
  * score = Σ weight · factor / Σ weight; level by model.medium / model.high.
  */
-/** What a risk is of: its reasons compare a file with files, a symbol with symbols. */
-export type RiskUnit = 'file' | 'symbol'
-
 export function riskOf(features: RiskFeatures, model: RiskModel = DEFAULT_RISK_MODEL, unit: RiskUnit = 'file'): Risk {
   const w = model.weights
   const factors: RiskWeights = {

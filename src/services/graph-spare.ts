@@ -26,8 +26,13 @@ interface SpareRecord {
   checksum: string
 }
 
+/** The spares' directory of a `.gitwhy` directory. */
+export function sparesDir(root: string): string {
+  return path.join(root, SPARES)
+}
+
 function sparePaths(root: string, indexDir: string): { graph: string; record: string } {
-  return { graph: path.join(root, SPARES, `${indexDir}.kuzu`), record: path.join(root, SPARES, `${indexDir}.json`) }
+  return { graph: path.join(sparesDir(root), `${indexDir}.kuzu`), record: path.join(sparesDir(root), `${indexDir}.json`) }
 }
 
 /** The graph's [size, checksum] in its index's manifest, or null. */
@@ -64,17 +69,6 @@ export function takeSpare(from: string, to: string): boolean {
   }
 }
 
-/** Bytes the spares of a `.gitwhy` directory take (`status`). */
-export function spareBytes(root: string): number {
-  let total = 0
-  try {
-    for (const name of readdirSync(path.join(root, SPARES))) total += statSync(path.join(root, SPARES, name), { throwIfNoEntry: false })?.size ?? 0
-  } catch {
-    // no spares
-  }
-  return total
-}
-
 /** Whether analyze leaves a spare of a graph this size (GITWHY_SPARE_GRAPH: on, off, or by size). */
 export function wantsSpare(graphBytes: number): boolean {
   const setting = (process.env.GITWHY_SPARE_GRAPH ?? '').toLowerCase()
@@ -92,7 +86,7 @@ export function startSpare(graph: string): void {
   try {
     if (!wantsSpare(statSync(graph).size) || !existsSync(COPIER)) {
       // none for this graph: an older graph's spare would only take the space
-      rmSync(path.join(path.dirname(path.dirname(graph)), SPARES), { recursive: true, force: true })
+      rmSync(sparesDir(path.dirname(path.dirname(graph))), { recursive: true, force: true })
       return
     }
     const child = spawn(process.execPath, [COPIER, graph], { detached: true, stdio: 'ignore' })
@@ -113,7 +107,7 @@ export function makeSpare(from: string): boolean {
   const indexDir = path.basename(indexPath)
   const recorded = recordedGraph(from)
   if (!recorded || !existsSync(from)) return false
-  const dir = path.join(root, SPARES)
+  const dir = sparesDir(root)
   mkdirSync(dir, { recursive: true })
   const spare = sparePaths(root, indexDir)
   const tmp = `${spare.graph}.${process.pid}.tmp`

@@ -1,7 +1,7 @@
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { feedbackCounts } from './feedback.js'
-import { spareBytes } from './graph-spare.js'
+import { sparesDir } from './graph-spare.js'
 import { IndexReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
 import { damagedIndex, verifyAll } from './index-integrity.js'
@@ -64,8 +64,10 @@ export function enrichmentStatus(repo: string): EnrichmentStatus | null {
   }
 }
 
+/** Bytes under `dir` (0 when there is none). */
 function dirSize(dir: string): number {
   let total = 0
+  if (!existsSync(dir)) return 0
   for (const name of readdirSync(dir)) {
     const p = path.join(dir, name)
     const s = statSync(p)
@@ -94,7 +96,7 @@ export async function status(options: { repo?: string }): Promise<StatusResult> 
       repo,
       indexed: true,
       head,
-      index: { ...info, built_at: m.createdAt, schema_version: m.schemaVersion, size_bytes: dirSize(reader.dir), spare_bytes: spareBytes(gitwhyDir(repo)), shallow: m.shallow, max_commits: m.options.maxCommits },
+      index: { ...info, built_at: m.createdAt, schema_version: m.schemaVersion, size_bytes: dirSize(reader.dir), spare_bytes: dirSize(sparesDir(gitwhyDir(repo))), shallow: m.shallow, max_commits: m.options.maxCommits },
       counts: m.counts,
       skipped: m.skipped,
       timings: m.timings,
