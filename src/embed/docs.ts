@@ -32,7 +32,12 @@ export interface DocRow {
   text: string
   /** The full-text index's words: the text's identifiers split and lower-cased, whole ones beside their parts. */
   search: string
-  /** Content hash of what the model embeds (the vector cache's key). */
+  /**
+   * Content hash of what the model embeds (the vector cache's key): '' until `docHash` (the
+   * embedder) works it out, so an index built without a model holds ''. Made on demand because
+   * it costs the model's text preparation and a SHA-256 of every document (on git/git's 82,000
+   * commit messages ~4.7 s of the main thread while the history is read) for nothing without one.
+   */
   hash: string
   /**
    * A symbol's vector is not its summary's: it is made of the vector of its own text (name, kind,
@@ -95,8 +100,26 @@ export function composeVector(own: Float32Array, parts: readonly Float32Array[])
 
 function finish(draft: DocDraft, compose?: ComposedInput): Omit<DocRow, 'row'> {
   const text = scrubSecrets(draft.text).slice(0, MAX_TEXT)
-  const hash = compose ? inputHash(['composed', compose.own, ...compose.parts].join('\n')) : inputHash(embeddingInput(text))
-  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text) || NO_WORDS, hash, ...(compose ? { compose } : {}) }
+  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text) || NO_WORDS, hash: '', ...(compose ? { compose } : {}) }
+}
+
+/**
+ * A document's model input (null for a composed one, whose inputs are its parts) and its hash,
+ * which it keeps from then on (DocRow.hash).
+ */
+export function docInput(d: Pick<DocRow, 'hash' | 'text' | 'compose'>): { input: string | null; hash: string } {
+  if (d.compose) {
+    d.hash ||= inputHash(['composed', d.compose.own, ...d.compose.parts].join('\n'))
+    return { input: null, hash: d.hash }
+  }
+  const input = embeddingInput(d.text)
+  d.hash ||= inputHash(input)
+  return { input, hash: d.hash }
+}
+
+/** A document's hash (DocRow.hash), worked out once. */
+export function docHash(d: Pick<DocRow, 'hash' | 'text' | 'compose'>): string {
+  return d.hash || docInput(d).hash
 }
 
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<DocRow, 'row'> {

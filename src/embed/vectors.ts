@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { UserError } from '../errors.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
-import { composeVector, embeddingInput, inputHash, type ComposedInput, type DocRow } from './docs.js'
+import { composeVector, docInput, inputHash, type ComposedInput, type DocRow } from './docs.js'
 import { embed, embeddingModelFingerprint, type EmbeddingRecord } from './model.js'
 import type { EmbedReply, EmbedRequest } from './worker.js'
 
@@ -134,17 +134,18 @@ export class DocEmbedder {
       todo.push({ hash, input })
     }
     for (const d of docs) {
+      const { input, hash } = docInput(d)
       // each document once; one whose vector the previous index holds is not made again (a hash
       // this run queued is one it embeds, even when the cache has its vector by now)
-      if (this.made.has(d.hash) || (this.cache.has(d.hash) && !this.queued.has(d.hash))) continue
-      this.made.add(d.hash)
-      if (!d.compose) {
-        want(d.hash, embeddingInput(d.text))
+      if (this.made.has(hash) || (this.cache.has(hash) && !this.queued.has(hash))) continue
+      this.made.add(hash)
+      if (input !== null) {
+        want(hash, input)
         continue
       }
       // its inputs' vectors now, the document's own in finish()
-      this.composed.set(d.hash, { own: inputHash(d.compose.own), parts: d.compose.parts.map(inputHash) })
-      for (const input of [d.compose.own, ...d.compose.parts]) want(inputHash(input), input)
+      this.composed.set(hash, { own: inputHash(d.compose!.own), parts: d.compose!.parts.map(inputHash) })
+      for (const part of [d.compose!.own, ...d.compose!.parts]) want(inputHash(part), part)
     }
     this.total += todo.length
     for (let i = 0; i < todo.length; i += CHUNK) {

@@ -239,7 +239,7 @@ export const TABLES: readonly TableDef[] = [
       text('title', 'One line to show: qualified name, commit subject or title.'),
       text('text', 'The summary: a symbol\'s name split into words, kind, signature, doc comment, path and the subjects of the commits owning most of its lines; a commit\'s subject and body; a PR\'s or issue\'s title (with `gitwhy enrich`: and its description and labels, and a PR\'s review comments on indexed files). Secrets replaced by [redacted].'),
       text('search', 'What the full-text index doc_search holds: the text\'s identifiers split into words (camelCase, snake_case), lower-cased.'),
-      text('hash', 'Content hash of the text the model embedded (the vector cache\'s key).'),
+      text('hash', 'Content hash of the text the model embedded (the vector cache\'s key); empty in an index built without embeddings.'),
     ],
   },
   {
