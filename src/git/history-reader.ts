@@ -58,7 +58,8 @@ export interface PatchCheckpoint {
  */
 export interface PatchSink {
   open(file: string | null, from: PatchCheckpoint | null): void
-  add(age: number, diffs: FileDiff[]): void
+  /** A commit's diffs (diffs[0] with its text): the sink takes the text and drops it from them. */
+  add(age: number, diffs: FileDiff[][]): void
   checkpoint(): PatchCheckpoint
 }
 
@@ -162,7 +163,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
   }
   const emit = (chunk: RawCommit[]) => {
     for (const c of chunk) {
-      sink?.add(shas.length - 1 - commits.length, c.diffs[0])
+      sink?.add(shas.length - 1 - commits.length, c.diffs)
       commits.push(c)
     }
     options.onCommits?.(chunk)

@@ -187,7 +187,7 @@ export class MergeDiffReader {
     const synth = path.join(this.workDir, `synthetic-${this.id}`)
     for (const d of ['objects/pack', 'refs']) mkdirSync(path.join(synth, d), { recursive: true })
     writeFileSync(path.join(synth, 'HEAD'), 'ref: refs/heads/main\n')
-    const alternate = path.resolve(this.repo, (await git(this.repo, ['rev-parse', '--git-path', 'objects'])).trim())
+    const alternate = await objectsDir(this.repo)
     const marks = path.join(synth, 'marks')
     const stream = fastImportStream(jobs.map(({ kept }) => kept))
     try {
@@ -214,6 +214,20 @@ export class MergeDiffReader {
       rmSync(synth, { recursive: true, force: true })
     }
   }
+}
+
+/** Each repository's object directory, asked of git once (each chunk's merges asked again: a process from a process of ~1 GB costs ~15 ms). */
+const objectDirs = new Map<string, Promise<string>>()
+
+function objectsDir(repo: string): Promise<string> {
+  let dir = objectDirs.get(repo)
+  if (!dir) {
+    dir = git(repo, ['rev-parse', '--git-path', 'objects']).then((out) => path.resolve(repo, out.trim()))
+    // a failure is not kept: the next reader asks again
+    dir.catch(() => objectDirs.delete(repo))
+    objectDirs.set(repo, dir)
+  }
+  return dir
 }
 
 /** '' and every `dir/` above the names. */

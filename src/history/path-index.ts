@@ -54,10 +54,25 @@ const PATCH_SECTION = 0
 /** An entry as it is written: the commit's age and the hunk lines' bytes (the section names the path). */
 type StoredPatch = [age: number, text: Uint8Array]
 
+/**
+ * The first-parent diff entries whose text the store keeps: every one of a commit with one
+ * parent; of a merge, those whose path differs from every other parent's too. A merge whose file
+ * is some other parent's blob is TREESAME to that parent there: `git log -L` passes every range of
+ * the file to it and never shows the merge, and `git log -S/-G` look at no merge's diff, so that
+ * text is read by nothing (on git/git the merges' first-parent patches are 552 MB, more than all
+ * other commits' together, and nearly all of it is the branch's own lines, stored with its commits).
+ */
+export function storedPatchEntries(diffs: FileDiff[][]): FileDiff[] {
+  const first = diffs[0] ?? []
+  if (diffs.length <= 1) return first
+  const others = diffs.slice(1).map((list) => new Set(list.map((d) => d.path)))
+  return first.filter((d) => others.every((paths) => paths.has(d.path)))
+}
+
 function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, StoredPatch[]> {
   const sections = new Map<string, StoredPatch[]>()
   for (const { age, diffs } of perCommit) {
-    for (const d of diffs[0] ?? []) {
+    for (const d of storedPatchEntries(diffs)) {
       if (!d.text) continue
       let list = sections.get(d.path)
       if (!list) sections.set(d.path, (list = []))
@@ -197,15 +212,15 @@ export class PatchWriter implements PatchSink {
     }
   }
 
-  /** Take the text of one commit's first-parent diff. */
-  add(age: number, diffs: FileDiff[]): void {
+  /** Take the text of one commit's first-parent diff (what storedPatchEntries keeps of it). */
+  add(age: number, diffs: FileDiff[][]): void {
     const kept: FileDiff[] = []
-    for (const d of diffs) {
+    for (const d of storedPatchEntries(diffs)) {
       if (!d.text) continue
       kept.push({ ...d })
       this.pendingChars += d.text.length
-      delete d.text
     }
+    for (const d of diffs[0] ?? []) delete d.text
     if (kept.length > 0) this.pending.push({ age, diffs: [kept] })
     if (this.pendingChars > 32 * 1024 * 1024) this.flush()
   }
