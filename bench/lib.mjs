@@ -1,5 +1,6 @@
-// What the MCP benchmarks share: their arguments (an indexed repository, --name value options),
-// an HTTP server on 127.0.0.1 with a free port, and a process's resident memory.
+// What the benchmarks share: their arguments (an indexed repository, --name value options),
+// an HTTP server on 127.0.0.1 with a free port, a process's resident memory, and an analyze run as a
+// process with the CPU time of the children this process waited for.
 
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -8,6 +9,26 @@ import { fileURLToPath } from 'node:url'
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 export const BIN = join(ROOT, 'bin/run.js')
+
+/**
+ * An A/B bench's arguments: the repository (first argument), `--a` and `--b` (project directories
+ * holding a built gitwhy; --b defaults to this project) and `opt(name, fallback)`; exits with
+ * `usage` when the repository or --a is missing.
+ */
+export function abArgs(usage) {
+  const args = process.argv.slice(2)
+  const opt = (name, fallback) => {
+    const i = args.indexOf(`--${name}`)
+    return i >= 0 ? args[i + 1] : fallback
+  }
+  const repo = args[0] && !args[0].startsWith('--') ? resolve(args[0]) : null
+  const a = opt('a')
+  if (!repo || !a) {
+    process.stderr.write(`usage: ${usage}\n`)
+    process.exit(1)
+  }
+  return { args, opt, repo, builds: { A: resolve(a), B: resolve(opt('b', ROOT)) }, json: args.includes('--json') }
+}
 
 /** The indexed repository (first bare argument) and `opt(name, fallback)`; exits with `usage` when there is none. */
 export function benchArgs(usage) {
@@ -76,4 +97,35 @@ export async function mcpClient(repo, tools) {
     return ms
   }
   return { client, timed }
+}
+/** One `gitwhy analyze --json [extra]` of the build in `project`, as a process: wall ms and the summary (CPU: cpuOfChildren around it). */
+export function analyzeProcess(project, cwd, extra = [], env = {}) {
+  return new Promise((done, fail) => {
+    const started = process.hrtime.bigint()
+    const child = spawn(process.execPath, [join(project, 'bin', 'run.js'), 'analyze', '--json', ...extra], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (d) => (out += d))
+    child.stderr.on('data', (d) => (err += d))
+    child.on('error', fail)
+    child.on('close', (code) => {
+      const wall = Number(process.hrtime.bigint() - started) / 1e6
+      if (code !== 0) return fail(new Error(`analyze exited ${code}: ${err.slice(0, 400)}`))
+      done({ wall, summary: JSON.parse(out) })
+    })
+  })
+}
+
+/**
+ * CPU ms (user + system) of every child this process has waited for so far, and of theirs:
+ * /proc/self/stat's cutime and cstime (Linux; clock ticks of 10 ms). Elsewhere, 0.
+ */
+export function cpuOfChildren() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')
+    // after the command: the state is [0], so stat's fields 16 and 17 (cutime, cstime) are [13] and [14]
+    return (Number(fields[13]) + Number(fields[14])) * 10
+  } catch {
+    return 0
+  }
 }

@@ -11,45 +11,16 @@
 // --a and --b are project directories holding a built gitwhy (bin/run.js and dist/), e.g. a git
 // worktree of an earlier commit after `npm run build`; --b defaults to this project. --file is the
 // file every round appends a comment to (default: the first tracked .ts/.js/.py/.go file).
-import { execFileSync, spawn } from 'node:child_process'
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { percentiles, ROOT } from './lib.mjs'
+import { join } from 'node:path'
+import { abArgs, analyzeProcess as analyze, cpuOfChildren, percentiles } from './lib.mjs'
 
-const args = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = args.indexOf(`--${name}`)
-  return i >= 0 ? args[i + 1] : fallback
-}
-const repo = args[0] && !args[0].startsWith('--') ? resolve(args[0]) : null
-const a = opt('a')
-if (!repo || !a) {
-  process.stderr.write('usage: node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--commits 12] [--tmp DIR] [--json]\n')
-  process.exit(1)
-}
-const builds = { A: resolve(a), B: resolve(opt('b', ROOT)) }
+const { opt, repo, builds, json } = abArgs('node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--commits 12] [--tmp DIR] [--json]')
 const ROUNDS = Number(opt('commits', 12))
 const log = (m) => process.stderr.write(`${m}\n`)
 const git = (cwd, argv) => execFileSync('git', argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] })
-
-/** One `gitwhy analyze --json` as a process: wall ms, CPU ms (its own and its children's), the summary. */
-function analyze(project, cwd) {
-  return new Promise((done, fail) => {
-    const started = process.hrtime.bigint()
-    const child = spawn(process.execPath, [join(project, 'bin', 'run.js'), 'analyze', '--json'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = ''
-    let err = ''
-    child.stdout.on('data', (d) => (out += d))
-    child.stderr.on('data', (d) => (err += d))
-    child.on('error', fail)
-    child.on('close', (code) => {
-      const wall = Number(process.hrtime.bigint() - started) / 1e6
-      if (code !== 0) return fail(new Error(`analyze exited ${code}: ${err.slice(0, 400)}`))
-      done({ wall, summary: JSON.parse(out) })
-    })
-  })
-}
 
 const median = (xs) => percentiles(xs).p50
 
@@ -78,7 +49,7 @@ try {
   }
   const sum = (k) => ({ wall: median(runs[k].map((r) => r.wall)), cpu: median(runs[k].map((r) => r.cpu)), total: median(runs[k].map((r) => r.total)) })
   const result = { repo, file, rounds: ROUNDS, A: { build: builds.A, ...sum('A') }, B: { build: builds.B, ...sum('B') } }
-  if (args.includes('--json')) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+  if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   else {
     console.log(`${repo}, ${ROUNDS} interleaved one-commit updates of ${file} (medians):`)
     for (const k of ['A', 'B']) console.log(`  ${k} ${result[k].build}: wall ${Math.round(result[k].wall)} ms · CPU ${Math.round(result[k].cpu)} ms · total_ms ${result[k].total}`)
@@ -88,16 +59,3 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 
-/**
- * CPU ms (user + system) of every child this process has waited for so far, and of theirs:
- * /proc/self/stat's cutime and cstime (Linux; clock ticks of 10 ms). Elsewhere, 0.
- */
-function cpuOfChildren() {
-  try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ')
-    // after the command: the state is [0], so stat's fields 16 and 17 (cutime, cstime) are [13] and [14]
-    return (Number(fields[13]) + Number(fields[14])) * 10
-  } catch {
-    return 0
-  }
-}
