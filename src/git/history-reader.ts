@@ -1,7 +1,7 @@
 import { pairRenamesPerPath } from '../history/renames.js'
 import { decodeLatin1 } from './decode.js'
 import { DiffStreamParser, type DiffRecord, type FileDiff } from './diff-parser.js'
-import { MergeDiffReader } from './merge-diffs.js'
+import { MergeDiffReader, objectsDirOnce } from './merge-diffs.js'
 import { readSpool } from './spool.js'
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
@@ -171,6 +171,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
   try {
     // the previous chunk's merge passes and checkpoint, still running while the next log is read
     let tail: Promise<void> = Promise.resolve()
+    const objectsDir = objectsDirOnce(repo)
     for (let at = 0, n = 0; at < shas.length; at += size, n++) {
       const want = shas.slice(at, at + size)
       // saved chunks are taken while they follow one another from the first
@@ -184,7 +185,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
         continue
       }
       openSink()
-      const merges = new MergeDiffReader(repo, pre, workDir)
+      const merges = new MergeDiffReader(repo, pre, workDir, objectsDir)
       const chunk = await readLog(repo, pre, workDir, want, merges, (done) => progress('history', read + done, shas.length))
       read += want.length
       const before = tail

@@ -87,11 +87,15 @@ export class MergeDiffReader {
   private static readers = 0
   private readonly id = MergeDiffReader.readers++
 
-  /** `pre`: git options placed before the subcommand (the private attributes file); `workDir`: where git's output is spooled. */
+  /**
+   * `pre`: git options placed before the subcommand (the private attributes file); `workDir`:
+   * where git's output is spooled; `objectsDir`: the repository's object directory (objectsDirOnce).
+   */
   constructor(
     private readonly repo: string,
     private readonly pre: string[],
     private readonly workDir: string,
+    private readonly objectsDir: () => Promise<string> = objectsDirOnce(repo),
   ) {}
 
   /** Queue a merge (read by `finish`). */
@@ -187,7 +191,7 @@ export class MergeDiffReader {
     const synth = path.join(this.workDir, `synthetic-${this.id}`)
     for (const d of ['objects/pack', 'refs']) mkdirSync(path.join(synth, d), { recursive: true })
     writeFileSync(path.join(synth, 'HEAD'), 'ref: refs/heads/main\n')
-    const alternate = await objectsDir(this.repo)
+    const alternate = await this.objectsDir()
     const marks = path.join(synth, 'marks')
     const stream = fastImportStream(jobs.map(({ kept }) => kept))
     try {
@@ -216,18 +220,17 @@ export class MergeDiffReader {
   }
 }
 
-/** Each repository's object directory, asked of git once (each chunk's merges asked again: a process from a process of ~1 GB costs ~15 ms). */
-const objectDirs = new Map<string, Promise<string>>()
-
-function objectsDir(repo: string): Promise<string> {
-  let dir = objectDirs.get(repo)
-  if (!dir) {
-    dir = git(repo, ['rev-parse', '--git-path', 'objects']).then((out) => path.resolve(repo, out.trim()))
-    // a failure is not kept: the next reader asks again
-    dir.catch(() => objectDirs.delete(repo))
-    objectDirs.set(repo, dir)
+/**
+ * The repository's object directory, asked of git once however many readers want it (one a
+ * chunk: a process spawned from a process of ~1 GB costs ~15 ms). A failure is asked again.
+ */
+export function objectsDirOnce(repo: string): () => Promise<string> {
+  let dir: Promise<string> | null = null
+  return () => {
+    dir ??= git(repo, ['rev-parse', '--git-path', 'objects']).then((out) => path.resolve(repo, out.trim()))
+    dir.catch(() => (dir = null))
+    return dir
   }
-  return dir
 }
 
 /** '' and every `dir/` above the names. */
