@@ -27,7 +27,7 @@ export function abArgs(usage) {
     process.stderr.write(`usage: ${usage}\n`)
     process.exit(1)
   }
-  return { args, opt, repo, builds: { A: resolve(a), B: resolve(opt('b', ROOT)) }, json: args.includes('--json') }
+  return { opt, repo, builds: { A: resolve(a), B: resolve(opt('b', ROOT)) }, json: args.includes('--json') }
 }
 
 /** The indexed repository (first bare argument) and `opt(name, fallback)`; exits with `usage` when there is none. */

@@ -33,7 +33,7 @@ export interface DocRow {
   /** The full-text index's words: the text's identifiers split and lower-cased, whole ones beside their parts. */
   search: string
   /**
-   * Content hash of what the model embeds (the vector cache's key): '' until `docHash` (the
+   * Content hash of what the model embeds (the vector cache's key): '' until `docInput` (the
    * embedder) works it out, so an index built without a model holds ''. Made on demand because
    * it costs the model's text preparation and a SHA-256 of every document (on git/git's 82,000
    * commit messages ~4.7 s of the main thread while the history is read) for nothing without one.
@@ -117,10 +117,6 @@ export function docInput(d: Pick<DocRow, 'hash' | 'text' | 'compose'>): { input:
   return { input, hash: d.hash }
 }
 
-/** A document's hash (DocRow.hash), worked out once. */
-export function docHash(d: Pick<DocRow, 'hash' | 'text' | 'compose'>): string {
-  return d.hash || docInput(d).hash
-}
 
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<DocRow, 'row'> {
   return finish({ id: `commit:${c.sha}`, kind: 'commit', ref: c.sha, path: '', line: 0, title: c.subject, text: c.body.trim() ? `${c.subject}\n${c.body.trim()}` : c.subject })

@@ -227,8 +227,10 @@ export class MergeDiffReader {
 export function objectsDirOnce(repo: string): () => Promise<string> {
   let dir: Promise<string> | null = null
   return () => {
-    dir ??= git(repo, ['rev-parse', '--git-path', 'objects']).then((out) => path.resolve(repo, out.trim()))
-    dir.catch(() => (dir = null))
+    if (!dir) {
+      dir = git(repo, ['rev-parse', '--git-path', 'objects']).then((out) => path.resolve(repo, out.trim()))
+      dir.catch(() => (dir = null))
+    }
     return dir
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { feedbackCounts } from './feedback.js'
 import { sparesDir } from './graph-spare.js'
@@ -64,14 +64,22 @@ export function enrichmentStatus(repo: string): EnrichmentStatus | null {
   }
 }
 
-/** Bytes under `dir` (0 when there is none). */
+/**
+ * Bytes under `dir` (0 when there is none). An entry that goes while it is walked counts nothing:
+ * the spare copier renames and an analyze removes files there at any time.
+ */
 function dirSize(dir: string): number {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return 0
+  }
   let total = 0
-  if (!existsSync(dir)) return 0
-  for (const name of readdirSync(dir)) {
+  for (const name of names) {
     const p = path.join(dir, name)
-    const s = statSync(p)
-    total += s.isDirectory() ? dirSize(p) : s.size
+    const s = statSync(p, { throwIfNoEntry: false })
+    if (s) total += s.isDirectory() ? dirSize(p) : s.size
   }
   return total
 }
