@@ -4,6 +4,9 @@
  * signature, its doc comment and its path, for Kuzu's full-text index (BM25, English stemmer).
  */
 
+import { NO_WORDS } from '../graph/schema.js'
+import { ftsTerms } from './fts-terms.js'
+
 const IDENT = /[\p{L}\p{N}_$]+/gu
 /** One word of an identifier: an acronym, a (capitalised) word, a number, or a run of other letters. */
 export const PART = /\p{Lu}+(?!\p{Ll})|\p{Lu}?\p{Ll}+|\p{N}+|\p{Lo}+/gu
@@ -95,8 +98,8 @@ function strip(line: string): string {
   return line.replace(/^\/\*\*?|\*\/$/g, '').replace(/^\*+\s?/, '').replace(LINE_COMMENT, '').trim()
 }
 
-/** The text the full-text index holds for a symbol; the names count twice (a match there matters most). */
+/** The text the full-text index holds for a symbol (NO_WORDS when it keeps none); the names count twice (a match there matters most). */
 export function symbolSearchText(s: { qualifiedName: string; signature: string; path: string }, doc: string): string {
   const names = identifierWords(s.qualifiedName)
-  return [names, names, identifierWords(s.signature), doc, identifierWords(s.path)].filter(Boolean).join(' ')
+  return ftsTerms([names, names, identifierWords(s.signature), doc, identifierWords(s.path)].filter(Boolean).join(' ')) || NO_WORDS
 }

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { identifierWords } from '../codegraph/search-text.js'
 import { NO_WORDS } from '../graph/schema.js'
+import { ftsTerms } from '../codegraph/fts-terms.js'
 import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { embeddingText } from './model.js'
@@ -30,7 +31,7 @@ export interface DocRow {
   title: string
   /** The summary, scrubbed: what the model embeds and answers show. */
   text: string
-  /** The full-text index's words: the text's identifiers split and lower-cased, whole ones beside their parts. */
+  /** The full-text index's words: the text's identifiers split and lower-cased, whole ones beside their parts, less what Kuzu's tokenizer drops (ftsTerms). */
   search: string
   /**
    * Content hash of what the model embeds (the vector cache's key): '' until `docInput` (the
@@ -100,7 +101,7 @@ export function composeVector(own: Float32Array, parts: readonly Float32Array[])
 
 function finish(draft: DocDraft, compose?: ComposedInput): Omit<DocRow, 'row'> {
   const text = scrubSecrets(draft.text).slice(0, MAX_TEXT)
-  return { ...draft, title: scrubSecrets(draft.title), text, search: identifierWords(text) || NO_WORDS, hash: '', ...(compose ? { compose } : {}) }
+  return { ...draft, title: scrubSecrets(draft.title), text, search: ftsTerms(identifierWords(text)) || NO_WORDS, hash: '', ...(compose ? { compose } : {}) }
 }
 
 /**
@@ -118,8 +119,17 @@ export function docInput(d: Pick<DocRow, 'hash' | 'text' | 'compose'>): { input:
 }
 
 
+/**
+ * A `Signed-off-by:` trailer line: the Developer Certificate of Origin's sign-off, the same few
+ * names on nearly every commit where a project asks for it (109,602 lines, 5.5 MB, of git/git's
+ * 82,000 messages). It says nothing about why; the commit's author is in the index anyway.
+ */
+const SIGN_OFF = /^[ \t]*Signed-off-by:.*$/gim
+
+/** A commit's document: its subject and body, less the body's sign-off lines. */
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>): Omit<DocRow, 'row'> {
-  return finish({ id: `commit:${c.sha}`, kind: 'commit', ref: c.sha, path: '', line: 0, title: c.subject, text: c.body.trim() ? `${c.subject}\n${c.body.trim()}` : c.subject })
+  const body = c.body.replace(SIGN_OFF, '').trim()
+  return finish({ id: `commit:${c.sha}`, kind: 'commit', ref: c.sha, path: '', line: 0, title: c.subject, text: body ? `${c.subject}\n${body}` : c.subject })
 }
 
 /**

@@ -39,6 +39,17 @@ describe('what the model reads of a document', () => {
     expect(hashOf(commitDoc({ sha: 'a'.repeat(40), subject: 'Cache compiled paths (#41)', body: 'Because.' }))).not.toBe(hashOf(pr))
   })
 
+  it('leaves a commit’s sign-off lines out of its document, and keeps its other trailers', () => {
+    const body = 'The parent must flush first.\n\nReported-by: Bob Reporter <bob@example.test>\nSigned-off-by: Ada Tester <ada@example.test>\n  signed-off-by: Junio C Hamano <gitster@pobox.com>'
+    const doc = commitDoc({ sha: 'a'.repeat(40), subject: 'Wait before retrying', body })
+    expect(doc.text).toBe('Wait before retrying\nThe parent must flush first.\n\nReported-by: Bob Reporter <bob@example.test>')
+    expect(doc.search).toBe('wait retrying parent flush reported bob reporter bob test')
+    // a body of sign-offs alone is no body
+    expect(commitDoc({ sha: 'a'.repeat(40), subject: 'Bump', body: 'Signed-off-by: Ada <a@b.c>' }).text).toBe('Bump')
+    // mid-line it is prose
+    expect(commitDoc({ sha: 'a'.repeat(40), subject: 'Docs', body: 'Explain what Signed-off-by: means.' }).text).toBe('Docs\nExplain what Signed-off-by: means.')
+  })
+
   it('works a document’s hash out once it is asked for (an index without a model holds none)', () => {
     const commit = commitDoc({ sha: 'a'.repeat(40), subject: 'Cache compiled paths (#41)', body: '' })
     expect(commit.hash).toBe('')

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { docComment, identifierWords, ONE_PART, symbolSearchText } from '../../src/codegraph/search-text.js'
 import { embeddingText } from '../../src/embed/model.js'
+import { NO_WORDS } from '../../src/graph/schema.js'
 import { matchedWords, onePerChange, type SearchHit } from '../../src/services/search.js'
 
 describe('search text', () => {
@@ -55,10 +56,12 @@ describe('search text', () => {
     expect(docComment(['#include <x.h>', 'int main() {', '}'], 2, 3)).toBe('')
   })
 
-  test('the names count twice, then the signature, the doc and the path', () => {
+  test('the names count twice, then the signature, the doc and the path, as the terms Kuzu keeps', () => {
+    // all, n and everything are Kuzu's stop words; the doc's punctuation and capitals go as Kuzu's tokenizer takes them
     expect(symbolSearchText({ qualifiedName: 'Svc.runAll', signature: 'runAll(n)', path: 'src/svc.ts' }, 'Runs everything.')).toBe(
-      'svc run all runall svc run all runall run all runall n Runs everything. src svc ts',
+      'svc run runall svc run runall run runall runs src svc ts',
     )
+    expect(symbolSearchText({ qualifiedName: 'get', signature: '', path: 'a/b.c' }, '')).toBe(NO_WORDS)
   })
 })
 
