@@ -5,9 +5,9 @@
  * indexed and embedded.
  */
 import { createHash } from 'node:crypto'
+import { ftsTerms } from '../codegraph/fts-terms.js'
 import { identifierWords } from '../codegraph/search-text.js'
 import { NO_WORDS } from '../graph/schema.js'
-import { ftsTerms } from '../codegraph/fts-terms.js'
 import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { embeddingText } from './model.js'
