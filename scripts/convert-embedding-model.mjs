@@ -213,7 +213,7 @@ async function onnxBuilder(quantise, compute) {
 /** The ONNX model as bytes. */
 export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
   const b = await onnxBuilder(quantise, compute)
-  const { onnx, T, op, f32, i64, product, embedding } = b
+  const { op, f32, i64, product, embedding } = b
   const w = (suffix) => weightBySuffix(weights, suffix)
   const vec = (hint, suffix) => { const t = w(suffix); return f32(hint, [t.data.length], t.data) }
   const times = (input, hint, suffix, how) => {
@@ -222,14 +222,7 @@ export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
     return product(input, hint, rows, cols, t.data, how)
   }
 
-  const dims = (names) => names.map((n) => (typeof n === 'number' ? { dimValue: n } : { dimParam: n }))
-  const valueInfo = (name, elemType, shape) =>
-    onnx.ValueInfoProto.create({ name, type: { tensorType: { elemType, shape: { dim: dims(shape) } } } })
-
-  // Inputs as transformers.js feeds a BERT-type encoder (right padding).
-  const ids = 'input_ids'
-  const mask = op('Cast', ['attention_mask'], { to: T.FLOAT }) // [B,T]
-  const seqLen = op('Gather', [op('Shape', [ids]), i64('one', [1])]) // [1]
+  const { ids, mask, seqLen } = encoderInputs(b)
 
   // Embeddings: the TF graph adds the looked-up rows twice (once bare, once with the timing signal).
   const table = w('module/Embeddings_en')
@@ -247,25 +240,17 @@ export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
   const timingTable = f32('timing_signal', [MAX_POSITIONS, inv.length * 2], timing)
   const timingRows = op('Slice', [timingTable, i64('zero', [0]), seqLen, i64('axis0', [0])]) // [T,256]
   let x = op('Add', [emb, timingRows])
-
-  // Attention bias: -1e9 on padded keys, [B,1,1,T].
-  const bias = op('Unsqueeze', [op('Mul', [op('Sub', [f32('one_f', [], [1]), mask]), f32('neg_inf', [], [-1e9])]), i64('axes', [1, 2])])
+  const bias = attentionBias(b, mask)
 
   const layerNorm = (input, scaleSuffix, biasSuffix, width) =>
     op('LayerNormalization', [input, vec('ln_scale', scaleSuffix), vec('ln_bias', biasSuffix)], { axis: -1, epsilon: w('layer_norm/Cast/x').data[0] })
   const dense = (input, kernelSuffix, biasSuffix, how) => op('Add', [times(input, 'kernel', kernelSuffix, how), vec('bias', biasSuffix)])
 
   const attention = (input, layer, width, headWidth, scale) => {
-    const heads = width / headWidth
     const p = `Encode/Layer_${layer}/TransformerLayer/MultiheadAttention`
-    const qkv = dense(input, `module/Encoder_en/KonaTransformer/${p}/qkv_transform_single/kernel/part_0`, `${p}/qkv_transform_single/bias/ConcatPartitions/concat`, { exact: layer === 0 })
-    const [q, k, v] = op('Split', [qkv, i64('split', [width, width, width])], { axis: -1 }, 3)
-    const split = (t) => op('Transpose', [op('Reshape', [t, i64('heads_shape', [0, 0, heads, headWidth])])], { perm: [0, 2, 1, 3] })
-    const qh = op('Mul', [split(q), f32('query_scale', [], [scale])])
-    const logits = op('Add', [op('MatMul', [qh, op('Transpose', [split(k)], { perm: [0, 1, 3, 2] })]), bias])
-    const context = op('MatMul', [op('Softmax', [logits], { axis: -1 }), split(v)])
-    const merged = op('Reshape', [op('Transpose', [context], { perm: [0, 2, 1, 3] }), i64('merged_shape', [0, 0, width])])
-    return dense(merged, `module/Encoder_en/KonaTransformer/${p}/output_transform_single/kernel/part_0`, `${p}/output_transform_single/bias/ConcatPartitions/concat`)
+    return selfAttention(b, input, bias, width, headWidth, scale,
+      (h) => dense(h, `module/Encoder_en/KonaTransformer/${p}/qkv_transform_single/kernel/part_0`, `${p}/qkv_transform_single/bias/ConcatPartitions/concat`, { exact: layer === 0 }),
+      (h) => dense(h, `module/Encoder_en/KonaTransformer/${p}/output_transform_single/kernel/part_0`, `${p}/output_transform_single/bias/ConcatPartitions/concat`))
   }
   const ffn = (input, layer) => {
     const stack = `Encode/TransformerStack/Layer_${layer}/TransformerLayer/FFN`
@@ -285,22 +270,60 @@ export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
   x = op('Add', [x, attention(preNorm(x, 1), 1, 512, 128, w('Layer_1/TransformerLayer/MultiheadAttention/mul/y').data[0])])
   x = ffn(x, 1)
 
-  // Masked mean over the sequence, tanh layer, L2 normalisation.
+  return encoderTail(b, x, mask, (pooled) => dense(pooled, 'hidden_layers/tanh_layer_0/weights', 'hidden_layers/tanh_layer_0/bias'), w('l2_normalize/Maximum/y').data[0], 'use_lite')
+}
+
+/** The inputs as transformers.js feeds a BERT-type encoder (right padding). */
+function encoderInputs(b) {
+  const { T, op, i64 } = b
+  const ids = 'input_ids'
+  const mask = op('Cast', ['attention_mask'], { to: T.FLOAT }) // [B,T]
+  const seqLen = op('Gather', [op('Shape', [ids]), i64('one', [1])]) // [1]
+  return { ids, mask, seqLen }
+}
+
+/** The attention bias: -1e9 on padded keys, [B,1,1,T]. */
+function attentionBias(b, mask) {
+  const { op, f32, i64 } = b
+  return op('Unsqueeze', [op('Mul', [op('Sub', [f32('one_f', [], [1]), mask]), f32('neg_inf', [], [-1e9])]), i64('axes', [1, 2])])
+}
+
+/** Multi-head self-attention over `input` [B,T,width]: `qkv` and `out` are its two dense layers. */
+function selfAttention(b, input, bias, width, headWidth, scale, qkv, out) {
+  const { op, f32, i64 } = b
+  const heads = width / headWidth
+  const [q, k, v] = op('Split', [qkv(input), i64('split', [width, width, width])], { axis: -1 }, 3)
+  const split = (t) => op('Transpose', [op('Reshape', [t, i64('heads_shape', [0, 0, heads, headWidth])])], { perm: [0, 2, 1, 3] })
+  const qh = op('Mul', [split(q), f32('query_scale', [], [scale])])
+  const logits = op('Add', [op('MatMul', [qh, op('Transpose', [split(k)], { perm: [0, 1, 3, 2] })]), bias])
+  const context = op('MatMul', [op('Softmax', [logits], { axis: -1 }), split(v)])
+  return out(op('Reshape', [op('Transpose', [context], { perm: [0, 2, 1, 3] }), i64('merged_shape', [0, 0, width])]))
+}
+
+/**
+ * Masked mean over the sequence, tanh layer (`tanhDense`: pooled -> 512), L2 normalisation; the
+ * sentence vector is `sentence_embedding` and, broadcast over every position, `last_hidden_state`.
+ * Returns the model's bytes.
+ */
+function encoderTail(b, x, mask, tanhDense, l2Epsilon, name) {
+  const { onnx, T, op, f32, i64 } = b
+  const ids = 'input_ids'
   const maskCol = op('Unsqueeze', [mask, i64('axis2', [2])]) // [B,T,1]
-  const summed = op('ReduceSum', [op('Mul', [x, maskCol]), i64('axis1', [1])], { keepdims: 0 }) // [B,512]
+  const summed = op('ReduceSum', [op('Mul', [x, maskCol]), i64('axis1', [1])], { keepdims: 0 })
   const count = op('Max', [op('ReduceSum', [maskCol, i64('axis1', [1])], { keepdims: 0 }), f32('one_f', [], [1])]) // [B,1]
-  const pooled = op('Div', [summed, count])
-  const tanh = op('Tanh', [dense(pooled, 'hidden_layers/tanh_layer_0/weights', 'hidden_layers/tanh_layer_0/bias')])
+  const tanh = op('Tanh', [tanhDense(op('Div', [summed, count]))])
   const sumSq = op('ReduceSum', [op('Mul', [tanh, tanh]), i64('last', [-1])], { keepdims: 1 })
-  const sentence = op('Mul', [tanh, op('Reciprocal', [op('Sqrt', [op('Max', [sumSq, f32('l2_eps', [], [w('l2_normalize/Maximum/y').data[0]])])])])])
+  const sentence = op('Mul', [tanh, op('Reciprocal', [op('Sqrt', [op('Max', [sumSq, f32('l2_eps', [], [l2Epsilon])])])])])
   b.nodes.push(onnx.NodeProto.create({ opType: 'Identity', input: [sentence], output: ['sentence_embedding'], name: 'sentence_embedding' }))
   const broadcastShape = op('Concat', [op('Shape', [ids]), i64('width', [512])], { axis: 0 })
   b.nodes.push(onnx.NodeProto.create({
     opType: 'Expand', input: [op('Unsqueeze', [sentence, i64('axis1', [1])]), broadcastShape], output: ['last_hidden_state'], name: 'last_hidden_state',
   }))
-
+  const dims = (names) => names.map((n) => (typeof n === 'number' ? { dimValue: n } : { dimParam: n }))
+  const valueInfo = (name, elemType, shape) =>
+    onnx.ValueInfoProto.create({ name, type: { tensorType: { elemType, shape: { dim: dims(shape) } } } })
   const graph = onnx.GraphProto.create({
-    name: 'use_lite',
+    name,
     node: b.nodes,
     initializer: b.initializers,
     input: [valueInfo('input_ids', T.INT64, ['batch_size', 'sequence_length']), valueInfo('attention_mask', T.INT64, ['batch_size', 'sequence_length'])],
@@ -313,6 +336,36 @@ export async function buildOnnx(weights, { quantise, compute = 'int8' }) {
     graph,
   })
   return onnx.ModelProto.encode(model).finish()
+}
+
+/**
+ * A distilled student's ONNX model (scripts/distil-embedding-model.py writes its weights): the
+ * teacher's operations at the student's sizes — embedding + timing signal, `layers` pre-norm
+ * blocks of `d` wide attention and a ReLU FFN, then the teacher's pooling, tanh layer and
+ * normalisation. `student.tensor(name)` gives { shape, data }, matrices as [in, out].
+ */
+export async function buildStudentOnnx(student) {
+  const b = await onnxBuilder(true, 'int8')
+  const { op, f32, i64, product, embedding } = b
+  const { d, heads, layers, eps } = student.config
+  const t = student.tensor
+  const vec = (name) => f32(name, [t(name).data.length], t(name).data)
+  const dense = (input, name, how) => {
+    const w = t(`${name}.weight`)
+    return op('Add', [product(input, name, w.shape[0], w.shape[1], w.data, how), vec(`${name}.bias`)])
+  }
+  const norm = (input, name) => op('LayerNormalization', [input, vec(`${name}.weight`), vec(`${name}.bias`)], { axis: -1, epsilon: eps })
+  const { ids, mask, seqLen } = encoderInputs(b)
+  const table = t('emb.weight')
+  const timingRows = op('Slice', [f32('timing_signal', t('timing').shape, t('timing').data), i64('zero', [0]), seqLen, i64('axis0', [0])])
+  let x = op('Add', [embedding('embeddings', table.shape[0], d, table.data, ids), timingRows])
+  const bias = attentionBias(b, mask)
+  for (let i = 0; i < layers; i++) {
+    const p = `layers.${i}`
+    x = op('Add', [x, selfAttention(b, norm(x, `${p}.ln1`), bias, d, d / heads, (d / heads) ** -0.5, (h) => dense(h, `${p}.qkv`), (h) => dense(h, `${p}.o`))])
+    x = op('Add', [x, dense(op('Relu', [dense(norm(x, `${p}.ln2`), `${p}.f1`)]), `${p}.f2`, { nonNegative: true })])
+  }
+  return encoderTail(b, x, mask, (pooled) => dense(pooled, 'proj'), 1e-12, 'student')
 }
 
 // ---- tokenizer and configs -------------------------------------------------------------------
