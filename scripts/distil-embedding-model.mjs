@@ -10,9 +10,10 @@
 //   node scripts/distil-embedding-model.mjs teacher --data DIR [--teacher MODEL]   their token ids
 //        and the teacher's vectors, and the teacher weights the student starts from
 //   python3 scripts/distil-embedding-model.py --data DIR                trains, writes DIR/student.*
-//   node scripts/distil-embedding-model.mjs onnx --data DIR [--out models/use-lite-small]
+//   node scripts/distil-embedding-model.mjs onnx --data DIR --out MODEL_DIR    the student as a model folder
 //
-// Needs the devDependencies (the teacher's weights) and, for the training, python3 with torch.
+// Needs a build (`npm run build`: the corpus and teacher steps use dist/embed), the devDependencies
+// (the teacher's weights) and, for the training, python3 with torch.
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
@@ -27,14 +28,14 @@ const { values, positionals } = parseArgs({
   options: {
     data: { type: 'string' },
     teacher: { type: 'string', default: join(root, 'models', 'use-lite') },
-    out: { type: 'string', default: join(root, 'models', 'use-lite-small') },
+    out: { type: 'string' },
     'max-commits': { type: 'string', default: '40000' },
     seed: { type: 'string', default: '7' },
   },
 })
 const [step, ...repos] = positionals
-if (!values.data || !['corpus', 'teacher', 'onnx'].includes(step)) {
-  process.stderr.write('usage: node scripts/distil-embedding-model.mjs corpus|teacher|onnx --data DIR [REPO...]\n')
+if (!values.data || !['corpus', 'teacher', 'onnx'].includes(step) || (step === 'onnx' && !values.out)) {
+  process.stderr.write('usage: node scripts/distil-embedding-model.mjs corpus|teacher|onnx --data DIR [REPO...] [--out MODEL_DIR]\n')
   process.exit(1)
 }
 const data = resolve(values.data)
