@@ -61,7 +61,7 @@ export function readTeacherWeights(dir = teacherDir()) {
   return { weights, topology: manifest.modelTopology }
 }
 
-function weightBySuffix(weights, suffix) {
+export function weightBySuffix(weights, suffix) {
   const hits = [...weights.keys()].filter((k) => k.endsWith(suffix))
   if (hits.length !== 1) throw new Error(`expected one weight ending in ${suffix}, found ${hits.length}`)
   return weights.get(hits[0])

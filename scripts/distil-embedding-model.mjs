@@ -20,7 +20,8 @@ import { createHash } from 'node:crypto'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { buildStudentOnnx, readTeacherWeights } from './convert-embedding-model.mjs'
+import { seededRandom } from '../bench/lib.mjs'
+import { buildStudentOnnx, readTeacherWeights, weightBySuffix } from './convert-embedding-model.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values, positionals } = parseArgs({
@@ -67,8 +68,7 @@ async function corpus() {
   for (const [i, s] of subjects.entries()) inputs.add(`${QUESTION_STARTS[i % QUESTION_STARTS.length]} ${lowerFirst(s.replace(/^[\w-]+(\([^)]*\))?!?:\s*/, '').replace(/[.\s]+$/, ''))}?`)
   inputs.delete('')
   // a seeded shuffle: the training holds out the last texts
-  let state = Number(values.seed) >>> 0
-  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32
+  const random = seededRandom(Number(values.seed))
   const all = [...inputs]
   for (let i = all.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1))
@@ -146,7 +146,7 @@ async function teacher() {
   writeFileSync(join(data, 'teacher.f32'), Buffer.from(vectors.buffer))
   // what the student starts from: the teacher's token table, timing signal, layer 0's q, k, v
   const { weights } = readTeacherWeights()
-  const pick = (suffix) => [...weights].find(([name]) => name.endsWith(suffix))[1]
+  const pick = (suffix) => weightBySuffix(weights, suffix)
   const layer0 = 'Encode/Layer_0/TransformerLayer'
   const start = {
     embedding: pick('module/Embeddings_en'),
