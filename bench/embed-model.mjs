@@ -1,4 +1,4 @@
-// The bundled embedding model against its teacher (issue 12): cosine of gitwhy's embed() to the
+// The bundled conversion of the teacher (models/use-lite; GITWHY_EMBED_MODEL picks another) against the teacher itself (issue 12): cosine of gitwhy's embed() to the
 // TF.js Universal Sentence Encoder lite on real commit subjects, token agreement of the two
 // tokenizers, throughput of both, and the model's cold start in a fresh process.
 //
@@ -21,6 +21,8 @@ const subjects = execFileSync('git', ['-C', repo, 'log', '--format=%s', `-${coun
   .split('\n')
   .filter((s) => s.trim() !== '')
 
+// the teacher's conversion, models/use-lite (the default model is its distilled student)
+process.env.GITWHY_EMBED_MODEL ??= 'use-lite'
 const model = await import(join(ROOT, 'dist/embed/model.js'))
 const { AutoTokenizer } = await import('@huggingface/transformers')
 const info = await model.embeddingModelInfo()

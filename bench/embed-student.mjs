@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// A distilled student (scripts/distil-embedding-model.*) against its teacher, the bundled model
-// (models/use-lite), issue 12:
+// A distilled student (scripts/distil-embedding-model.*; the bundled default, models/use-lite-small,
+// when --student is not given) against its teacher, the bundled models/use-lite, issue 12:
 //   - retrieval, no labels needed: each commit's subject must find its own body (subject and
 //     sign-off trailers removed) among those of --count commits with a body of 12+ words; hit@1,
 //     hit@10 and MRR for each model;
@@ -10,7 +10,7 @@
 //     that fixture's seven (the teacher puts it first);
 //   - cost: texts per CPU-second of embed() in this process (one thread), tokenizer included.
 //
-//   npm run build && node bench/embed-student.mjs --student DIR REPO[@SKIP] [REPO[@SKIP] ...] [--count 2000] [--json]
+//   npm run build && node bench/embed-student.mjs [--student DIR] REPO[@SKIP] [REPO[@SKIP] ...] [--count 2000] [--json]
 //
 // REPO@SKIP starts SKIP commits back (texts the distillation did not read: it took the newest
 // 40,000 messages of each repository it was given).
@@ -22,10 +22,10 @@ const args = process.argv.slice(2)
 const opt = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback)
 const repos = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
 const count = Number(opt('count', 2000))
-const studentDir = opt('student')
+const studentDir = opt('student', 'use-lite-small')
 const json = args.includes('--json')
-if (repos.length === 0 || !studentDir) {
-  process.stderr.write('usage: node bench/embed-student.mjs --student DIR REPO[@SKIP] [...] [--count 2000] [--json]\n')
+if (repos.length === 0) {
+  process.stderr.write('usage: node bench/embed-student.mjs [--student DIR|use-lite-small] REPO[@SKIP] [...] [--count 2000] [--json]\n')
   process.exit(1)
 }
 
@@ -85,7 +85,7 @@ function retrieval({ subjects, bodies }) {
 
 const nearest = (query, all) => all.map((v, j) => [dot(query, v), j]).sort((a, b) => b[0] - a[0]).slice(0, 10).map(([, j]) => j)
 
-const teacher = await vectorsOf(null)
+const teacher = await vectorsOf('use-lite')
 const student = await vectorsOf(studentDir)
 const cosines = [...texts.keys()].flatMap((i) => [dot(student.subjects[i], teacher.subjects[i]), dot(student.bodies[i], teacher.bodies[i])]).sort((a, b) => a - b)
 let overlap = 0

@@ -88,7 +88,9 @@ export async function mcpClient(repo, tools) {
   const { Client } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js'))
   const { StdioClientTransport } = await import(join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/client/stdio.js'))
   const client = new Client({ name: 'gitwhy-bench', version: '1' })
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--tools', tools], cwd: repo, stderr: 'ignore' }))
+  // the whole environment: the SDK passes the server only a few variables (HOME, PATH…), and a
+  // GITWHY_EMBED_MODEL or GITWHY_HOME of the bench's must reach it
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--tools', tools], cwd: repo, stderr: 'ignore', env: { ...process.env } }))
   const timed = async (name, args) => {
     const t0 = performance.now()
     const r = await client.callTool({ name, arguments: args })

@@ -13,7 +13,8 @@
 // Then it starts the built `gitwhy mcp` over stdio (the SDK's real client), asks `why` each
 // question once per mode (search hybrid, bm25, vector; the index needs `analyze --embeddings`
 // for the last two) and scores the answer's commit citations, in their order: hit@1, hit@5 and
-// MRR (1/rank of the answer among them, 0 when absent). Latency: every call after the first of
+// MRR (1/rank of the answer among them, 0 when absent), and `located`: the share of questions whose
+// answer is about the set's `about` code (its file, and its symbol when it names one). Latency: every call after the first of
 // each mode (the first loads the embedding model), p50 / p95. `target_given` scores the ranking
 // alone: `why` on the code the question is about (the set's `about`), no question, no search.
 //
@@ -88,9 +89,16 @@ const score = (ranks) => ({
 const results = {}
 const located = new Map()
 const perQuestion = questions.map((q) => ({ id: q.id, answer: q.sha.slice(0, 7), ranks: {} }))
+// whether `why` located the code the question is about (`about`: PATH, or PATH and a symbol's name)
+const isAbout = (target, about) => {
+  const [path, symbol] = about.split(' ')
+  const name = target?.symbol?.qualified_name ?? ''
+  return target?.path === path && (!symbol || name === symbol || name.endsWith(`.${symbol}`))
+}
 for (const mode of MODES) {
   const ranks = []
   const times = []
+  let found = 0
   for (const [i, q] of questions.entries()) {
     const t0 = performance.now()
     const r = await client.callTool({ name: 'why', arguments: { target: q.question, mode, limit: 10 } })
@@ -102,8 +110,9 @@ for (const mode of MODES) {
     ranks.push(rank)
     perQuestion[i].ranks[mode] = rank
     if (mode === 'bm25' && d.target) located.set(q.id, d.target)
+    if (isAbout(d.target, q.about)) found++
   }
-  results[mode] = { ...score(ranks), latency: percentiles(times) }
+  results[mode] = { ...score(ranks), located: +(found / questions.length).toFixed(3), latency: percentiles(times) }
 }
 // the ranking alone, the location given: `why` on the code the question is about (`about`: PATH or PATH Symbol)
 {
@@ -154,7 +163,7 @@ if (json) console.log(JSON.stringify(out, null, 2))
 else {
   console.log(`${repo}: ${questions.length} questions (${overlap.sharing_distinctive_word} share a distinctive word with their answer, ${overlap.sharing_any_word} share any word)`)
   for (const [name, r] of Object.entries(results)) {
-    console.log(`  ${name.padEnd(13)} hit@1 ${r.hit1.toFixed(2)}  hit@5 ${r.hit5.toFixed(2)}  MRR ${r.mrr.toFixed(2)}${r.latency ? `  warm p50 ${r.latency.p50} ms  p95 ${r.latency.p95} ms` : ''}`)
+    console.log(`  ${name.padEnd(13)} hit@1 ${r.hit1.toFixed(2)}  hit@5 ${r.hit5.toFixed(2)}  MRR ${r.mrr.toFixed(2)}${r.located !== undefined ? `  located ${r.located.toFixed(2)}` : ''}${r.latency ? `  warm p50 ${r.latency.p50} ms  p95 ${r.latency.p95} ms` : ''}`)
   }
   const g = results.git_baseline
   console.log(`  (git: grep only hit@5 ${g.grep_only.hit5.toFixed(2)} MRR ${g.grep_only.mrr.toFixed(2)}; log -L only hit@5 ${g.log_L_only.hit5.toFixed(2)} MRR ${g.log_L_only.mrr.toFixed(2)})`)

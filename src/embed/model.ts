@@ -1,9 +1,13 @@
 /**
- * Sentence embeddings, offline (issue 12): the Universal Sentence Encoder lite converted to ONNX by
- * scripts/convert-embedding-model.mjs and committed under models/use-lite, run through
- * transformers.js. `GITWHY_EMBED_MODEL` names another local transformers.js model folder; the same
- * code loads it. Nothing is downloaded. The runtime (onnxruntime, ~0.3 s to import) loads on the
- * first call, never at start-up.
+ * Sentence embeddings, offline (issue 12), run through transformers.js. Two models are bundled:
+ * - models/use-lite-small, the default: a student (2 layers, 256 wide) distilled from the other by
+ *   scripts/distil-embedding-model.{mjs,py}, ~1.7x cheaper per text, 512-wide vectors close to the
+ *   teacher's (cosine ~0.94 on held-out texts);
+ * - models/use-lite, the teacher: the Universal Sentence Encoder lite converted to ONNX by
+ *   scripts/convert-embedding-model.mjs (cosine >= 0.999 to the original).
+ * `GITWHY_EMBED_MODEL` names a bundled model by its id (`use-lite`) or any local transformers.js
+ * model folder; the same code loads each. Nothing is downloaded. The runtime (onnxruntime, ~0.3 s
+ * to import) loads on the first call, never at start-up.
  */
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
@@ -14,7 +18,13 @@ import { PROJECT_ROOT } from '../parse/registry.js'
 import { gitwhyHome } from '../services/registry.js'
 
 export const MODEL_ENV = 'GITWHY_EMBED_MODEL'
-export const BUNDLED_MODEL_DIR = join(PROJECT_ROOT, 'models', 'use-lite')
+/** The models that ship with gitwhy, by id (config.json's `gitwhy.id`, the folder's name). */
+export const BUNDLED_MODELS = ['use-lite-small', 'use-lite'] as const
+export type BundledModel = (typeof BUNDLED_MODELS)[number]
+/** The default: the distilled student (the README's "The bundled models" has how it compares). */
+export const BUNDLED_MODEL_ID: BundledModel = 'use-lite-small'
+export const bundledModelDir = (id: BundledModel): string => join(PROJECT_ROOT, 'models', id)
+export const BUNDLED_MODEL_DIR = bundledModelDir(BUNDLED_MODEL_ID)
 /**
  * Texts per model call, of about the same token count (sorted first), so a batch pads little. With
  * the int8 model, on vuejs/core's documents (bench/embed-speed.mjs, 2026-11-27): 4-8 embed the most
@@ -44,13 +54,17 @@ interface LoadedModel {
 
 let loading: Promise<LoadedModel> | undefined
 
-/** The folder the model loads from: `GITWHY_EMBED_MODEL` (resolved against the working directory) or the bundled one. */
+/**
+ * The folder the model loads from: `GITWHY_EMBED_MODEL` (a folder, resolved against the working
+ * directory, or the id of a bundled model where no such folder is) or the default bundled one.
+ */
 export function embeddingModelDir(env: NodeJS.ProcessEnv = process.env): string {
   const named = env[MODEL_ENV]?.trim()
-  const dir = named ? resolve(named) : BUNDLED_MODEL_DIR
-  const remedy = named
-    ? `point ${MODEL_ENV} at a local transformers.js model folder (config.json, tokenizer.json, onnx/model*.onnx), or unset it to use the bundled model`
-    : 'reinstall gitwhy: the bundled model folder models/use-lite is missing'
+  const bundled = named && (BUNDLED_MODELS as readonly string[]).includes(named) && !existsSync(resolve(named)) ? bundledModelDir(named as BundledModel) : null
+  const dir = bundled ?? (named ? resolve(named) : BUNDLED_MODEL_DIR)
+  const remedy = named && !bundled
+    ? `point ${MODEL_ENV} at a local transformers.js model folder (config.json, tokenizer.json, onnx/model*.onnx) or a bundled model (${BUNDLED_MODELS.join(', ')}), or unset it to use the default`
+    : `reinstall gitwhy: the bundled model folder models/${basename(dir)} is missing`
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     throw new UserError(`embedding model folder ${dir} does not exist`, remedy, 'embed_model_missing')
   }

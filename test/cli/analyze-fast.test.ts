@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSy
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BUNDLED_MODEL_ID } from '../../src/embed/model.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 import { readMeta } from '../../src/services/workspace.js'
 import { runCli, type CliOptions, type CliResult } from './cli.js'
@@ -62,17 +63,17 @@ describe('no-op analyze without oclif', () => {
 
   test('--embeddings (opt-in) is an option like the others: the no-op of an embedded index is answered fast, the same as oclif', async () => {
     const built = await run(['analyze', '--embeddings', '--json'])
-    expect([built.path, JSON.parse(built.stdout).mode, JSON.parse(built.stdout).embeddings.model]).toEqual(['fast', 'full', 'use-lite'])
+    expect([built.path, JSON.parse(built.stdout).mode, JSON.parse(built.stdout).embeddings.model]).toEqual(['fast', 'full', BUNDLED_MODEL_ID])
     for (const args of [['analyze', '--embeddings', '--json'], ['analyze', '--embeddings']]) {
       const fast = await run(args)
       const oclif = await run([...args, '--max-file-bytes', '1000000'])
       expect([fast.path, oclif.path], args.join(' ')).toEqual(['fast', 'oclif'])
       expect({ code: fast.code, stdout: fast.stdout, stderr: fast.stderr }, args.join(' ')).toEqual({ code: oclif.code, stdout: oclif.stdout, stderr: oclif.stderr })
     }
-    expect(JSON.parse((await run(['analyze', '--embeddings', '--json'])).stdout)).toMatchObject({ mode: 'noop', embeddings: { model: 'use-lite', embedded: 0 } })
+    expect(JSON.parse((await run(['analyze', '--embeddings', '--json'])).stdout)).toMatchObject({ mode: 'noop', embeddings: { model: BUNDLED_MODEL_ID, embedded: 0 } })
     // left out, the flag means what the index was built with: still a no-op, still embedded
     const kept = await run(['analyze', '--json'])
-    expect([kept.path, JSON.parse(kept.stdout).mode, JSON.parse(kept.stdout).embeddings]).toEqual(['fast', 'noop', { model: 'use-lite', embedded: 0 }])
+    expect([kept.path, JSON.parse(kept.stdout).mode, JSON.parse(kept.stdout).embeddings]).toEqual(['fast', 'noop', { model: BUNDLED_MODEL_ID, embedded: 0 }])
     // --no-embeddings asks for the index without vectors: a rebuild, then plain no-ops without them
     const off = await run(['analyze', '--no-embeddings', '--json'])
     expect([off.path, JSON.parse(off.stdout).mode, JSON.parse(off.stdout).embeddings]).toEqual(['fast', 'full', { model: null, embedded: 0 }])

@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
+import { BUNDLED_MODEL_ID } from '../../src/embed/model.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 import { BIN, expectShape, expectUserError, runCli, runJson, sleep, t, type CliOptions } from './cli.js'
 
@@ -160,7 +161,7 @@ describe('gitwhy hooks', () => {
   test('the background analyze keeps the options the index was built with: opt-in embeddings stay', async () => {
     const { repo, opts } = await setup({ analyzeArgs: ['--embeddings'] })
     const model = JSON.parse(readFileSync(gitwhyFile(repo, 'meta.json'), 'utf8')).options.embeddings
-    expect(model).toMatchObject({ id: 'use-lite' })
+    expect(model).toMatchObject({ id: BUNDLED_MODEL_ID })
     await runJson(['hooks', 'install', '--repo', repo.dir], opts)
     const { sha } = timedCommit(repo, 'src/a.ts', 'export function a(): number {\n  return 2\n}\n', 'Return two')
     await waitForIndexedHead(repo, sha)

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BUNDLED_MODEL_DIR, MODEL_ENV, resetEmbeddingModel } from '../../src/embed/model.js'
+import { BUNDLED_MODEL_DIR, BUNDLED_MODEL_ID, MODEL_ENV, resetEmbeddingModel } from '../../src/embed/model.js'
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
 import { search } from '../../src/services/search.js'
@@ -106,7 +106,7 @@ describe('search', () => {
     const fresh = new Set([...hashes.values()].filter((h) => !before.has(h)))
     // the new commit, and the two symbols of the file it changed (their summaries name it now)
     expect(fresh.size).toBe(3)
-    expect(update.embeddings).toEqual({ model: 'use-lite', embedded: fresh.size })
+    expect(update.embeddings).toEqual({ model: BUNDLED_MODEL_ID, embedded: fresh.size })
     // the documents the delta inserted are in the full-text index, with their own words only
     const words = async (text: string) => (await search({ repo: repo.dir, text, mode: 'bm25', limit: 0 })).hits.map((h) => `${h.kind} ${h.ref} ${h.score}`)
     const questions = ['keep connections alive', 'timeout attempt', 'memoize route patterns', 'exponential backoff']

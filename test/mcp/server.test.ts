@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { BUNDLED_MODEL_ID } from '../../src/embed/model.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 import { runCli, runJson, type CliOptions } from '../cli/cli.js'
 import { asAgentSees, connectStdio, structured, text } from './client.js'
@@ -224,7 +225,7 @@ describe('gitwhy mcp over stdio', () => {
   test('search: hybrid over the real client, each hit says why it matched', async () => {
     const result = await client.callTool({ name: 'search', arguments: { text: 'the API rate-limits bursts', kind: 'commit', limit: 3 } })
     const data = structured(result) as { answered: string; model: string; hits: Array<{ ref: string; why: { vector_rank: number | null; cosine: number | null; bm25_rank: number | null; words: string[] } }> }
-    expect(data).toMatchObject({ answered: 'hybrid', model: 'use-lite' })
+    expect(data).toMatchObject({ answered: 'hybrid', model: BUNDLED_MODEL_ID })
     expect(data.hits[0].ref).toBe(sha.backoff)
     expect(data.hits[0].why).toMatchObject({ bm25_rank: 1, words: ['api', 'rate', 'limits', 'bursts'] })
     expect(data.hits[0].why.vector_rank).not.toBeNull()

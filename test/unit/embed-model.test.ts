@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   BUNDLED_MODEL_DIR,
+  BUNDLED_MODEL_ID,
+  bundledModelDir,
   MODEL_ENV,
   currentEmbeddingModel,
   embed,
@@ -27,6 +29,9 @@ const dot = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
 const norm = (a: ArrayLike<number>): number => Math.sqrt(dot(a, a))
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => dot(a, b) / (norm(a) * norm(b))
 
+/** The student's least cosine to the teacher on the pinned sentences it must keep (it was trained on other texts). */
+const STUDENT_COSINE = 0.85
+
 const home = process.env.GITWHY_HOME
 afterEach(() => {
   delete process.env[MODEL_ENV]
@@ -34,8 +39,9 @@ afterEach(() => {
   resetEmbeddingModel()
 })
 
-describe('the bundled embedding model', () => {
-  it('gives the TF.js teacher’s vectors (cosine ≥ 0.999), unit length, 512 wide', async () => {
+describe('the bundled embedding models', () => {
+  it('use-lite (GITWHY_EMBED_MODEL=use-lite) gives the TF.js teacher’s vectors (cosine ≥ 0.999), unit length, 512 wide', async () => {
+    process.env[MODEL_ENV] = 'use-lite'
     const vectors = await embed(teacher.sentences.map((s) => s.text))
     expect(vectors).toHaveLength(teacher.sentences.length)
     teacher.sentences.forEach((s, i) => {
@@ -44,7 +50,20 @@ describe('the bundled embedding model', () => {
       expect(cosine(vectors[i], s.vector), s.text).toBeGreaterThanOrEqual(0.999)
     })
     const info = await embeddingModelInfo()
-    expect(info).toMatchObject({ id: 'use-lite', dir: BUNDLED_MODEL_DIR, dimensions: 512 })
+    expect(info).toMatchObject({ id: 'use-lite', dir: bundledModelDir('use-lite'), dimensions: 512 })
+  })
+
+  it('the default, the student distilled from it, stays close to the teacher’s vectors, unit length, 512 wide', async () => {
+    const vectors = await embed(teacher.sentences.map((s) => s.text))
+    teacher.sentences.forEach((s, i) => {
+      expect(vectors[i]).toHaveLength(512)
+      expect(norm(vectors[i])).toBeCloseTo(1, 5)
+      expect(cosine(vectors[i], s.vector), s.text).toBeGreaterThanOrEqual(STUDENT_COSINE)
+    })
+    // not the teacher: a conversion of it would be at 0.999
+    expect(Math.min(...teacher.sentences.map((s, i) => cosine(vectors[i], s.vector)))).toBeLessThan(0.99)
+    const info = await embeddingModelInfo()
+    expect(info).toMatchObject({ id: BUNDLED_MODEL_ID, dir: BUNDLED_MODEL_DIR, dimensions: 512 })
     expect(info.hash).toMatch(/^[0-9a-f]{64}$/)
   })
 

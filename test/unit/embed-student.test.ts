@@ -10,7 +10,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BUNDLED_MODEL_DIR, MODEL_ENV, embed, resetEmbeddingModel } from '../../src/embed/model.js'
+import { BUNDLED_MODEL_DIR, BUNDLED_MODEL_ID, MODEL_ENV, bundledModelDir, embed, resetEmbeddingModel } from '../../src/embed/model.js'
 import { rng } from '../helpers/scenarios.js'
 
 interface Tensor {
@@ -38,13 +38,24 @@ afterEach(() => {
 })
 
 describe('scripts/convert-embedding-model.mjs', () => {
-  it('writes the bundled model byte for byte', async () => {
+  it('writes the bundled teacher (models/use-lite) byte for byte', async () => {
     const { readTeacherWeights, buildOnnx } = await converter()
     const bytes = await buildOnnx(readTeacherWeights().weights, { quantise: true, compute: 'int8' })
-    const config = JSON.parse(readFileSync(join(BUNDLED_MODEL_DIR, 'config.json'), 'utf8')) as { gitwhy: { onnx_sha256: string } }
+    const teacher = bundledModelDir('use-lite')
+    const config = JSON.parse(readFileSync(join(teacher, 'config.json'), 'utf8')) as { gitwhy: { onnx_sha256: string } }
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(config.gitwhy.onnx_sha256)
-    expect(createHash('sha256').update(readFileSync(join(BUNDLED_MODEL_DIR, 'onnx', 'model_quantized.onnx'))).digest('hex')).toBe(config.gitwhy.onnx_sha256)
+    expect(createHash('sha256').update(readFileSync(join(teacher, 'onnx', 'model_quantized.onnx'))).digest('hex')).toBe(config.gitwhy.onnx_sha256)
   }, 120_000)
+
+  it('the bundled student (the default) is the graph its config records, a student of the teacher with its tokenizer', () => {
+    expect(BUNDLED_MODEL_ID).toBe('use-lite-small')
+    const config = JSON.parse(readFileSync(join(BUNDLED_MODEL_DIR, 'config.json'), 'utf8')) as { gitwhy: { id: string; student: StudentConfig; onnx_sha256: string } }
+    expect(config.gitwhy).toMatchObject({ id: BUNDLED_MODEL_ID, student: { d: 256, layers: 2, ff: 1024, heads: 4 } })
+    expect(createHash('sha256').update(readFileSync(join(BUNDLED_MODEL_DIR, 'onnx', 'model_quantized.onnx'))).digest('hex')).toBe(config.gitwhy.onnx_sha256)
+    for (const file of ['tokenizer.json', 'tokenizer_config.json', 'LICENSE']) {
+      expect(readFileSync(join(BUNDLED_MODEL_DIR, file)).equals(readFileSync(join(bundledModelDir('use-lite'), file))), file).toBe(true)
+    }
+  })
 
   it('a student’s graph computes the student: embedding and timing signal, pre-norm blocks, mean, tanh, unit length', async () => {
     const config: StudentConfig = { d: 32, ff: 64, layers: 2, heads: 4, eps: 1e-6 }
