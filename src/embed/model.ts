@@ -54,6 +54,13 @@ interface LoadedModel {
 
 let loading: Promise<LoadedModel> | undefined
 
+/** What of an onnxruntime session `run` uses (transformers.js keeps its sessions as `model.sessions`). */
+interface PoolingSession {
+  inputNames: readonly string[]
+  outputNames: readonly string[]
+  run(feeds: Record<string, unknown>, fetches: string[]): Promise<Record<string, { dims: number[]; data: unknown }>>
+}
+
 /**
  * The folder the model loads from: `GITWHY_EMBED_MODEL` (a folder, resolved against the working
  * directory, or the id of a bundled model where no such folder is) or the default bundled one.
@@ -173,6 +180,11 @@ async function load(dir: string): Promise<LoadedModel> {
       'embed_model_invalid',
     )
   }
+  // a model that pools itself from just the token ids and their mask (the bundled ones) is run on
+  // its onnxruntime session directly; any other through transformers.js, which fills in what it needs
+  const session = (model as unknown as { sessions?: { model?: PoolingSession } }).sessions?.model
+  const pooling =
+    session && session.outputNames.includes('sentence_embedding') && session.inputNames.every((name) => name === 'input_ids' || name === 'attention_mask') ? session : null
   const run = async (ids: number[][]): Promise<Float32Array[]> => {
     const width = Math.max(...ids.map((t) => t.length))
     const inputIds = new BigInt64Array(ids.length * width)
@@ -184,10 +196,19 @@ async function load(dir: string): Promise<LoadedModel> {
       }
     })
     const attentionMask = new Tensor('int64', mask, [ids.length, width])
-    const output = await model({ input_ids: new Tensor('int64', inputIds, [ids.length, width]), attention_mask: attentionMask })
-    // a model that pools itself (the bundled one, sentence-transformers exports) says so with a
-    // sentence_embedding output; the others are mean-pooled over their tokens
-    const pooled = output.sentence_embedding ?? mean_pooling(output.last_hidden_state ?? output.token_embeddings, attentionMask)
+    const inputTensor = new Tensor('int64', inputIds, [ids.length, width])
+    let pooled: { dims: number[]; data: unknown }
+    if (pooling) {
+      // its session asked for the one output used: transformers.js would fetch every output
+      // (the bundled models' last_hidden_state copies the vector to every token, ~10 % of a call)
+      const output = await pooling.run({ input_ids: inputTensor.ort_tensor, attention_mask: attentionMask.ort_tensor }, ['sentence_embedding'])
+      pooled = output.sentence_embedding
+    } else {
+      const output = await model({ input_ids: inputTensor, attention_mask: attentionMask })
+      // a model that pools itself (the bundled ones, sentence-transformers exports) says so with a
+      // sentence_embedding output; the others are mean-pooled over their tokens
+      pooled = output.sentence_embedding ?? mean_pooling(output.last_hidden_state ?? output.token_embeddings, attentionMask)
+    }
     const dims = pooled.dims[1]
     const data = pooled.data as Float32Array
     return ids.map((_, i) => unit(data.slice(i * dims, (i + 1) * dims)))

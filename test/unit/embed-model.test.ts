@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -116,6 +116,47 @@ describe('GITWHY_EMBED_MODEL', () => {
     expect(info.hash).not.toBe(bundled.hash)
     const [vector] = await embed([teacher.sentences[0].text])
     expect(cosine(vector, bundledVector)).toBeGreaterThan(0.99999)
+  })
+
+  it('runs a model that does not pool itself through transformers.js: token_type_ids filled in, last_hidden_state mean-pooled over each text’s tokens', async () => {
+    // a stand-in: each token's row of a table is its hidden state; the graph wants token_type_ids too
+    const { onnx } = (await import('onnx-proto')).default
+    const T = onnx.TensorProto.DataType
+    const width = 4
+    const vocab = 8002
+    const table = Float32Array.from({ length: vocab * width }, (_, i) => Math.sin(i * 12.9898) * 0.5 + ((i % width) === 0 ? 0.3 : 0))
+    const info = (name: string, elemType: number, shape: Array<string | number>) =>
+      onnx.ValueInfoProto.create({ name, type: { tensorType: { elemType, shape: { dim: shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } } })
+    const graph = onnx.GraphProto.create({
+      name: 'stand_in',
+      node: [onnx.NodeProto.create({ opType: 'Gather', input: ['table', 'input_ids'], output: ['last_hidden_state'], name: 'gather' })],
+      initializer: [onnx.TensorProto.create({ name: 'table', dims: [vocab, width], dataType: T.FLOAT, rawData: new Uint8Array(table.buffer) })],
+      input: ['input_ids', 'attention_mask', 'token_type_ids'].map((n) => info(n, T.INT64, ['batch_size', 'sequence_length'])),
+      output: [info('last_hidden_state', T.FLOAT, ['batch_size', 'sequence_length', width])],
+    })
+    const bytes = onnx.ModelProto.encode(onnx.ModelProto.create({ irVersion: 10, opsetImport: [{ domain: '', version: 21 }], graph })).finish()
+    const dir = join(mkdtempSync(join(tmpdir(), 'gitwhy-model-')), 'stand-in')
+    cpSync(BUNDLED_MODEL_DIR, dir, { recursive: true })
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'))
+    delete config.gitwhy
+    delete config['transformers.js_config']
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config))
+    rmSync(join(dir, 'onnx'), { recursive: true })
+    mkdirSync(join(dir, 'onnx'))
+    writeFileSync(join(dir, 'onnx', 'model.onnx'), bytes)
+    process.env[MODEL_ENV] = dir
+
+    const texts = ['cache compiled routes', 'a much longer text that pads the short one in its batch of texts', 'x']
+    const vectors = await embed(texts)
+    const { AutoTokenizer } = await import('@huggingface/transformers')
+    const tokenizer = await AutoTokenizer.from_pretrained(dir, { local_files_only: true })
+    texts.forEach((text, i) => {
+      const ids = (tokenizer(text, { padding: false, truncation: true, return_tensor: false }) as { input_ids: number[] }).input_ids
+      const mean = Array.from({ length: width }, (_, k) => ids.reduce((sum, id) => sum + table[id * width + k], 0) / ids.length)
+      expect(vectors[i]).toHaveLength(width)
+      expect(cosine(vectors[i], mean), text).toBeGreaterThan(0.99999)
+    })
+    expect(await embeddingModelInfo()).toMatchObject({ id: 'stand-in', dimensions: width })
   })
 
   it('a missing folder is a UserError that names the variable', async () => {
