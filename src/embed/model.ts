@@ -1,7 +1,7 @@
 /**
  * Sentence embeddings, offline (issue 12), run through transformers.js. Two models are bundled:
  * - models/use-lite-small, the default: a student (2 layers, 256 wide) distilled from the other by
- *   scripts/distil-embedding-model.{mjs,py}, ~1.7x cheaper per text, 512-wide vectors close to the
+ *   scripts/distil-embedding-model.{mjs,py}, ~1.3-1.7x cheaper per text, 512-wide vectors close to the
  *   teacher's (cosine ~0.94 on held-out texts);
  * - models/use-lite, the teacher: the Universal Sentence Encoder lite converted to ONNX by
  *   scripts/convert-embedding-model.mjs (cosine >= 0.999 to the original).
