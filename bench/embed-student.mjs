@@ -22,14 +22,15 @@ const args = process.argv.slice(2)
 const opt = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback)
 const repos = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))
 const count = Number(opt('count', 2000))
-const studentDir = opt('student', 'use-lite-small')
 const json = args.includes('--json')
 if (repos.length === 0) {
-  process.stderr.write('usage: node bench/embed-student.mjs [--student DIR|use-lite-small] REPO[@SKIP] [...] [--count 2000] [--json]\n')
+  process.stderr.write('usage: node bench/embed-student.mjs [--student DIR] REPO[@SKIP] [...] [--count 2000] [--json]\n')
   process.exit(1)
 }
 
 const model = await import(join(ROOT, 'dist/embed/model.js'))
+// the default model (the bundled student) unless a folder is named
+const studentDir = opt('student', model.BUNDLED_MODEL_ID)
 const { embeddingInput } = await import(join(ROOT, 'dist/embed/docs.js'))
 
 const pairs = []
