@@ -1,7 +1,7 @@
 import { copyFileSync, statSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
-import { ACTIVITY_COLUMNS, FTS_INDEXES, TABLES, tableDef, tableDefs, VECTOR_INDEX, type ColumnDef, type TableDef } from './schema.js'
+import { ACTIVITY_COLUMNS, createVectorIndexStatement, FTS_INDEXES, HAS_VECTOR_INDEX, TABLES, tableDef, tableDefs, VECTOR_INDEX, vectorIndexRows, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
 import { takeSpare } from '../services/graph-spare.js'
@@ -488,9 +488,21 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     if (def.name === 'Snapshot') s.snapshots = true
     if (rows.length > 0) await insert(s, def, insertRows(def, rows))
   }
+  if ((rowsOf.docVectors?.length ?? 0) > 0) await indexVectors(conn)
   await updateNodes(conn, 'PullRequest', delta.updatePullRequests)
   await updateNodes(conn, 'Issue', delta.updateIssues)
   if (delta.decisions) await replaceDecisions(s, delta.decisions)
+}
+
+/** The vector index a full build would now make, once the update's vectors bring DocVector to vectorIndexRows(). */
+async function indexVectors(conn: Connection): Promise<void> {
+  const [{ n: vectors }] = await execute(conn, await prepare(conn, `MATCH (v:${VECTOR_INDEX.table}) RETURN count(*) AS n`), {})
+  if (Number(vectors) < vectorIndexRows()) return
+  const [{ n: indexes }] = await execute(conn, await prepare(conn, HAS_VECTOR_INDEX), {})
+  if (Number(indexes) > 0) return
+  // not prepared: Kuzu runs it as several statements, which it cannot prepare
+  const result = await conn.query(createVectorIndexStatement())
+  for (const r of Array.isArray(result) ? result : [result]) r.close()
 }
 
 /** What an update's last part (the analytics' rows) runs: an update's File rows, activity, co-change and ownership. */

@@ -19,7 +19,7 @@ import { tmpdir, totalmem } from 'node:os'
 import { dirname, join } from 'node:path'
 import kuzu from 'kuzu'
 import type { Connection, Database } from 'kuzu'
-import { createFtsStatement, createVectorIndexStatement, FTS_INDEXES, VECTOR_INDEX, renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
+import { createFtsStatement, createVectorIndexStatement, FTS_INDEXES, VECTOR_INDEX, vectorIndexRows, renderDDL, TABLES, tableDef, tableDefs, tableLabel, type ColumnDef, type ColumnType, type TableDef } from './schema.js'
 import type { GraphData } from './types.js'
 import { collectGarbage } from '../runtime/gc.js'
 import { countRels, type GraphRels } from './delta.js'
@@ -51,7 +51,7 @@ export interface WriteGraphOptions {
   /**
    * DocVector's rows: `data` holds one `dimensions`-wide vector per Doc, in row order (row i =
    * data[i*dimensions…]). Loaded from a NumPy file (a CSV of floats is ~10× slower to write and
-   * parse), then the vector index is built. Absent: no vectors (the default; analyze --embeddings adds them).
+   * parse), then the vector index is built if there are `vectorIndexRows` of them. Absent: no vectors (the default; analyze --embeddings adds them).
    * A function is called once every other table is loaded and indexed: analyze's embedding
    * finishes while Kuzu loads the rest.
    */
@@ -65,6 +65,8 @@ export interface WriteGraphOptions {
   release?: boolean
   /** Kuzu's threads (default: one a core). One lays the tables out the same way every time (a test that needs their layout). */
   threads?: number
+  /** The least vectors that get a vector index (default vectorIndexRows(): schema.ts says why). */
+  vectorIndexRows?: number
 }
 
 export interface GraphVectors {
@@ -160,8 +162,10 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
       writeNpy(rowsFile, '<i8', [count], BigInt64Array.from({ length: count }, (_, i) => BigInt(i)))
       writeNpy(dataFile, '<f4', [count, vectors.dimensions], vectors.data)
       await run(conn, `COPY ${VECTOR_INDEX.table} FROM (${cypherString(rowsFile)}, ${cypherString(dataFile)}) BY COLUMN`)
-      phase('vector index')
-      await run(conn, createVectorIndexStatement())
+      if (count >= (options.vectorIndexRows ?? vectorIndexRows())) {
+        phase('vector index')
+        await run(conn, createVectorIndexStatement())
+      }
     }
     tables[tableLabel(vectorTable[0])] = { rows: vectors ? vectors.data.length / vectors.dimensions : 0, ms: Math.round(performance.now() - t0) }
     phase('checkpoint')

@@ -205,6 +205,11 @@ export const CODE_QUERIES = {
   docNearest: `
     CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, $top, efs := 500)
     RETURN node.row AS row, distance`,
+  /** docNearest where there is no vector index (schema.ts VECTOR_INDEX_ROWS): every vector read, the nearest exactly. */
+  docNearestScan: `
+    MATCH (v:DocVector)
+    RETURN v.row AS row, 1 - array_cosine_similarity(v.embedding, $v) AS distance
+    ORDER BY distance, row LIMIT $top`,
   /** The rows of some documents of one kind, by what they summarise (why ranks commits by their closeness to a question). */
   docRowsOf: `
     MATCH (d:Doc) WHERE d.kind = $kind AND d.ref IN $refs

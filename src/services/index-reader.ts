@@ -4,6 +4,8 @@ import { UserError, nearest } from '../errors.js'
 import { git } from '../git/run.js'
 import type { CodeGraphIndex } from '../codegraph/adjacency.js'
 import type { GraphStore } from '../graph/store.js'
+import { CODE_QUERIES } from '../graph/queries.js'
+import { HAS_VECTOR_INDEX } from '../graph/schema.js'
 import { loadCommitCatalog, type CommitCatalog } from '../history/commit-catalog.js'
 import { PathIndex } from '../history/path-index.js'
 import { GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, type IndexedFile } from './index-layout.js'
@@ -54,6 +56,18 @@ export class IndexReader {
   graph(): Promise<GraphStore> {
     if (!this.store) this.store = this.once(() => import('../graph/store.js').then(({ GraphStore }) => GraphStore.open(path.join(this.dir, GRAPH_DB), { readOnly: true })), (p) => this.store === p && (this.store = null))
     return this.store
+  }
+
+  private vectorIndexed: Promise<boolean> | null = null
+
+  /**
+   * The `top` documents nearest to a vector (cosine distance, nearest first): through the vector
+   * index where the index has one, else read from every vector (schema.ts VECTOR_INDEX_ROWS).
+   */
+  async nearestDocs(v: Float32Array, top: number): Promise<Array<{ row: number; distance: number }>> {
+    const g = await this.graph()
+    this.vectorIndexed ??= this.once(async () => Number((await g.query<{ n: number }>(HAS_VECTOR_INDEX))[0]?.n ?? 0) > 0, (p) => this.vectorIndexed === p && (this.vectorIndexed = null))
+    return g.query((await this.vectorIndexed) ? CODE_QUERIES.docNearest : CODE_QUERIES.docNearestScan, { v: Array.from(v), top })
   }
 
   private adjacency: Promise<CodeGraphIndex> | null = null

@@ -125,7 +125,7 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
       answered === 'vector' ? [] : g.query<DocCandidate & { score: number }>(Q.docSearch, { q: words, top, kind: filter }),
       answered === 'bm25'
         ? []
-        : embed([embeddingText(options.text)]).then(([v]) => g.query<{ row: number; distance: number }>(Q.docNearest, { v: Array.from(v), top: kind === 'all' ? top : top * KIND_OVERFETCH })),
+        : embed([embeddingText(options.text)]).then(([v]) => reader.nearestDocs(v, kind === 'all' ? top : top * KIND_OVERFETCH)),
     ])
     const docs = new Map<number, DocCandidate>(bm25.map((d) => [Number(d.row), d]))
     const rows = near.map((r) => Number(r.row)).filter((r) => !docs.has(r))

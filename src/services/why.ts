@@ -254,11 +254,11 @@ async function questionRelevance(reader: IndexReader, question: string, mode: Se
   }
   if (mode !== 'bm25') {
     const g = await reader.graph()
-    // the cosines come from the vector index (reading stored vectors back costs seconds on a large
-    // index): a candidate beyond its nearest NEAREST_READ documents is too far to count anyway
+    // the cosines of the question's nearest NEAREST_READ documents (reading the candidates' stored
+    // vectors back costs seconds on a large index): a candidate beyond them is too far to count anyway
     const [[q], docs] = await Promise.all([embed([embeddingText(question)]), g.query<{ ref: string; row: number }>(CODE_QUERIES.docRowsOf, { kind: 'commit', refs: commits.map((c) => c.commit.sha) })])
     if (docs.length > 0) {
-      const cosine = new Map((await g.query<{ row: number; distance: number }>(CODE_QUERIES.docNearest, { v: Array.from(q), top: NEAREST_READ })).map((n) => [Number(n.row), 1 - Number(n.distance)]))
+      const cosine = new Map((await reader.nearestDocs(q, NEAREST_READ)).map((n) => [Number(n.row), 1 - Number(n.distance)]))
       for (const d of docs) {
         const c = cosine.get(Number(d.row))
         if (c === undefined) continue

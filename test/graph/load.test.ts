@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { writeGraph } from '../../src/graph/load.js'
-import { ACTIVITY_COLUMNS, TABLES, tableLabel } from '../../src/graph/schema.js'
+import { ACTIVITY_COLUMNS, HAS_VECTOR_INDEX, TABLES, tableLabel } from '../../src/graph/schema.js'
+import { CODE_QUERIES } from '../../src/graph/queries.js'
 import { GraphStore } from '../../src/graph/store.js'
 import { emptyGraph, tempDir, trickyGraph, TRICKY_STRINGS } from './fixtures.js'
 
@@ -16,7 +17,7 @@ describe('writeGraph', () => {
     const dbPath = join(dir.path, 'graph.kuzu')
     const tmpParent = join(dir.path, 'tmp')
     const phases: string[] = []
-    const result = await writeGraph(dbPath, data, { tmpDir: tmpParent, onPhase: (p) => phases.push(p), vectors: { dimensions: 2, data: Float32Array.from(data.docVectors[0].embedding) } })
+    const result = await writeGraph(dbPath, data, { tmpDir: tmpParent, onPhase: (p) => phases.push(p), vectors: { dimensions: 2, data: Float32Array.from(data.docVectors[0].embedding) }, vectorIndexRows: 0 })
     expect(result.ms).toBeGreaterThanOrEqual(0)
     expect(result.tables.Commit.rows).toBe(TRICKY_STRINGS.length)
     expect(phases[0]).toBe('schema')
@@ -111,6 +112,7 @@ describe('writeGraph', () => {
         askedAfter = [...phases]
         return { dimensions: 2, data: Float32Array.from(data.docVectors[0].embedding) }
       },
+      vectorIndexRows: 1,
     })
     for (const def of TABLES) {
       const rows = data[def.rows] as unknown[]
@@ -123,6 +125,25 @@ describe('writeGraph', () => {
     try {
       const nearest = await store.query("CALL QUERY_VECTOR_INDEX('DocVector', 'doc_vector', $v, 1) RETURN node.row AS row", { v: data.docVectors[0].embedding })
       expect(nearest).toEqual([{ row: data.docVectors[0].row }])
+    } finally {
+      await store.close()
+    }
+  })
+
+  it('builds no vector index below vectorIndexRows: the scan query then gives the nearest exactly', async () => {
+    const data = emptyGraph()
+    const vectors = [[1, 0], [0.6, 0.8], [0, 1], [-1, 0]]
+    data.docs = vectors.map((_, row) => ({ row, id: `commit:${row}`, kind: 'commit', ref: String(row), path: '', line: 0, title: `subject ${row}`, text: `subject ${row}`, search: `subject ${row}`, hash: String(row) }))
+    const dbPath = join(dir.path, 'graph.kuzu')
+    const phases: string[] = []
+    await writeGraph(dbPath, data, { onPhase: (p) => phases.push(p), vectors: { dimensions: 2, data: Float32Array.from(vectors.flat()) }, vectorIndexRows: vectors.length + 1 })
+    expect(phases.slice(-2)).toEqual(['DocVector', 'checkpoint'])
+    const store = await GraphStore.open(dbPath, { readOnly: true })
+    try {
+      expect(await store.query(HAS_VECTOR_INDEX)).toEqual([{ n: 0 }])
+      const near = await store.query<{ row: number; distance: number }>(CODE_QUERIES.docNearestScan, { v: [0.8, 0.6], top: 3 })
+      expect(near.map((n) => n.row)).toEqual([1, 0, 2])
+      expect(near.map((n) => Math.round(n.distance * 1e6) / 1e6)).toEqual([0.04, 0.2, 0.4])
     } finally {
       await store.close()
     }

@@ -13,6 +13,7 @@ import { BUNDLED_MODEL_DIR, BUNDLED_MODEL_ID, MODEL_ENV, resetEmbeddingModel } f
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
 import { search } from '../../src/services/search.js'
+import { VECTOR_INDEX_ROWS_ENV } from '../../src/graph/schema.js'
 import { readMeta } from '../../src/services/workspace.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
@@ -122,6 +123,38 @@ describe('search', () => {
     for (const [id, doc] of full) {
       expect(after.get(id)!.text, id).toBe(doc.text)
       expect(cosine(after.get(id)!.vector, doc.vector), id).toBeGreaterThan(0.99999)
+    }
+  }, 120_000)
+
+  test('few vectors are searched without a vector index, exactly; the update that brings them to VECTOR_INDEX_ROWS builds it, and the answers stay', async () => {
+    const indexes = async () => (await cypher({ repo: repo.dir, statement: 'CALL SHOW_INDEXES() RETURN index_name AS name' })).rows.map((r) => r.name).sort()
+    const questions = [PARAPHRASE, 'keep the connection open', 'cache regular expressions', 'remove secrets from the deploy script']
+    const answers = async () => Promise.all(questions.map(async (text) => (await search({ repo: repo.dir, text, mode: 'vector', limit: 0 })).hits.map((h) => ({ id: `${h.kind}:${h.ref}`, cosine: h.why.cosine! }))))
+    // a handful of vectors: below VECTOR_INDEX_ROWS, no index
+    expect(await indexes()).toEqual(['doc_search', 'symbol_search'])
+    const vectors = (await docVectors(repo.dir)).size
+    const scanned = await answers()
+    // exact: every document, nearest first
+    for (const hits of scanned) {
+      expect(hits).toHaveLength(vectors)
+      expect(hits.map((h) => h.cosine)).toEqual([...hits.map((h) => h.cosine)].sort((a, b) => b - a))
+    }
+    process.env[VECTOR_INDEX_ROWS_ENV] = String(vectors + 1)
+    try {
+      repo.write('src/save.ts', 'export function save(data: string): void {\n  write(data)\n}\n')
+      repo.commit('Let the caller handle a full disk', { date: T0 + 7 * DAY })
+      expect((await analyze({ repo: repo.dir, embeddings: true })).mode).toBe('incremental')
+      expect(await indexes()).toEqual(['doc_search', 'doc_vector', 'symbol_search'])
+      const indexed = await answers()
+      // the same index rebuilt with the threshold out of reach: no vector index, the same answers
+      process.env[VECTOR_INDEX_ROWS_ENV] = '1000000'
+      expect((await analyze({ repo: repo.dir, force: true, embeddings: true })).mode).toBe('full')
+      expect(await indexes()).toEqual(['doc_search', 'symbol_search'])
+      const rescanned = await answers()
+      expect(rescanned.map((hits) => hits.map((h) => h.id))).toEqual(indexed.map((hits) => hits.map((h) => h.id)))
+      rescanned.forEach((hits, q) => hits.forEach((h, i) => expect(h.cosine, `${questions[q]} ${h.id}`).toBeCloseTo(indexed[q][i].cosine, 5)))
+    } finally {
+      delete process.env[VECTOR_INDEX_ROWS_ENV]
     }
   }, 120_000)
 
