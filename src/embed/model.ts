@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { basename, join, relative, resolve } from 'node:path'
 import { ASCII, ASCII_SPLIT, ONE_PART, PART } from '../codegraph/search-text.js'
 import { UserError } from '../errors.js'
+import { unigramTokenizer } from './unigram.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
 import { gitwhyHome } from '../services/registry.js'
 
@@ -213,13 +214,24 @@ async function load(dir: string): Promise<LoadedModel> {
     const data = pooled.data as Float32Array
     return ids.map((_, i) => unit(data.slice(i * dims, (i + 1) * dims)))
   }
-  // truncated to what the model reads, special tokens in: the same ids the model's own pipeline feeds it
-  const tokenize = (texts: string[]): number[][] => {
+  // truncated to what the model reads, special tokens in: the same ids the model's own pipeline
+  // feeds it; the bundled models' tokenizer by unigram.ts (the same ids, ~10x faster)
+  const unigram = unigramTokenizer(readJson(join(dir, 'tokenizer.json')), readJson(join(dir, 'tokenizer_config.json')) ?? {}, tokenizer.model_max_length)
+  const tokenize = unigram ? (texts: string[]): number[][] => texts.map(unigram) : (texts: string[]): number[][] => {
     const encoded = tokenizer(texts, { padding: false, truncation: true, return_tensor: false }) as { input_ids: number[][] | number[] }
     return texts.length === 1 && !Array.isArray(encoded.input_ids[0]) ? [encoded.input_ids as number[]] : (encoded.input_ids as number[][])
   }
   const [probe] = await run(tokenize(['probe']))
   return { info: { id: modelId(dir), dir, hash: modelHash(dir), dimensions: probe.length }, tokenize, run }
+}
+
+/** A JSON file's value; null when it is missing or unreadable (transformers.js then reports what it can). */
+function readJson(file: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  } catch {
+    return null
+  }
 }
 
 function unit(v: Float32Array): Float32Array {
