@@ -12,7 +12,7 @@
 //
 // REPO must be indexed (`gitwhy analyze`); embeddings need not be on. On a shared machine the
 // wall time depends on the neighbours: the load average is printed beside it.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchArgs, ROOT } from './lib.mjs'
@@ -56,9 +56,15 @@ const time = async (fn) => {
 }
 
 await model.embed(['warm up']) // loads the model: not part of the rate
+// the tokenizer embed() uses: src/embed/unigram.ts for the bundled models' kind, else transformers.js's
 const { AutoTokenizer } = await import('@huggingface/transformers')
-const tokenizer = await AutoTokenizer.from_pretrained((await model.embeddingModelInfo()).dir, { local_files_only: true })
-const tokenized = await time(() => tokenizer(inputs, { padding: false, truncation: true, return_tensor: false }).input_ids)
+const { unigramTokenizer } = await import(join(ROOT, 'dist/embed/unigram.js'))
+const modelDir = (await model.embeddingModelInfo()).dir
+const tokenizer = await AutoTokenizer.from_pretrained(modelDir, { local_files_only: true })
+const readJson = (file) => JSON.parse(readFileSync(join(modelDir, file), 'utf8'))
+const unigram = unigramTokenizer(readJson('tokenizer.json'), readJson('tokenizer_config.json'), tokenizer.model_max_length)
+const tokenizerName = unigram ? 'unigram.ts' : 'transformers.js'
+const tokenized = await time(() => (unigram ? inputs.map(unigram) : tokenizer(inputs, { padding: false, truncation: true, return_tensor: false }).input_ids))
 const tokens = tokenized.result.reduce((n, t) => n + t.length, 0)
 const single = await time(() => model.embed(inputs))
 
@@ -91,6 +97,7 @@ const report = {
   texts: docs.length,
   tokens_per_text: Math.round((tokens / docs.length) * 10) / 10,
   per_kind: Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, { texts: v.texts, tokens_per_text: Math.round((v.tokens / v.texts) * 10) / 10 }])),
+  tokenizer: tokenizerName,
   tokenizer_per_cpu_s: Math.round((docs.length / tokenized.cpuMs) * 1000),
   embed_per_s: Math.round((docs.length / single.ms) * 1000),
   embed_per_cpu_s: Math.round((docs.length / single.cpuMs) * 1000),
@@ -104,7 +111,7 @@ const report = {
 if (json) process.stdout.write(JSON.stringify(report, null, 2) + '\n')
 else {
   console.log(`${report.texts} distinct document texts of ${repo}, ${report.tokens_per_text} tokens each (${Object.entries(report.per_kind).map(([k, v]) => `${k} ${v.texts} × ${v.tokens_per_text}`).join(', ')})`)
-  console.log(`embed(), one thread: ${report.embed_per_s}/s, ${report.embed_per_cpu_s} per CPU-second (tokenizer alone ${report.tokenizer_per_cpu_s} per CPU-second)`)
+  console.log(`embed(), one thread: ${report.embed_per_s}/s, ${report.embed_per_cpu_s} per CPU-second (tokenizer alone, ${report.tokenizer}: ${report.tokenizer_per_cpu_s} per CPU-second)`)
   console.log(`analyze's workers: ${report.workers_per_s}/s, ${report.workers_per_cpu_s} per CPU-second, ${report.workers_cpu_s} CPU-s with the model loads; same vectors as embed() (min cosine ${report.workers_min_cosine_to_embed})`)
   console.log(`load average ${report.load_average}`)
   if (index) console.log(`HNSW build (${index.statement}): ${index.ms} ms wall, ${index.cpu_ms} CPU-ms; recall@10 ${index.recall_at_10} over ${index.queries} queries`)
