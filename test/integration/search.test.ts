@@ -9,9 +9,10 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { BUNDLED_MODEL_DIR, BUNDLED_MODEL_ID, MODEL_ENV, resetEmbeddingModel } from '../../src/embed/model.js'
+import { BUNDLED_MODEL_DIR, BUNDLED_MODEL_ID, MODEL_ENV, embed, resetEmbeddingModel } from '../../src/embed/model.js'
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
+import { IndexReader } from '../../src/services/index-reader.js'
 import { search } from '../../src/services/search.js'
 import { VECTOR_INDEX_ROWS_ENV } from '../../src/graph/schema.js'
 import { readMeta } from '../../src/services/workspace.js'
@@ -138,6 +139,18 @@ describe('search', () => {
     for (const hits of scanned) {
       expect(hits).toHaveLength(vectors)
       expect(hits.map((h) => h.cosine)).toEqual([...hits.map((h) => h.cosine)].sort((a, b) => b - a))
+    }
+    // a scan keeps more than it was asked for: a later call for the same vector is its first rows
+    const reader = IndexReader.openRoot(repo.dir)
+    try {
+      const [q] = await embed([PARAPHRASE])
+      const few = await reader.nearestDocs(q, 2)
+      const all = await reader.nearestDocs(q, 10_000)
+      expect(all).toHaveLength(vectors)
+      expect(few).toEqual(all.slice(0, 2))
+      expect(await reader.nearestDocs(q, 3)).toEqual(all.slice(0, 3))
+    } finally {
+      await reader.close()
     }
     process.env[VECTOR_INDEX_ROWS_ENV] = String(vectors + 1)
     try {
