@@ -215,7 +215,7 @@ async function load(dir: string): Promise<LoadedModel> {
     return ids.map((_, i) => unit(data.slice(i * dims, (i + 1) * dims)))
   }
   // truncated to what the model reads, special tokens in: the same ids the model's own pipeline
-  // feeds it; the bundled models' tokenizer by unigram.ts (the same ids, ~10x faster)
+  // feeds it; the bundled models' tokenizer by unigram.ts (the same ids, ~5x faster)
   const unigram = unigramTokenizer(readJson(join(dir, 'tokenizer.json')), readJson(join(dir, 'tokenizer_config.json')) ?? {}, tokenizer.model_max_length)
   const tokenize = unigram ? (texts: string[]): number[][] => texts.map(unigram) : (texts: string[]): number[][] => {
     const encoded = tokenizer(texts, { padding: false, truncation: true, return_tensor: false }) as { input_ids: number[][] | number[] }
