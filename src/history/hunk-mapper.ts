@@ -312,8 +312,9 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
   const rangeTruncated: boolean[][] = targets.map((t) => t.ranges.map(() => false))
   const lastRecorded = new Map<number, RangeChange>()
 
-  const blamePending = new Map<number, Map<string, Runs>>()
-  const linePending = new Map<number, Map<string, LinePending>>()
+  // by commit index (an array: a walk visits every commit from head down)
+  const blamePending: Array<Map<string, Runs> | undefined> = new Array(graph.shas.length)
+  const linePending: Array<Map<string, LinePending> | undefined> = new Array(graph.shas.length)
   {
     const initialBlame = new Map<string, Runs>()
     const initialLines = new Map<string, LinePending>()
@@ -327,8 +328,8 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
         if (e > s) addLine(initialLines, t.path, id, [s, e])
       })
     })
-    blamePending.set(head, initialBlame)
-    linePending.set(head, initialLines)
+    blamePending[head] = initialBlame
+    linePending[head] = initialLines
   }
 
   const assign = (commit: number, runs: Runs, undecided: boolean): void => {
@@ -372,8 +373,8 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       for (const runs of map.values()) assign(child, runs, true)
       return
     }
-    const have = blamePending.get(parent)
-    blamePending.set(parent, have ? joinMaps(have, map, mergeRunMaps) : map)
+    const have = blamePending[parent]
+    blamePending[parent] = have ? joinMaps(have, map, mergeRunMaps) : map
   }
   const passLines = (parent: number, map: Map<string, LinePending>): void => {
     if (map.size === 0) return
@@ -381,19 +382,26 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       for (const entry of map.values()) truncate(entry)
       return
     }
-    const have = linePending.get(parent)
-    linePending.set(parent, have ? joinMaps(have, map, mergeLineMaps) : map)
+    const have = linePending[parent]
+    linePending[parent] = have ? joinMaps(have, map, mergeLineMaps) : map
   }
 
   for (let i = head; i < graph.shas.length; i++) {
     if ((i & 4095) === 0) options.onProgress?.(i, graph.shas.length)
-    const bl = blamePending.get(i)
-    const ll = linePending.get(i)
+    const bl = blamePending[i]
+    const ll = linePending[i]
     if (!bl && !ll) continue
-    blamePending.delete(i)
-    linePending.delete(i)
+    blamePending[i] = undefined
+    linePending[i] = undefined
     const parents = graph.parents[i]
     const diffs = graph.diffs[i]
+    // a commit whose (first-parent) diff names none of the walked paths hands everything on to its
+    // first parent, as the branches below would: most commits of a path's walk are such
+    if (parents.length > 0 && diffs[0].length === 0) {
+      if (bl) passBlame(parents[0], i, bl)
+      if (ll) passLines(parents[0], ll)
+      continue
+    }
     const shallowRoot = parents.length === 0 && graph.boundary[i]
     const ignoring = ignored !== undefined && ignored.commits.has(i)
 

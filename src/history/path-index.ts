@@ -39,6 +39,9 @@ interface Dag {
 
 type Sections = Record<string, Array<[number, number]>>
 
+/** The indexed commits' graph without diffs (PathIndex.skeleton). */
+type Skeleton = Omit<HistoryGraph, 'diffs'> & { empty: FileDiff[][][] }
+
 /**
  * The patch store: the removed and added lines of every first-parent (and root) diff, for
  * `--patch` and `pickaxe`. `patches.bin` holds deflated sections by path (the diff's new path),
@@ -326,6 +329,31 @@ export class PathIndex {
     return this.dagCache
   }
 
+  private skeletonCache: Skeleton | null = null
+
+  /**
+   * The indexed commits as a graph without diffs (0 = newest), made once: every walk of one path
+   * shares its arrays (read-only), and its per-commit diff lists are frozen empty ones that
+   * graphFor replaces where a path has entries. A walk on git/git (82k commits) built all of them
+   * anew: ~34 ms a walk before it read any diff.
+   */
+  private skeleton(): Skeleton {
+    if (!this.skeletonCache) {
+      const { shas, parents, dates, boundary } = this.dag
+      const n = shas.length
+      const sk: Skeleton = { shas: [], parents: [], dates: [], boundary: [], empty: [] }
+      for (let age = n - 1; age >= 0; age--) {
+        sk.shas.push(shas[age])
+        sk.parents.push(parents[age].map((p) => (p < 0 ? -1 : n - 1 - p)))
+        sk.dates.push(dates[age])
+        sk.boundary.push(boundary[age] === 1)
+        sk.empty.push(Object.freeze((parents[age].length === 0 ? [[]] : parents[age].map(() => [])).map((d: FileDiff[]) => Object.freeze(d))) as unknown as FileDiff[][])
+      }
+      this.skeletonCache = sk
+    }
+    return this.skeletonCache
+  }
+
   get size(): number {
     return this.dag.shas.length
   }
@@ -386,26 +414,30 @@ export class PathIndex {
     const fresh = options.fresh ?? []
     const k = fresh.length
     const n = this.size
-    const { shas, parents, dates, boundary } = this.dag
     // topological index (0 = newest): fresh commits first, then the indexed ones by falling age
     const topo = (age: number) => k + n - 1 - age
-    const g: HistoryGraph = { shas: [], parents: [], dates: [], boundary: [], diffs: [] }
-    const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
-    const ageOf = new Map<string, number>()
-    if (k > 0) shas.forEach((s, age) => ageOf.set(s, age))
-    fresh.forEach((c) => {
-      g.shas.push(c.sha)
-      g.parents.push(c.parents.map((p) => freshIndex.get(p) ?? (ageOf.has(p) ? topo(ageOf.get(p)!) : -1)))
-      g.dates.push(Math.floor(Date.parse(c.committerDate) / 1000))
-      g.boundary.push(false)
-      g.diffs.push(c.diffs.length > 0 ? c.diffs : [[]])
-    })
-    for (let age = n - 1; age >= 0; age--) {
-      g.shas.push(shas[age])
-      g.parents.push(parents[age].map((p) => (p < 0 ? -1 : topo(p))))
-      g.dates.push(dates[age])
-      g.boundary.push(boundary[age] === 1)
-      g.diffs.push(parents[age].length === 0 ? [[]] : parents[age].map(() => []))
+    const sk = this.skeleton()
+    let g: HistoryGraph
+    if (k === 0) g = { shas: sk.shas, parents: sk.parents, dates: sk.dates, boundary: sk.boundary, diffs: sk.empty.slice() }
+    else {
+      g = { shas: [], parents: [], dates: [], boundary: [], diffs: [] }
+      const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
+      const ageOf = new Map<string, number>()
+      this.dag.shas.forEach((s, age) => ageOf.set(s, age))
+      fresh.forEach((c) => {
+        g.shas.push(c.sha)
+        g.parents.push(c.parents.map((p) => freshIndex.get(p) ?? (ageOf.has(p) ? topo(ageOf.get(p)!) : -1)))
+        g.dates.push(Math.floor(Date.parse(c.committerDate) / 1000))
+        g.boundary.push(false)
+        g.diffs.push(c.diffs.length > 0 ? c.diffs : [[]])
+      })
+      for (let i = 0; i < n; i++) {
+        g.shas.push(sk.shas[i])
+        g.parents.push(sk.parents[i].map((p) => (p < 0 ? -1 : p + k)))
+        g.dates.push(sk.dates[i])
+        g.boundary.push(sk.boundary[i])
+        g.diffs.push(sk.empty[i])
+      }
     }
     const roots = typeof start === 'string' ? [start] : start
     const seeds = new Set(roots)
@@ -417,7 +449,10 @@ export class PathIndex {
       const key = `${age}\0${kk}\0${p}\0${oldPath}`
       if (seen.has(key)) continue
       seen.add(key)
-      g.diffs[topo(age)][kk].push({ path: p, oldPath, status, binary: (flags & 1) !== 0, whitespaceOnly: (flags & 2) !== 0, additions, deletions, hunks })
+      const t = topo(age)
+      // the shared empty lists are frozen: a commit's own are made when its first entry comes
+      if (g.diffs[t] === sk.empty[t - k]) g.diffs[t] = g.diffs[t].map(() => [])
+      g.diffs[t][kk].push({ path: p, oldPath, status, binary: (flags & 1) !== 0, whitespaceOnly: (flags & 2) !== 0, additions, deletions, hunks })
     }
     return g
   }

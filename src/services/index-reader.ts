@@ -126,11 +126,19 @@ export class IndexReader {
     return this.ignored
   }
 
-  /** The stored ignore passes, for a walk over a graph whose commits are `shas`. */
+  private readonly ignoredBy = new WeakMap<readonly string[], IgnoredRevs | undefined>()
+
+  /**
+   * The stored ignore passes, for a walk over a graph whose commits are `shas` (kept by the array:
+   * the path index's walks share one, and finding the ignored commits in it reads every SHA).
+   */
   ignoredRevs(shas: readonly string[]): IgnoredRevs | undefined {
     if (this.ignoredShas().size === 0) return undefined
+    if (this.ignoredBy.has(shas)) return this.ignoredBy.get(shas)
     this.guesses ??= readIndexJson<IgnoreGuesses>(this.dir, IGNORED_REVS_FILE) ?? {}
-    return ignoredRevsFor(shas, this.guesses)
+    const revs = ignoredRevsFor(shas, this.guesses)
+    this.ignoredBy.set(shas, revs)
+    return revs
   }
 
   /** The per-path history index (DAG + diff sections), for single-path walks. */
