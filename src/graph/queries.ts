@@ -217,7 +217,19 @@ export const CODE_QUERIES = {
   /** What a search answer shows of the nearest documents the full-text list did not bring. */
   docsByRow: `
     UNWIND $rows AS r MATCH (d:Doc {row: r})
-    RETURN d.row AS row, d.kind AS kind, d.ref AS ref, d.title AS title, d.path AS path, d.line AS line, d.text AS text`,
+    RETURN d.row AS row, d.kind AS kind, d.ref AS ref, d.title AS title, d.path AS path, d.line AS line`,
+  /**
+   * One document's text (what the question's matched words are read from): by its key, so Kuzu
+   * reads one row. docsByRow cannot return the texts: Kuzu joins the rows by hashing the whole
+   * Doc table, texts and all, and on git/git (97,000 documents) that fills a reader's buffer pool.
+   */
+  docText: `
+    MATCH (d:Doc {row: $row})
+    RETURN d.text AS text`,
+  /** Many documents' texts at once: a scan of every text, for more rows than docText should be asked for one by one. */
+  docTexts: `
+    MATCH (d:Doc) WHERE d.row IN $rows
+    RETURN d.row AS row, d.text AS text`,
   flows: `
     MATCH (p:Process) WHERE $kind = '' OR p.kind = $kind
     RETURN p.id AS id, p.label AS label, p.kind AS kind, p.entry AS entry, p.steps AS steps, p.depth AS depth

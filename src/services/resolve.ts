@@ -33,7 +33,12 @@ export function resolvePath(reader: IndexReader, input: string): PathTarget | nu
   const rel = reader.relativePath(input)
   if (reader.file(rel)) return { kind: 'file', path: rel }
   const prefix = rel === '' ? '' : rel.replace(/\/+$/, '') + '/'
-  if (prefix === '' || isDirectory(path.join(reader.repo, rel)) || reader.files().some((f) => f.path.startsWith(prefix))) return { kind: 'directory', path: prefix }
+  if (prefix === '' || isDirectory(path.join(reader.repo, rel))) return { kind: 'directory', path: prefix }
+  // `FILE:NAME` or `FILE#NAME` of an indexed file names a symbol: not worth reading every file's
+  // record to look for a directory of that name gone from the work tree (~70 ms on vuejs/core)
+  const cut = Math.max(rel.lastIndexOf(':'), rel.lastIndexOf('#'))
+  if (cut > 0 && !rel.slice(cut).includes('/') && reader.file(rel.slice(0, cut))) return null
+  if (reader.files().some((f) => f.path.startsWith(prefix))) return { kind: 'directory', path: prefix }
   return null
 }
 

@@ -6,6 +6,7 @@ import { SQUASH_PR } from '../history/refs.js'
 import { CODE_QUERIES as Q } from '../graph/queries.js'
 import { IndexReader, withReader } from './index-reader.js'
 import type { IndexInfo } from './types.js'
+import type { GraphStore } from '../graph/store.js'
 
 /**
  * `search` (issue 12): symbols, commits, pull requests and issues found by meaning and by words.
@@ -67,8 +68,12 @@ interface DocCandidate {
   title: string
   path: string
   line: number
-  text: string
+  /** Read for the hits answered only (the full-text list brings its own). */
+  text?: string
 }
+
+/** Texts up to this many are read one by one (by key); more at once, by a scan of every text. */
+const TEXTS_BY_KEY = 50
 
 /** Candidates each list contributes per hit asked for: the kind filter and the fusion act on them. */
 const OVERFETCH = 3
@@ -135,12 +140,14 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
     const byScore = [...bm25].sort((a, b) => b.score - a.score || a.row - b.row)
 
     const hits = new Map<number, SearchHit>()
+    const rowOf = new Map<SearchHit, number>()
     const hitOf = (row: number): SearchHit => {
       let h = hits.get(row)
       if (!h) {
         const d = docs.get(row)!
-        h = { kind: d.kind, ref: d.ref, title: d.title, path: d.path, line: Number(d.line), score: 0, why: { bm25_rank: null, bm25_score: null, vector_rank: null, cosine: null, words: matchedWords(question, d.text) } }
+        h = { kind: d.kind, ref: d.ref, title: d.title, path: d.path, line: Number(d.line), score: 0, why: { bm25_rank: null, bm25_score: null, vector_rank: null, cosine: null, words: [] } }
         hits.set(row, h)
+        rowOf.set(h, row)
       }
       return h
     }
@@ -161,7 +168,11 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
       [...hits.values()].sort((a, b) => b.score - a.score || (a.why.bm25_rank ?? Infinity) - (b.why.bm25_rank ?? Infinity) || (a.why.vector_rank ?? Infinity) - (b.why.vector_rank ?? Infinity) || (a.ref < b.ref ? -1 : 1)),
     )
     const kept = limit === 0 ? ranked : ranked.slice(0, limit)
-    for (const h of kept) h.score = round(h.score)
+    const texts = await docTexts(g, kept.map((h) => docs.get(rowOf.get(h)!)!))
+    for (const h of kept) {
+      h.score = round(h.score)
+      h.why.words = matchedWords(question, texts.get(rowOf.get(h)!) ?? '')
+    }
     return {
       query: options.text,
       kind,
@@ -175,6 +186,19 @@ export async function search(options: { repo?: string; reader?: IndexReader; tex
       truncated: ranked.length - kept.length,
     }
   })
+}
+
+/** The documents' texts by row: the full-text list's are at hand, the others are read (one by one up to `byKey`). */
+export async function docTexts(g: GraphStore, docs: Array<{ row: number; text?: string }>, byKey = TEXTS_BY_KEY): Promise<Map<number, string>> {
+  const out = new Map<number, string>()
+  const missing: number[] = []
+  for (const d of docs) {
+    if (d.text !== undefined) out.set(Number(d.row), d.text)
+    else missing.push(Number(d.row))
+  }
+  if (missing.length > byKey) for (const d of await g.query<{ row: number; text: string }>(Q.docTexts, { rows: missing })) out.set(Number(d.row), d.text)
+  else await Promise.all(missing.map(async (row) => out.set(row, (await g.query<{ text: string }>(Q.docText, { row }))[0]?.text ?? '')))
+  return out
 }
 
 /** A title this long names one change: a commit with the PR's title is the PR's even without its `(#N)`. */

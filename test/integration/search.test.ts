@@ -13,7 +13,7 @@ import { BUNDLED_MODEL_DIR, BUNDLED_MODEL_ID, MODEL_ENV, embed, resetEmbeddingMo
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
 import { IndexReader } from '../../src/services/index-reader.js'
-import { search } from '../../src/services/search.js'
+import { docTexts as readDocTexts, matchedWords, questionWords, search } from '../../src/services/search.js'
 import { VECTOR_INDEX_ROWS_ENV } from '../../src/graph/schema.js'
 import { readMeta } from '../../src/services/workspace.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
@@ -81,6 +81,30 @@ describe('search', () => {
     const words = await search({ repo: repo.dir, text: 'friendly messages', kind: 'commit' })
     expect(words.hits[0]).toMatchObject({ ref: target, why: { bm25_rank: 1, words: ['friendly', 'messages'] } })
     expect(words.hits[0].why.vector_rank).not.toBeNull()
+  })
+
+  test("each hit's words are the question's words its document holds, read one by one or all at once", async () => {
+    const question = 'the router compiled every pattern on each request'
+    const byRef = await cypher({ repo: repo.dir, statement: 'MATCH (d:Doc) RETURN d.row AS row, d.kind AS kind, d.ref AS ref, d.text AS text', maxRows: 0 })
+    const textOf = (kind: string, ref: string) => String(byRef.rows.find((r) => r.kind === kind && r.ref === ref)!.text)
+    // vector mode reads every text (the full-text list brings none); hybrid reads the others
+    for (const mode of ['vector', 'hybrid'] as const) {
+      const r = await search({ repo: repo.dir, text: question, mode, limit: 0 })
+      expect(r.hits.length).toBeGreaterThan(5)
+      for (const h of r.hits) expect(h.why.words, `${mode} ${h.kind} ${h.ref}`).toEqual(matchedWords(questionWords(question), textOf(h.kind, h.ref)))
+      expect(r.hits.some((h) => h.why.words.length >= 3)).toBe(true)
+    }
+    // the two ways of reading texts agree
+    const reader = await IndexReader.open(repo.dir)
+    try {
+      const rows = byRef.rows.map((r) => ({ row: Number(r.row) }))
+      const g = await reader.graph()
+      const one = await readDocTexts(g, rows, Infinity)
+      expect(one).toEqual(await readDocTexts(g, rows, 0))
+      expect([...one.values()].sort()).toEqual(byRef.rows.map((r) => String(r.text)).sort())
+    } finally {
+      await reader.close()
+    }
   })
 
   test('symbols are summarised with the subjects of the commits that wrote them', async () => {
