@@ -34,9 +34,18 @@ export const BUFFER_POOL_BYTES = 256 * 1024 * 1024
  * table of the schema holds some pages besides. So 64 MB + 5× the largest CSV, capped at half the
  * machine's memory; the pool is address space until pages are used.
  */
-export function loadBufferPoolBytes(largestCsvBytes: number, floor = BUFFER_POOL_BYTES): number {
-  return Math.max(floor, Math.min(64 * 1024 * 1024 + 5 * largestCsvBytes, Math.floor(totalmem() / 2)))
+export function loadBufferPoolBytes(largestCsvBytes: number, floor = BUFFER_POOL_BYTES, vectorBytes = 0): number {
+  return Math.max(floor, Math.min(64 * 1024 * 1024 + 5 * largestCsvBytes + VECTOR_POOL_FACTOR * vectorBytes, Math.floor(totalmem() / 2)))
 }
+
+/**
+ * Pool bytes per byte of vectors: their COPY holds them in the pool beside the full-text indexes
+ * built before, and the vector index reads them all again. git/git's 97,000 documents (200 MB of
+ * 512-wide vectors) failed on the pool the CSVs alone asked for ("the buffer pool is full").
+ */
+const VECTOR_POOL_FACTOR = 3
+/** The vectors' width assumed before any is made (the bundled model's is 512). */
+const ASSUMED_DIMENSIONS = 1024
 
 /** A table of at least this many rows is checkpointed right after its COPY. */
 const CHECKPOINT_ROWS = 20_000
@@ -56,6 +65,8 @@ export interface WriteGraphOptions {
    * finishes while Kuzu loads the rest.
    */
   vectors?: GraphVectors | (() => Promise<GraphVectors | undefined>)
+  /** The vectors' width when `vectors` is a function that has not given them yet: the pool reserves their pages (absent: ASSUMED_DIMENSIONS; 0: it will give none). */
+  vectorDimensions?: number
   /** The buffer pool's least size (default BUFFER_POOL_BYTES); a big table raises it (loadBufferPoolBytes). */
   bufferPoolFloor?: number
   /**
@@ -92,6 +103,8 @@ export interface WriteGraphResult {
  */
 export async function writeGraph(dbPath: string, data: GraphData, options: WriteGraphOptions = {}): Promise<WriteGraphResult> {
   const started = performance.now()
+  // one vector per document (counted before `release` empties the table)
+  const vectorRows = options.vectors ? data.docs.length : 0
   if (existsSync(dbPath) || existsSync(`${dbPath}.wal`)) {
     throw new Error(`writeGraph needs a fresh path, but ${dbPath} already exists`)
   }
@@ -124,7 +137,9 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
   }
   // compacting: little is live by now (~70 MB on git/git), and the pages go back before Kuzu's peak
   if (options.release) collectGarbage({ compact: true })
-  const db: Database = new kuzu.Database(dbPath, loadBufferPoolBytes(largest, options.bufferPoolFloor), true, false)
+  // the vectors' pages are reserved now: the pool cannot grow later
+  const dimensions = typeof options.vectors === 'object' ? options.vectors.dimensions : options.vectorDimensions ?? ASSUMED_DIMENSIONS
+  const db: Database = new kuzu.Database(dbPath, loadBufferPoolBytes(largest, options.bufferPoolFloor, vectorRows * dimensions * 4), true, false)
   let conn: Connection | undefined
   let rels: GraphRels = {}
   let ok = false

@@ -13,6 +13,7 @@ import { activityTables, analyticsRows, coChangeChangesets, computeColumnAnalyti
 import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
 import { AnalyticsColumns, inKeyOrder } from '../analytics/columns.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
+import { isBot } from '../history/categorize.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { LANDED_FILE, trajectoryRows, type LandedState } from '../trajectory/graph.js'
@@ -383,7 +384,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         cache.save(dir, docHashes)
         return embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(docs) } : undefined
       }
-      ;({ rels: graphRels } = await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, release: true, onPhase: (name) => progress(`load ${name}`, 0, 1) })))
+      ;({ rels: graphRels } = await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, vectorDimensions: embedder ? cache.dimensions || undefined : 0, release: true, onPhase: (name) => progress(`load ${name}`, 0, 1) })))
     }
     const manifest = await time('manifest', () => writeManifest(dir, mode === 'incremental' ? { dir: prevDir!, manifest: previous!.manifest! } : undefined, hashed))
     timings.total_ms = Math.round(performance.now() - started)
@@ -1154,7 +1155,7 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
   }
 }
 
-const rawCommitDoc = (c: RawCommit) => commitDoc({ sha: c.sha, ...splitMessage(c.message) })
+const rawCommitDoc = (c: RawCommit) => commitDoc({ sha: c.sha, ...splitMessage(c.message) }, { bot: isBot(c.authorName, c.authorEmail) })
 type CommitDocs = Array<ReturnType<typeof rawCommitDoc>>
 
 /** The search documents of pull requests and issues with titles. */
@@ -1345,7 +1346,7 @@ async function updateIndex(u: {
   // the files the new commits touched, walked over the new commits and their stored lineage
   const current = new Map(files.map((f) => [f.path, f]))
   const affected = files.filter((f) => paths.has(f.path) || previousFiles.get(f.path)?.blob !== f.blob)
-  const commitDocs = tables.commits.map(commitDoc)
+  const commitDocs = fresh.map(rawCommitDoc)
   embedder?.add(commitDocs)
   const { symbols, owners } = await time('update_walk', async () => {
     const graph = old.graphFor(affected.map((f) => f.path), { fresh })

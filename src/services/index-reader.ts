@@ -20,7 +20,7 @@ import { explainSkip, readSkippedFiles, type SkippedReason } from './skipped-fil
 import { isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 const MEMO_SIZE = 256
-/** Nearest documents a scan keeps (why.ts reads 500 for a question's cosines), and the scans kept. */
+/** Nearest documents a vector's answer keeps (why.ts reads 500 for a question's cosines), and the answers kept. */
 const SCAN_TOP = 500
 const SCANS_KEPT = 16
 
@@ -62,29 +62,30 @@ export class IndexReader {
   }
 
   private vectorIndexed: Promise<boolean> | null = null
-  /** The last scans' answers by vector (a `why` locates through search, then reads the same question's nearest again). */
-  private readonly scans = new Map<string, Promise<Array<{ row: number; distance: number }>>>()
+  /** The last answers by vector (a `why` locates through search, then reads the same question's nearest again). */
+  private readonly nearest = new Map<string, Promise<Array<{ row: number; distance: number }>>>()
 
   /**
    * The `top` documents nearest to a vector (cosine distance, nearest first): through the vector
-   * index where the index has one, else read from every vector (schema.ts VECTOR_INDEX_ROWS). A
-   * scan costs the same for any `top` it keeps, so it keeps at least SCAN_TOP and answers a later
-   * call for the same vector from them.
+   * index where the index has one, else read from every vector (schema.ts VECTOR_INDEX_ROWS).
+   * Either costs about the same for any `top` up to SCAN_TOP (the index searches efs 500
+   * candidates anyway), so it keeps at least that many and answers a later call for the same
+   * vector from them.
    */
   async nearestDocs(v: Float32Array, top: number): Promise<Array<{ row: number; distance: number }>> {
     const g = await this.graph()
     this.vectorIndexed ??= this.once(async () => Number((await g.query<{ n: number }>(HAS_VECTOR_INDEX))[0]?.n ?? 0) > 0, (p) => this.vectorIndexed === p && (this.vectorIndexed = null))
-    if (await this.vectorIndexed) return g.query(CODE_QUERIES.docNearest, { v: Array.from(v), top })
+    const query = (await this.vectorIndexed) ? CODE_QUERIES.docNearest : CODE_QUERIES.docNearestScan
     const kept = Math.max(top, SCAN_TOP)
     const key = `${kept} ${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')}`
-    let scan = this.scans.get(key)
-    if (!scan) {
-      scan = g.query<{ row: number; distance: number }>(CODE_QUERIES.docNearestScan, { v: Array.from(v), top: kept })
-      this.scans.set(key, scan)
-      scan.catch(() => this.scans.get(key) === scan && this.scans.delete(key))
-      if (this.scans.size > SCANS_KEPT) this.scans.delete(this.scans.keys().next().value!)
+    let found = this.nearest.get(key)
+    if (!found) {
+      found = g.query<{ row: number; distance: number }>(query, { v: Array.from(v), top: kept })
+      this.nearest.set(key, found)
+      found.catch(() => this.nearest.get(key) === found && this.nearest.delete(key))
+      if (this.nearest.size > SCANS_KEPT) this.nearest.delete(this.nearest.keys().next().value!)
     }
-    return (await scan).slice(0, top)
+    return (await found).slice(0, top)
   }
 
   private adjacency: Promise<CodeGraphIndex> | null = null

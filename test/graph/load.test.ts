@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { totalmem } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { writeGraph } from '../../src/graph/load.js'
+import { BUFFER_POOL_BYTES, loadBufferPoolBytes, writeGraph } from '../../src/graph/load.js'
 import { ACTIVITY_COLUMNS, HAS_VECTOR_INDEX, TABLES, tableLabel } from '../../src/graph/schema.js'
 import { CODE_QUERIES } from '../../src/graph/queries.js'
 import { GraphStore } from '../../src/graph/store.js'
@@ -205,5 +206,17 @@ describe('writeGraph', () => {
     const data = trickyGraph()
     data.files[0].lines = 1.5
     await expect(writeGraph(join(dir.path, 'graph.kuzu'), data)).rejects.toThrow(/File\.lines/)
+  })
+})
+
+describe('loadBufferPoolBytes', () => {
+  it('grows with the largest CSV and with the vectors to come, within half the memory', () => {
+    const MB = 1024 * 1024
+    expect(loadBufferPoolBytes(0)).toBe(BUFFER_POOL_BYTES)
+    expect(loadBufferPoolBytes(100 * MB)).toBe(564 * MB)
+    // git/git: a 100 MB Doc CSV and 97,434 vectors of 512 floats (200 MB) that its pool could not hold
+    const vectors = 97_434 * 512 * 4
+    expect(loadBufferPoolBytes(100 * MB, BUFFER_POOL_BYTES, vectors)).toBe(Math.min(564 * MB + 3 * vectors, Math.floor(totalmem() / 2)))
+    expect(loadBufferPoolBytes(0, BUFFER_POOL_BYTES, 1e15)).toBe(Math.floor(totalmem() / 2))
   })
 })

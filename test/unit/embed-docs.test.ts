@@ -50,6 +50,22 @@ describe('what the model reads of a document', () => {
     expect(commitDoc({ sha: 'a'.repeat(40), subject: 'Docs', body: 'Explain what Signed-off-by: means.' }).text).toBe('Docs\nExplain what Signed-off-by: means.')
   })
 
+  it('embeds a bot’s commit by its subject alone, and keeps its whole message for the full-text index', () => {
+    const body = '| Package | Change |\n|---|---|\n| vite | 5.0.0 -> 5.0.1 |\n\nRelease notes: token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'
+    const bot = commitDoc({ sha: 'b'.repeat(40), subject: 'chore(deps): update vite (#12)', body }, { bot: true })
+    expect(bot.text).toContain('vite | 5.0.0')
+    expect(bot.search).toContain('release')
+    expect(docInput(bot).input).toBe(embeddingInput('chore(deps): update vite (#12)'))
+    // its pull request's title is the same input, so one vector
+    expect(hashOf(bot)).toBe(hashOf(pullRequestDoc({ number: 12, title: 'chore(deps): update vite' })!))
+    // a person's commit with that message is read whole
+    const person = commitDoc({ sha: 'b'.repeat(40), subject: 'chore(deps): update vite (#12)', body })
+    expect(docInput(person).input).toBe(embeddingInput(person.text))
+    expect(hashOf(person)).not.toBe(hashOf(bot))
+    // a secret in a bot's subject stays out of the model's input as out of the text
+    expect(JSON.stringify(commitDoc({ sha: 'b'.repeat(40), subject: 'set ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', body: 'x' }, { bot: true }))).not.toContain('ghp_0123456789')
+  })
+
   it('works a document’s hash out once it is asked for (an index without a model holds none)', () => {
     const commit = commitDoc({ sha: 'a'.repeat(40), subject: 'Cache compiled paths (#41)', body: '' })
     expect(commit.hash).toBe('')
