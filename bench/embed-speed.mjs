@@ -8,7 +8,7 @@
 // With --index, also the HNSW build of analyze (src/graph/schema.ts) on these vectors: its time,
 // and recall@10 against exact search for queries between two documents.
 //
-//   npm run build && node bench/embed-speed.mjs REPO [--limit N] [--index] [--json]
+//   npm run build && node bench/embed-speed.mjs REPO [--limit N] [--index] [--bot-bodies] [--test-symbols] [--json]
 //
 // REPO must be indexed (`gitwhy analyze`); embeddings need not be on. On a shared machine the
 // wall time depends on the neighbours: the load average is printed beside it.
@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchArgs, ROOT } from './lib.mjs'
 
-const { opt, repo, json, args } = benchArgs('node bench/embed-speed.mjs REPO [--limit N] [--index] [--json]')
+const { opt, repo, json, args } = benchArgs('node bench/embed-speed.mjs REPO [--limit N] [--index] [--bot-bodies] [--test-symbols] [--json]')
 const limit = Number(opt('limit', 0))
 
 const { cypher } = await import(join(ROOT, 'dist/services/cypher.js'))
@@ -25,12 +25,21 @@ const model = await import(join(ROOT, 'dist/embed/model.js'))
 const { embeddingInput, inputHash } = await import(join(ROOT, 'dist/embed/docs.js'))
 const { DocEmbedder, VectorCache } = await import(join(ROOT, 'dist/embed/vectors.js'))
 
-const rows = (await cypher({ repo, statement: 'MATCH (d:Doc) RETURN d.kind AS kind, d.text AS text ORDER BY d.row', maxRows: 0 })).rows
+const rows = (await cypher({ repo, statement: 'MATCH (d:Doc) RETURN d.kind AS kind, d.ref AS ref, d.path AS path, d.title AS title, d.text AS text ORDER BY d.row', maxRows: 0 })).rows
+// a bot's commit is embedded by its subject, a test file's symbol not at all (src/embed/docs.ts);
+// --bot-bodies, --test-symbols: as before 2026-11-28
+const { isBot } = await import(join(ROOT, 'dist/history/categorize.js'))
+const { isTestPath } = await import(join(ROOT, 'dist/parse/classify.js'))
+const testSymbols = args.includes('--test-symbols')
+const authors = (await cypher({ repo, statement: 'MATCH (c:Commit) RETURN c.sha AS sha, c.author_name AS name, c.author_email AS email', maxRows: 0 })).rows
+const bots = new Set(args.includes('--bot-bodies') ? [] : authors.filter((a) => isBot(a.name, a.email)).map((a) => a.sha))
 // what analyze gives the model (src/embed/docs.ts): a symbol's own text and its owners' subjects
 // (its summary's last lines that are commit subjects), every other document's text whole; each
 // input once
 const subjects = new Set(rows.filter((r) => r.kind === 'commit').map((r) => r.text.split('\n')[0].trim()))
 const inputsOf = (d) => {
+  if (d.kind === 'commit' && bots.has(d.ref)) return [embeddingInput(d.title)]
+  if (d.kind === 'symbol' && !testSymbols && isTestPath(d.path)) return []
   if (d.kind !== 'symbol') return [embeddingInput(d.text)]
   const lines = d.text.split('\n')
   let own = lines.length
@@ -95,6 +104,7 @@ docs.forEach((d, i) => {
 const report = {
   repo,
   texts: docs.length,
+  tokens,
   tokens_per_text: Math.round((tokens / docs.length) * 10) / 10,
   per_kind: Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, { texts: v.texts, tokens_per_text: Math.round((v.tokens / v.texts) * 10) / 10 }])),
   tokenizer: tokenizerName,
@@ -110,7 +120,7 @@ const report = {
 }
 if (json) process.stdout.write(JSON.stringify(report, null, 2) + '\n')
 else {
-  console.log(`${report.texts} distinct document texts of ${repo}, ${report.tokens_per_text} tokens each (${Object.entries(report.per_kind).map(([k, v]) => `${k} ${v.texts} × ${v.tokens_per_text}`).join(', ')})`)
+  console.log(`${report.texts} distinct document texts of ${repo}, ${report.tokens} tokens, ${report.tokens_per_text} each (${Object.entries(report.per_kind).map(([k, v]) => `${k} ${v.texts} × ${v.tokens_per_text}`).join(', ')})`)
   console.log(`embed(), one thread: ${report.embed_per_s}/s, ${report.embed_per_cpu_s} per CPU-second (tokenizer alone, ${report.tokenizer}: ${report.tokenizer_per_cpu_s} per CPU-second)`)
   console.log(`analyze's workers: ${report.workers_per_s}/s, ${report.workers_per_cpu_s} per CPU-second, ${report.workers_cpu_s} CPU-s with the model loads; same vectors as embed() (min cosine ${report.workers_min_cosine_to_embed})`)
   console.log(`load average ${report.load_average}`)

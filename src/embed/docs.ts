@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { ftsTerms } from '../codegraph/fts-terms.js'
 import { identifierWords } from '../codegraph/search-text.js'
 import { NO_WORDS } from '../graph/schema.js'
+import { isTestPath } from '../parse/classify.js'
 import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { embeddingText } from './model.js'
@@ -48,6 +49,11 @@ export interface DocRow {
   compose?: ComposedInput
   /** What the model reads when it is not the whole text (a bot's commit: its subject). Absent: the text. */
   input?: string
+  /**
+   * A document the model does not read: a symbol of a test file (isTestPath). It is found by its
+   * words alone, and its row has no DocVector.
+   */
+  unembedded?: true
 }
 
 /** The model inputs a composed vector is made of. */
@@ -170,7 +176,13 @@ export interface SymbolSummaryInput {
   ownerSubjects: string[]
 }
 
-/** A symbol's summary: its name in words, kind, signature, doc comment, path and the reasons its lines were written. */
+/**
+ * A symbol's summary: its name in words, kind, signature, doc comment, path and the reasons its
+ * lines were written. A test file's symbol is not embedded (DocRow.unembedded): half of the
+ * symbols of vuejs/core, honojs/hono, spf13/cobra and psf/requests are test cases and helpers,
+ * which a question by meaning is hardly after and `why` puts last anyway; their names and words
+ * stay in the full-text index, their commits' messages among the vectors.
+ */
 export function symbolDoc(s: SymbolSummaryInput): Omit<DocRow, 'row'> {
   const subjects = [...new Set(s.ownerSubjects.map((x) => scrubSecrets(x).trim()).filter(Boolean))].slice(0, OWNER_SUBJECTS)
   const own = [`${embeddingText(s.qualifiedName)} (${s.kind})`, s.signature, s.doc, s.path]
@@ -178,7 +190,8 @@ export function symbolDoc(s: SymbolSummaryInput): Omit<DocRow, 'row'> {
     .filter(Boolean)
     .join('\n')
   const compose = { own: embeddingInput(own.slice(0, MAX_TEXT)), parts: [...new Set(subjects.map((x) => embeddingInput(x)))].filter(Boolean) }
-  return finish({ id: `symbol:${s.id}`, kind: 'symbol', ref: s.id, path: s.path, line: s.startLine, title: s.qualifiedName, text: [own, ...subjects].join('\n') }, compose)
+  const draft: DocDraft = { id: `symbol:${s.id}`, kind: 'symbol', ref: s.id, path: s.path, line: s.startLine, title: s.qualifiedName, text: [own, ...subjects].join('\n') }
+  return isTestPath(s.path) ? { ...finish(draft), unembedded: true } : finish(draft, compose)
 }
 
 /** Rows numbered from `first` (a full build: 0; an update: after the previous index's last). */

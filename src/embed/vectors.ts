@@ -78,11 +78,12 @@ export class VectorCache {
     writeFileSync(path.join(dir, EMBEDDINGS_FILE), JSON.stringify({ model: this.model, dimensions: this.dimensions, hashes, nextRow: this.nextRow } satisfies CacheHeader))
   }
 
-  /** The vectors of `docs` in order, one flat array (a full build's DocVector rows). */
-  flat(docs: readonly DocRow[]): Float32Array {
-    const data = new Float32Array(docs.length * this.dimensions)
-    docs.forEach((d, i) => data.set(this.vectors.get(d.hash)!, i * this.dimensions))
-    return data
+  /** The vectors of `docs` that have one, in order, one flat array, and their rows (a full build's DocVector rows). */
+  flat(docs: readonly DocRow[]): { rows: number[]; data: Float32Array } {
+    const embedded = docs.filter((d) => !d.unembedded)
+    const data = new Float32Array(embedded.length * this.dimensions)
+    embedded.forEach((d, i) => data.set(this.vectors.get(d.hash)!, i * this.dimensions))
+    return { rows: embedded.map((d) => d.row), data }
   }
 }
 
@@ -126,7 +127,7 @@ export class DocEmbedder {
     private readonly onProgress: (done: number, total: number) => void = () => {},
   ) {}
 
-  add(docs: ReadonlyArray<Pick<DocRow, 'hash' | 'text' | 'compose'>>): void {
+  add(docs: ReadonlyArray<Pick<DocRow, 'hash' | 'text' | 'compose' | 'input' | 'unembedded'>>): void {
     const todo: Array<{ hash: string; input: string }> = []
     const want = (hash: string, input: string) => {
       if (this.cache.has(hash) || this.queued.has(hash)) return
@@ -134,6 +135,7 @@ export class DocEmbedder {
       todo.push({ hash, input })
     }
     for (const d of docs) {
+      if (d.unembedded) continue
       const { input, hash } = docInput(d)
       // each document once; one whose vector the previous index holds is not made again (a hash
       // this run queued is one it embeds, even when the cache has its vector by now)

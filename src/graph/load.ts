@@ -83,6 +83,8 @@ export interface WriteGraphOptions {
 export interface GraphVectors {
   dimensions: number
   data: Float32Array
+  /** The Doc row of each vector, in order (absent: 0, 1, 2, …: every document has one). */
+  rows?: number[]
 }
 
 export interface TableLoadStats {
@@ -174,7 +176,7 @@ export async function writeGraph(dbPath: string, data: GraphData, options: Write
       const count = vectors.data.length / vectors.dimensions
       const rowsFile = join(csvDir, 'vector-rows.npy')
       const dataFile = join(csvDir, 'vector-data.npy')
-      writeNpy(rowsFile, '<i8', [count], BigInt64Array.from({ length: count }, (_, i) => BigInt(i)))
+      writeNpy(rowsFile, '<i8', [count], BigInt64Array.from({ length: count }, (_, i) => BigInt(vectors.rows?.[i] ?? i)))
       writeNpy(dataFile, '<f4', [count, vectors.dimensions], vectors.data)
       await run(conn, `COPY ${VECTOR_INDEX.table} FROM (${cypherString(rowsFile)}, ${cypherString(dataFile)}) BY COLUMN`)
       if (count >= (options.vectorIndexRows ?? vectorIndexRows())) {

@@ -382,7 +382,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         await time('embeddings', () => embedder?.finish())
         cache.nextRow = docCount
         cache.save(dir, docHashes)
-        return embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, data: cache.flat(docs) } : undefined
+        return embedder && cache.dimensions > 0 ? { dimensions: cache.dimensions, ...cache.flat(docs) } : undefined
       }
       ;({ rels: graphRels } = await time('graph_load', () => writeGraph(path.join(dir, GRAPH_DB), data, { tmpDir: dir, vectors, vectorDimensions: embedder ? cache.dimensions || undefined : 0, release: true, onPhase: (name) => progress(`load ${name}`, 0, 1) })))
     }
@@ -511,7 +511,7 @@ async function refreshIndex(
         removeDocs: parts.removeDocs,
         updatePullRequests: parts.updatePullRequests,
         updateIssues: parts.updateIssues,
-        insert: { pullRequests: parts.newPullRequests, issues: parts.newIssues, partOf: forge.delta.partOf, closes: forge.delta.closes, docs, docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectors!.get(d.hash)!) })) : [] },
+        insert: { pullRequests: parts.newPullRequests, issues: parts.newIssues, partOf: forge.delta.partOf, closes: forge.delta.closes, docs, docVectors: embedder ? docs.filter((d) => !d.unembedded).map((d) => ({ row: d.row, embedding: Array.from(vectors!.get(d.hash)!) })) : [] },
       })
       vectors!.save(dir)
       forge.catalog.write(dir, { prs: forge.delta.prs, issues: forge.delta.issues, partOf: forge.delta.partOf, rows: forge.delta.rows })
@@ -1449,7 +1449,7 @@ async function updateIndex(u: {
     },
     insert: {
       ...analytics,
-      docVectors: embedder ? docs.map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
+      docVectors: embedder ? docs.filter((d) => !d.unembedded).map((d) => ({ row: d.row, embedding: Array.from(vectorCache.get(d.hash)!) })) : [],
       ...trajectory,
     },
   })

@@ -124,14 +124,24 @@ describe('search', () => {
   test('an update embeds only the texts it has not seen and equals a fresh build', async () => {
     const before = new Set([...(await docTexts(repo.dir)).values()].map((t) => t.split(' ')[0]))
     repo.write('src/client.ts', 'export async function fetchWithRetry(url: string): Promise<Response> {\n  return fetch(url, { keepalive: true })\n}\n\nexport function timeoutFor(attempt: number): number {\n  return 2 ** attempt * 100\n}\n')
+    // a test file's symbol is found by its words, and has no vector
+    repo.write('src/client.test.ts', 'export function retriesUntilTheServerAnswers(): void {\n  fetchWithRetry("http://example.test")\n}\n')
     repo.commit('Keep connections alive between attempts', { date: T0 + 6 * DAY })
     const update = await analyze({ repo: repo.dir, embeddings: true })
     expect(update.mode).toBe('incremental')
     const after = await docVectors(repo.dir)
     const hashes = new Map([...(await docTexts(repo.dir)).entries()].map(([id, t]) => [id, t.split(' ')[0]]))
-    const fresh = new Set([...hashes.values()].filter((h) => !before.has(h)))
-    // the new commit, and the two symbols of the file it changed (their summaries name it now)
+    const fresh = new Set([...hashes.values()].filter((h) => h && !before.has(h)))
+    // the new commit, and the two symbols of the file it changed (their summaries name it now);
+    // not the test file's symbol: its document has no hash (nothing embedded) and no vector
     expect(fresh.size).toBe(3)
+    const testSymbol = 'symbol:src/client.test.ts#retriesUntilTheServerAnswers'
+    expect(hashes.get(testSymbol)).toBe('')
+    expect(after.has(testSymbol)).toBe(false)
+    const byWords = await search({ repo: repo.dir, text: 'retries until the server answers', kind: 'symbol', mode: 'bm25' })
+    expect(byWords.hits[0]).toMatchObject({ ref: 'src/client.test.ts#retriesUntilTheServerAnswers', why: { bm25_rank: 1 } })
+    const hybrid = await search({ repo: repo.dir, text: 'retries until the server answers', kind: 'symbol', limit: 0 })
+    expect(hybrid.hits.find((h) => h.ref === 'src/client.test.ts#retriesUntilTheServerAnswers')).toMatchObject({ why: { bm25_rank: 1, vector_rank: null, cosine: null } })
     expect(update.embeddings).toEqual({ model: BUNDLED_MODEL_ID, embedded: fresh.size })
     // the documents the delta inserted are in the full-text index, with their own words only
     const words = async (text: string) => (await search({ repo: repo.dir, text, mode: 'bm25', limit: 0 })).hits.map((h) => `${h.kind} ${h.ref} ${h.score}`)
@@ -142,7 +152,8 @@ describe('search', () => {
 
     const rebuilt = await analyze({ repo: repo.dir, force: true, embeddings: true })
     expect(await Promise.all(questions.map(words))).toEqual(updated)
-    expect(rebuilt.embeddings.embedded).toBe(new Set(hashes.values()).size)
+    expect(rebuilt.embeddings.embedded).toBe(new Set([...hashes.values()].filter(Boolean)).size)
+    expect(hashes.size - (await docVectors(repo.dir)).size).toBe(1)
     const full = await docVectors(repo.dir)
     expect([...after.keys()].sort()).toEqual([...full.keys()].sort())
     for (const [id, doc] of full) {

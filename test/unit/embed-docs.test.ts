@@ -88,6 +88,16 @@ describe('what the model reads of a document', () => {
     expect(hashOf(symbolDoc(symbol()))).toBe(hashOf(doc))
   })
 
+  it('leaves a test file’s symbols out of the model, not out of the text', () => {
+    for (const path of ['src/__tests__/router.spec.ts', 'tests/test_router.py', 'router_test.go', 'src/router.test.ts']) {
+      const doc = symbolDoc(symbol({ path }))
+      expect(doc, path).toMatchObject({ unembedded: true, hash: '' })
+      expect(doc.compose, path).toBeUndefined()
+      expect(doc.text, path).toContain('Cache compiled paths')
+    }
+    expect(symbolDoc(symbol()).unembedded).toBeUndefined()
+  })
+
   it('keeps secrets out of a symbol’s model inputs as out of its text', () => {
     const doc = symbolDoc(symbol({ doc: 'token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', ownerSubjects: ['set GITHUB_TOKEN=ghp_0123456789abcdefghijklmnopqrstuvwxyzAB'] }))
     expect(JSON.stringify(doc)).not.toContain('ghp_0123456789abcdefghijklmnopqrstuvwxyzAB')
@@ -131,5 +141,16 @@ describe('DocEmbedder', () => {
     again.add(docs)
     await again.finish()
     expect([again.documents, again.total]).toEqual([0, 0])
+
+    // a test file's symbol is not embedded, and the vectors of a build leave its row out
+    const tested = symbolDoc(symbol({ id: 'src/router.test.ts#routes', path: 'src/router.test.ts' }))
+    const other = new DocEmbedder(VectorCache.load(null, null))
+    other.add([tested])
+    await other.finish()
+    expect([other.documents, other.total]).toEqual([0, 0])
+    const rows = [...docs, tested].map((d, row) => ({ ...d, row }))
+    const flat = cache.flat(rows)
+    expect(flat.rows).toEqual([0, 1, 2, 3])
+    expect(flat.data.length).toBe(4 * cache.dimensions)
   }, 60_000)
 })
