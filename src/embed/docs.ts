@@ -50,8 +50,8 @@ export interface DocRow {
   /** What the model reads when it is not the whole text (a bot's commit: its subject). Absent: the text. */
   input?: string
   /**
-   * A document the model does not read: a symbol of a test file (isTestPath). It is found by its
-   * words alone, and its row has no DocVector.
+   * A document the model does not read: a symbol of a test file (isTestPath), a message of fewer
+   * than MIN_WORDS words. It is found by its words alone, and its row has no DocVector.
    */
   unembedded?: true
 }
@@ -144,7 +144,23 @@ const SIGN_OFF = /^[ \t]*Signed-off-by:.*$/gim
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>, options: { bot?: boolean } = {}): Omit<DocRow, 'row'> {
   const body = c.body.replace(SIGN_OFF, '').trim()
   const doc = finish({ id: `commit:${c.sha}`, kind: 'commit', ref: c.sha, path: '', line: 0, title: c.subject, text: body ? `${c.subject}\n${body}` : c.subject })
-  return options.bot && body ? { ...doc, input: embeddingInput(doc.title) } : doc
+  return wordsOnly(options.bot && body ? { ...doc, input: embeddingInput(doc.title) } : doc)
+}
+
+/** Words (a letter or digit run of 2 or more; each Han, kana or Hangul character) a text must have for the model to read it. */
+const MIN_WORDS = 3
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}]{2,}/gu
+
+/**
+ * A commit, PR or issue whose text has fewer than MIN_WORDS words is found by its words alone: its
+ * vector would say nothing, and sits where the model puts every text it cannot read, near the
+ * middle, where it came first for questions the model reads no better (honojs/hono: "炎",
+ * "Fixed example", "chore: denoify" before `stripWeak` for "etag weak comparison"). Releases
+ * ("v2.7.3", "release: v3.3.7"), "chore: format": 124 of vuejs/core's 10,328 such documents.
+ */
+function wordsOnly(doc: Omit<DocRow, 'row'>): Omit<DocRow, 'row'> {
+  const words = (doc.input ?? embeddingInput(doc.text)).match(WORD)?.length ?? 0
+  return words >= MIN_WORDS ? doc : { ...doc, unembedded: true }
 }
 
 /**
@@ -152,12 +168,12 @@ export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>, option
  * the review comments on indexed files (the first 2,000 characters in all).
  */
 export function pullRequestDoc(p: Pick<PullRequestRow, 'number' | 'title'> & Partial<Pick<PullRequestRow, 'body' | 'labels' | 'reviews'>>): Omit<DocRow, 'row'> | null {
-  return p.title.trim() ? finish({ id: `pr:${p.number}`, kind: 'pr', ref: String(p.number), path: '', line: 0, title: p.title, text: entityText(p.title, p.labels, p.body, p.reviews) }) : null
+  return p.title.trim() ? wordsOnly(finish({ id: `pr:${p.number}`, kind: 'pr', ref: String(p.number), path: '', line: 0, title: p.title, text: entityText(p.title, p.labels, p.body, p.reviews) })) : null
 }
 
 /** An issue's document: its title, and with forge enrichment its labels and description. */
 export function issueDoc(i: Pick<IssueRow, 'number' | 'title'> & Partial<Pick<IssueRow, 'body' | 'labels'>>): Omit<DocRow, 'row'> | null {
-  return i.title.trim() ? finish({ id: `issue:${i.number}`, kind: 'issue', ref: String(i.number), path: '', line: 0, title: i.title, text: entityText(i.title, i.labels, i.body) }) : null
+  return i.title.trim() ? wordsOnly(finish({ id: `issue:${i.number}`, kind: 'issue', ref: String(i.number), path: '', line: 0, title: i.title, text: entityText(i.title, i.labels, i.body) })) : null
 }
 
 function entityText(title: string, labels = '', body = '', reviews = ''): string {

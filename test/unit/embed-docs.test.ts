@@ -66,6 +66,22 @@ describe('what the model reads of a document', () => {
     expect(JSON.stringify(commitDoc({ sha: 'b'.repeat(40), subject: 'set ghp_0123456789abcdefghijklmnopqrstuvwxyzAB', body: 'x' }, { bot: true }))).not.toContain('ghp_0123456789')
   })
 
+  it('leaves a message of fewer than three words out of the model, not out of the text', () => {
+    const commit = (subject: string, body = '') => commitDoc({ sha: 'c'.repeat(40), subject, body })
+    for (const subject of ['炎', 'v2.7.3', 'release: v3.3.7', 'chore: denoify', 'Fixed example', 'Fix typo (#12)']) {
+      expect(commit(subject).unembedded, subject).toBe(true)
+      expect(commit(subject).text, subject).toBe(subject)
+    }
+    // each Han character is a word; a body counts
+    for (const [subject, body] of [['修复路由缓存', ''], ['Update README.md', ''], ['Fixed example', 'The example forgot to await the server.']]) {
+      expect(commit(subject, body).unembedded, subject).toBeUndefined()
+    }
+    // a bot's commit is read by its subject: a short one is not read at all
+    expect(commitDoc({ sha: 'c'.repeat(40), subject: 'v1.2.3', body: 'A long generated changelog with many words in it' }, { bot: true }).unembedded).toBe(true)
+    expect(pullRequestDoc({ number: 3, title: 'Fix typo' })!.unembedded).toBe(true)
+    expect(pullRequestDoc({ number: 3, title: 'Fix a typo in the guide' })!.unembedded).toBeUndefined()
+  })
+
   it('works a document’s hash out once it is asked for (an index without a model holds none)', () => {
     const commit = commitDoc({ sha: 'a'.repeat(40), subject: 'Cache compiled paths (#41)', body: '' })
     expect(commit.hash).toBe('')
