@@ -8,7 +8,7 @@
 // With --index, also the HNSW build of analyze (src/graph/schema.ts) on these vectors: its time,
 // and recall@10 against exact search for queries between two documents.
 //
-//   npm run build && node bench/embed-speed.mjs REPO [--limit N] [--index] [--bot-bodies] [--test-symbols] [--json]
+//   npm run build && node bench/embed-speed.mjs REPO [--limit N] [--index] [--bot-bodies] [--test-symbols] [--short-texts] [--json]
 //
 // REPO must be indexed (`gitwhy analyze`); embeddings need not be on. On a shared machine the
 // wall time depends on the neighbours: the load average is printed beside it.
@@ -17,20 +17,21 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { benchArgs, ROOT } from './lib.mjs'
 
-const { opt, repo, json, args } = benchArgs('node bench/embed-speed.mjs REPO [--limit N] [--index] [--bot-bodies] [--test-symbols] [--json]')
+const { opt, repo, json, args } = benchArgs('node bench/embed-speed.mjs REPO [--limit N] [--index] [--bot-bodies] [--test-symbols] [--short-texts] [--json]')
 const limit = Number(opt('limit', 0))
 
 const { cypher } = await import(join(ROOT, 'dist/services/cypher.js'))
 const model = await import(join(ROOT, 'dist/embed/model.js'))
-const { embeddingInput, inputHash } = await import(join(ROOT, 'dist/embed/docs.js'))
+const { embeddingInput, inputHash, tooShort } = await import(join(ROOT, 'dist/embed/docs.js'))
 const { DocEmbedder, VectorCache } = await import(join(ROOT, 'dist/embed/vectors.js'))
 
 const rows = (await cypher({ repo, statement: 'MATCH (d:Doc) RETURN d.kind AS kind, d.ref AS ref, d.path AS path, d.title AS title, d.text AS text ORDER BY d.row', maxRows: 0 })).rows
 // a bot's commit is embedded by its subject, a test file's symbol not at all (src/embed/docs.ts);
-// --bot-bodies, --test-symbols: as before 2026-11-28
+// messages of fewer than three words not at all; --bot-bodies, --test-symbols, --short-texts: as before 2026-11-28
 const { isBot } = await import(join(ROOT, 'dist/history/categorize.js'))
 const { isTestPath } = await import(join(ROOT, 'dist/parse/classify.js'))
 const testSymbols = args.includes('--test-symbols')
+const shortTexts = args.includes('--short-texts')
 const authors = (await cypher({ repo, statement: 'MATCH (c:Commit) RETURN c.sha AS sha, c.author_name AS name, c.author_email AS email', maxRows: 0 })).rows
 const bots = new Set(args.includes('--bot-bodies') ? [] : authors.filter((a) => isBot(a.name, a.email)).map((a) => a.sha))
 // what analyze gives the model (src/embed/docs.ts): a symbol's own text and its owners' subjects
@@ -38,9 +39,11 @@ const bots = new Set(args.includes('--bot-bodies') ? [] : authors.filter((a) => 
 // input once
 const subjects = new Set(rows.filter((r) => r.kind === 'commit').map((r) => r.text.split('\n')[0].trim()))
 const inputsOf = (d) => {
-  if (d.kind === 'commit' && bots.has(d.ref)) return [embeddingInput(d.title)]
   if (d.kind === 'symbol' && !testSymbols && isTestPath(d.path)) return []
-  if (d.kind !== 'symbol') return [embeddingInput(d.text)]
+  if (d.kind !== 'symbol') {
+    const input = d.kind === 'commit' && bots.has(d.ref) ? embeddingInput(d.title) : embeddingInput(d.text)
+    return !shortTexts && tooShort(input) ? [] : [input]
+  }
   const lines = d.text.split('\n')
   let own = lines.length
   while (own > 1 && subjects.has(lines[own - 1].trim())) own--

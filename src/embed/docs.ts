@@ -159,8 +159,12 @@ const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han
  * ("v2.7.3", "release: v3.3.7"), "chore: format": 124 of vuejs/core's 10,328 such documents.
  */
 function wordsOnly(doc: Omit<DocRow, 'row'>): Omit<DocRow, 'row'> {
-  const words = (doc.input ?? embeddingInput(doc.text)).match(WORD)?.length ?? 0
-  return words >= MIN_WORDS ? doc : { ...doc, unembedded: true }
+  return tooShort(doc.input ?? embeddingInput(doc.text)) ? { ...doc, unembedded: true } : doc
+}
+
+/** A model input of fewer than MIN_WORDS words. */
+export function tooShort(input: string): boolean {
+  return (input.match(WORD)?.length ?? 0) < MIN_WORDS
 }
 
 /**
