@@ -50,8 +50,9 @@ export interface DocRow {
   /** What the model reads when it is not the whole text (a bot's commit: its subject). Absent: the text. */
   input?: string
   /**
-   * A document the model does not read: a symbol of a test file (isTestPath), a message of fewer
-   * than MIN_WORDS words. It is found by its words alone, and its row has no DocVector.
+   * A document the model does not read: a symbol of a test file (isTestPath, set by symbolDoc), a
+   * message of fewer than MIN_WORDS words (set by docInput). It is found by its words alone, and
+   * its row has no DocVector.
    */
   unembedded?: true
 }
@@ -113,15 +114,23 @@ function finish(draft: DocDraft, compose?: ComposedInput): Omit<DocRow, 'row'> {
 }
 
 /**
- * A document's model input (null for a composed one, whose inputs are its parts) and its hash,
- * which it keeps from then on (DocRow.hash).
+ * A document's model input (null for a composed one, whose inputs are its parts, and for one the
+ * model does not read: DocRow.unembedded, hash '') and its hash, which it keeps from then on
+ * (DocRow.hash).
  */
-export function docInput(d: Pick<DocRow, 'hash' | 'text' | 'compose' | 'input'>): { input: string | null; hash: string } {
+export function docInput(d: Pick<DocRow, 'hash' | 'text' | 'compose' | 'input' | 'unembedded'>): { input: string | null; hash: string } {
+  if (d.unembedded) return { input: null, hash: '' }
   if (d.compose) {
     d.hash ||= inputHash(['composed', d.compose.own, ...d.compose.parts].join('\n'))
     return { input: null, hash: d.hash }
   }
   const input = d.input ?? embeddingInput(d.text)
+  // a message of fewer than MIN_WORDS words is found by its words alone (decided here, where the
+  // model's input is made anyway: without a model no document pays for it)
+  if (tooShort(input)) {
+    d.unembedded = true
+    return { input: null, hash: '' }
+  }
   d.hash ||= inputHash(input)
   return { input, hash: d.hash }
 }
@@ -144,7 +153,7 @@ const SIGN_OFF = /^[ \t]*Signed-off-by:.*$/gim
 export function commitDoc(c: Pick<CommitRow, 'sha' | 'subject' | 'body'>, options: { bot?: boolean } = {}): Omit<DocRow, 'row'> {
   const body = c.body.replace(SIGN_OFF, '').trim()
   const doc = finish({ id: `commit:${c.sha}`, kind: 'commit', ref: c.sha, path: '', line: 0, title: c.subject, text: body ? `${c.subject}\n${body}` : c.subject })
-  return wordsOnly(options.bot && body ? { ...doc, input: embeddingInput(doc.title) } : doc)
+  return options.bot && body ? { ...doc, input: embeddingInput(doc.title) } : doc
 }
 
 /** Words (a letter or digit run of 2 or more; each Han, kana or Hangul character) a text must have for the model to read it. */
@@ -152,17 +161,12 @@ const MIN_WORDS = 3
 const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]|[\p{L}\p{N}]{2,}/gu
 
 /**
- * A commit, PR or issue whose text has fewer than MIN_WORDS words is found by its words alone: its
- * vector would say nothing, and sits where the model puts every text it cannot read, near the
- * middle, where it came first for questions the model reads no better (honojs/hono: "炎",
+ * A model input of fewer than MIN_WORDS words (docInput leaves such a commit, PR or issue to its
+ * words): its vector would say nothing, and sits where the model puts every text it cannot read,
+ * near the middle, where it came first for questions the model reads no better (honojs/hono: "炎",
  * "Fixed example", "chore: denoify" before `stripWeak` for "etag weak comparison"). Releases
  * ("v2.7.3", "release: v3.3.7"), "chore: format": 124 of vuejs/core's 10,328 such documents.
  */
-function wordsOnly(doc: Omit<DocRow, 'row'>): Omit<DocRow, 'row'> {
-  return tooShort(doc.input ?? embeddingInput(doc.text)) ? { ...doc, unembedded: true } : doc
-}
-
-/** A model input of fewer than MIN_WORDS words. */
 export function tooShort(input: string): boolean {
   return (input.match(WORD)?.length ?? 0) < MIN_WORDS
 }
@@ -172,12 +176,12 @@ export function tooShort(input: string): boolean {
  * the review comments on indexed files (the first 2,000 characters in all).
  */
 export function pullRequestDoc(p: Pick<PullRequestRow, 'number' | 'title'> & Partial<Pick<PullRequestRow, 'body' | 'labels' | 'reviews'>>): Omit<DocRow, 'row'> | null {
-  return p.title.trim() ? wordsOnly(finish({ id: `pr:${p.number}`, kind: 'pr', ref: String(p.number), path: '', line: 0, title: p.title, text: entityText(p.title, p.labels, p.body, p.reviews) })) : null
+  return p.title.trim() ? finish({ id: `pr:${p.number}`, kind: 'pr', ref: String(p.number), path: '', line: 0, title: p.title, text: entityText(p.title, p.labels, p.body, p.reviews) }) : null
 }
 
 /** An issue's document: its title, and with forge enrichment its labels and description. */
 export function issueDoc(i: Pick<IssueRow, 'number' | 'title'> & Partial<Pick<IssueRow, 'body' | 'labels'>>): Omit<DocRow, 'row'> | null {
-  return i.title.trim() ? wordsOnly(finish({ id: `issue:${i.number}`, kind: 'issue', ref: String(i.number), path: '', line: 0, title: i.title, text: entityText(i.title, i.labels, i.body) })) : null
+  return i.title.trim() ? finish({ id: `issue:${i.number}`, kind: 'issue', ref: String(i.number), path: '', line: 0, title: i.title, text: entityText(i.title, i.labels, i.body) }) : null
 }
 
 function entityText(title: string, labels = '', body = '', reviews = ''): string {

@@ -135,8 +135,8 @@ export class DocEmbedder {
       todo.push({ hash, input })
     }
     for (const d of docs) {
-      if (d.unembedded) continue
       const { input, hash } = docInput(d)
+      if (d.unembedded) continue
       // each document once; one whose vector the previous index holds is not made again (a hash
       // this run queued is one it embeds, even when the cache has its vector by now)
       if (this.made.has(hash) || (this.cache.has(hash) && !this.queued.has(hash))) continue

@@ -20,9 +20,9 @@ import { explainSkip, readSkippedFiles, type SkippedReason } from './skipped-fil
 import { isAncestor, requireIndex, resolveRepo, type IndexMeta } from './workspace.js'
 
 const MEMO_SIZE = 256
-/** Nearest documents a vector's answer keeps (why.ts reads 500 for a question's cosines), and the answers kept. */
-const SCAN_TOP = 500
-const SCANS_KEPT = 16
+/** Nearest documents a vector's answer keeps (why.ts reads that many for a question's cosines), and the answers kept. */
+export const NEAREST_KEPT = 500
+const ANSWERS_KEPT = 16
 
 /** Read access to one repository's active index; every part is loaded on first use. */
 export class IndexReader {
@@ -68,7 +68,7 @@ export class IndexReader {
   /**
    * The `top` documents nearest to a vector (cosine distance, nearest first): through the vector
    * index where the index has one, else read from every vector (schema.ts VECTOR_INDEX_ROWS).
-   * Either costs about the same for any `top` up to SCAN_TOP (the index searches efs 500
+   * Either costs about the same for any `top` up to NEAREST_KEPT (the index searches efs 500
    * candidates anyway), so it keeps at least that many and answers a later call for the same
    * vector from them.
    */
@@ -76,14 +76,14 @@ export class IndexReader {
     const g = await this.graph()
     this.vectorIndexed ??= this.once(async () => Number((await g.query<{ n: number }>(HAS_VECTOR_INDEX))[0]?.n ?? 0) > 0, (p) => this.vectorIndexed === p && (this.vectorIndexed = null))
     const query = (await this.vectorIndexed) ? CODE_QUERIES.docNearest : CODE_QUERIES.docNearestScan
-    const kept = Math.max(top, SCAN_TOP)
+    const kept = Math.max(top, NEAREST_KEPT)
     const key = `${kept} ${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')}`
     let found = this.nearest.get(key)
     if (!found) {
       found = g.query<{ row: number; distance: number }>(query, { v: Array.from(v), top: kept })
       this.nearest.set(key, found)
       found.catch(() => this.nearest.get(key) === found && this.nearest.delete(key))
-      if (this.nearest.size > SCANS_KEPT) this.nearest.delete(this.nearest.keys().next().value!)
+      if (this.nearest.size > ANSWERS_KEPT) this.nearest.delete(this.nearest.keys().next().value!)
     }
     return (await found).slice(0, top)
   }

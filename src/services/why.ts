@@ -7,7 +7,7 @@ import { scrubSecrets } from '../text/scrub.js'
 import { related } from './analytics.js'
 import { answerRecord, answerScope, readFeedback, recordAnswer, rerankByFeedback } from './feedback.js'
 import { evidence } from './evidence.js'
-import { IndexReader, withReader } from './index-reader.js'
+import { IndexReader, NEAREST_KEPT, withReader } from './index-reader.js'
 import { withTrajectory, type TrajectoryItem } from './trajectory.js'
 import { answerWithLlm, llmLines, type WhyLlm } from './why-llm.js'
 import { gitwhyDir } from './workspace.js'
@@ -234,8 +234,6 @@ const RELEVANCE_WEIGHT = 1
 /** Cosine below this says nothing with the bundled model (unrelated sentences score about that); 1 at COSINE_FULL. */
 const COSINE_FLOOR = 0.3
 const COSINE_FULL = 0.8
-/** Nearest documents asked of the vector index for a question's cosines. */
-const NEAREST_READ = 500
 
 /**
  * Each commit's closeness to the question in [0, 1]: the share of the question's words its
@@ -254,11 +252,12 @@ async function questionRelevance(reader: IndexReader, question: string, mode: Se
   }
   if (mode !== 'bm25') {
     const g = await reader.graph()
-    // the cosines of the question's nearest NEAREST_READ documents (reading the candidates' stored
-    // vectors back costs seconds on a large index): a candidate beyond them is too far to count anyway
+    // the cosines of the question's nearest NEAREST_KEPT documents, what the reader keeps of the
+    // question's search anyway (reading the candidates' stored vectors back costs seconds on a
+    // large index): a candidate beyond them is too far to count anyway
     const [[q], docs] = await Promise.all([embed([embeddingText(question)]), g.query<{ ref: string; row: number }>(CODE_QUERIES.docRowsOf, { kind: 'commit', refs: commits.map((c) => c.commit.sha) })])
     if (docs.length > 0) {
-      const cosine = new Map((await reader.nearestDocs(q, NEAREST_READ)).map((n) => [Number(n.row), 1 - Number(n.distance)]))
+      const cosine = new Map((await reader.nearestDocs(q, NEAREST_KEPT)).map((n) => [Number(n.row), 1 - Number(n.distance)]))
       for (const d of docs) {
         const c = cosine.get(Number(d.row))
         if (c === undefined) continue

@@ -67,9 +67,14 @@ describe('what the model reads of a document', () => {
   })
 
   it('leaves a message of fewer than three words out of the model, not out of the text', () => {
-    const commit = (subject: string, body = '') => commitDoc({ sha: 'c'.repeat(40), subject, body })
+    // decided when the model's input is made (docInput): a document built without a model pays nothing
+    const read = <T extends Parameters<typeof docInput>[0]>(d: T): T => (docInput(d), d)
+    const commit = (subject: string, body = '') => read(commitDoc({ sha: 'c'.repeat(40), subject, body }))
     for (const subject of ['炎', 'v2.7.3', 'release: v3.3.7', 'chore: denoify', 'Fixed example', 'Fix typo (#12)']) {
+      expect(commitDoc({ sha: 'c'.repeat(40), subject, body: '' }).unembedded, subject).toBeUndefined()
       expect(commit(subject).unembedded, subject).toBe(true)
+      expect(commit(subject).hash, subject).toBe('')
+      expect(docInput(commit(subject)).input, subject).toBeNull()
       expect(commit(subject).text, subject).toBe(subject)
     }
     // each Han character is a word; a body counts
@@ -77,9 +82,9 @@ describe('what the model reads of a document', () => {
       expect(commit(subject, body).unembedded, subject).toBeUndefined()
     }
     // a bot's commit is read by its subject: a short one is not read at all
-    expect(commitDoc({ sha: 'c'.repeat(40), subject: 'v1.2.3', body: 'A long generated changelog with many words in it' }, { bot: true }).unembedded).toBe(true)
-    expect(pullRequestDoc({ number: 3, title: 'Fix typo' })!.unembedded).toBe(true)
-    expect(pullRequestDoc({ number: 3, title: 'Fix a typo in the guide' })!.unembedded).toBeUndefined()
+    expect(read(commitDoc({ sha: 'c'.repeat(40), subject: 'v1.2.3', body: 'A long generated changelog with many words in it' }, { bot: true })).unembedded).toBe(true)
+    expect(read(pullRequestDoc({ number: 3, title: 'Fix typo' })!).unembedded).toBe(true)
+    expect(read(pullRequestDoc({ number: 3, title: 'Fix a typo in the guide' })!).unembedded).toBeUndefined()
   })
 
   it('works a document’s hash out once it is asked for (an index without a model holds none)', () => {
