@@ -222,6 +222,13 @@ export class AnalyticsColumns {
     return out
   }
 
+  /** sha → the commit's subject (the last commit of a sha, as a map built from the list has it), of these shas only. */
+  subjectsBySha(shas: ReadonlySet<string>): Map<string, string> {
+    const out = new Map<string, string>()
+    for (let i = 0; i < this.length; i++) if (shas.has(this.sha[i])) out.set(this.sha[i], this.subject[i])
+    return out
+  }
+
   /** The object form (risk's backtest and the tests read it). */
   toCache(): AnalyticsCache {
     const s = this.strings
