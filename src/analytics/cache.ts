@@ -1,11 +1,12 @@
 import { writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { deserialize, serialize } from 'node:v8'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
 import { blameOwners } from '../history/hunk-mapper.js'
 import { fileImports } from '../codegraph/resolve.js'
 import { installedLanguageRegistry } from '../parse/registry.js'
 import { symbolIds, type IndexedFile } from '../services/index-layout.js'
-import { damagedIndex, parseIndexJson, readIndexFile, readIndexJson } from '../services/index-integrity.js'
+import { damagedIndex, listsFile, parseIndexJson, readIndexFile, readIndexJson } from '../services/index-integrity.js'
 import type { CommitCategory } from '../services/types.js'
 import type { ChangeWithSymbolLines } from './stats.js'
 import type { AnalyticsInput, Change } from './types.js'
@@ -17,6 +18,9 @@ import { AnalyticsColumns } from './columns.js'
  * update recomputes them exactly as a full build would, without re-reading the history.
  */
 export const ANALYTICS_FILE = 'analytics.json'
+/** What an index holds now in place of analytics.json: its columns (analytics.bin) and the ownership (ownership.json). */
+export const ANALYTICS_BIN = 'analytics.bin'
+export const OWNERSHIP_FILE = 'ownership.json'
 
 export interface AnalyticsCache {
   changes: ChangeWithSymbolLines[]
@@ -26,13 +30,28 @@ export interface AnalyticsCache {
 
 export function saveAnalyticsCache(dir: string, cache: AnalyticsCache | AnalyticsColumns): void {
   const columns = cache instanceof AnalyticsColumns ? cache : AnalyticsColumns.fromCache(cache)
-  writeFileSync(path.join(dir, ANALYTICS_FILE), JSON.stringify(columns.toCompact()))
+  writeFileSync(path.join(dir, ANALYTICS_BIN), serialize(columns.toStored()))
+  writeFileSync(path.join(dir, OWNERSHIP_FILE), JSON.stringify(columns.ownership))
 }
 
-/** The inputs as columns, from either format of analytics.json. */
+/**
+ * The inputs as columns: from analytics.bin and ownership.json, or from either format of
+ * analytics.json (an index written before them; an update writes the new files).
+ */
 export function loadAnalyticsColumns(dir: string): AnalyticsColumns {
+  const stored = readIndexFile(dir, ANALYTICS_BIN)
+  if (stored) {
+    const ownership = loadOwnership(dir)
+    try {
+      const columns = AnalyticsColumns.fromCompact(deserialize(stored) as StoredAnalyticsColumns)
+      columns.ownership = ownership
+      return columns
+    } catch {
+      throw damagedIndex(dir, `${ANALYTICS_BIN} cannot be read`)
+    }
+  }
   const cache = readIndexJson<AnalyticsCache | CompactAnalyticsCache>(dir, ANALYTICS_FILE)
-  if (!cache) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
+  if (!cache) throw damagedIndex(dir, `${ANALYTICS_BIN} is missing`)
   try {
     return isCompact(cache) ? AnalyticsColumns.fromCompact(cache) : AnalyticsColumns.fromCache(cache)
   } catch {
@@ -41,8 +60,9 @@ export function loadAnalyticsColumns(dir: string): AnalyticsColumns {
 }
 
 export function loadAnalyticsCache(dir: string): AnalyticsCache {
+  if (listsFile(dir, ANALYTICS_BIN)) return loadAnalyticsColumns(dir).toCache()
   const cache = readIndexJson<AnalyticsCache | CompactAnalyticsCache>(dir, ANALYTICS_FILE)
-  if (!cache) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
+  if (!cache) throw damagedIndex(dir, `${ANALYTICS_BIN} is missing`)
   if (!isCompact(cache)) return cache
   try {
     return AnalyticsColumns.fromCompact(cache).toCache()
@@ -90,6 +110,25 @@ export interface CompactAnalyticsCache {
   ownership: AnalyticsCache['ownership']
 }
 
+/**
+ * analytics.bin (v8.serialize): CompactAnalyticsCache's columns, the numbers in typed arrays and
+ * the shas one per line of one string; the ownership is in ownership.json.
+ */
+export interface StoredAnalyticsColumns extends Omit<CompactAnalyticsCache, 'format' | 'sha' | 'time' | 'author' | 'category' | 'fileCount' | 'filePath' | 'additions' | 'deletions' | 'symbolCount' | 'symbol' | 'symbolLines' | 'ownership'> {
+  format: 4
+  sha: string
+  time: Float64Array
+  author: Int32Array
+  category: Int32Array
+  fileCount: Int32Array
+  filePath: Int32Array
+  additions: Int32Array
+  deletions: Int32Array
+  symbolCount: Int32Array
+  symbol: Int32Array
+  symbolLines: Int32Array
+}
+
 function isCompact(cache: AnalyticsCache | CompactAnalyticsCache): cache is CompactAnalyticsCache {
   const format = (cache as CompactAnalyticsCache).format
   return format === 2 || format === 3
@@ -104,6 +143,11 @@ const OWNERSHIP_KEY = Buffer.from('"ownership":{')
  * ownership itself is followed by `[`. Anything else falls back to reading the whole file.
  */
 export function loadOwnership(dir: string): AnalyticsCache['ownership'] {
+  if (listsFile(dir, OWNERSHIP_FILE)) {
+    const ownership = readIndexJson<AnalyticsCache['ownership']>(dir, OWNERSHIP_FILE)
+    if (typeof ownership !== 'object' || ownership === null || Array.isArray(ownership)) throw damagedIndex(dir, `${OWNERSHIP_FILE} cannot be read`)
+    return ownership
+  }
   const data = readIndexFile(dir, ANALYTICS_FILE)
   if (!data) throw damagedIndex(dir, `${ANALYTICS_FILE} is missing`)
   const at = data.indexOf(OWNERSHIP_KEY)

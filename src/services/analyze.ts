@@ -915,7 +915,10 @@ function fileRow(p: string, f: IndexedFile | undefined): FileRow {
 /** "Now" for the analytics: the indexed HEAD's committer date. */
 function headTime(cache: AnalyticsColumns, head: string): number {
   const at = cache.sha.indexOf(head)
-  return at >= 0 ? cache.time[at] : cache.time.reduce((max, t) => Math.max(max, t), 0)
+  if (at >= 0) return cache.time[at]
+  let max = 0
+  for (let i = 0; i < cache.time.length; i++) max = Math.max(max, cache.time[i])
+  return max
 }
 
 /**

@@ -289,6 +289,11 @@ export function readIndexFile(dir: string, rel: string): Buffer | null {
   return data
 }
 
+/** The index's manifest lists this file (its build wrote it). */
+export function listsFile(dir: string, rel: string): boolean {
+  return Object.hasOwn(manifestOf(dir).files, rel)
+}
+
 /** A JSON file of the index, checked and parsed (any failure is damage); null when the build wrote none. */
 export function readIndexJson<T>(dir: string, rel: string): T | null {
   const data = readIndexFile(dir, rel)

@@ -36,7 +36,7 @@ export const IGNORED_REVS_FILE = 'ignored-revs.json'
 /** What the index took from the forge cache (src/forge/apply.ts ForgeApplied). */
 export const FORGE_FILE = 'forge.json'
 /** Every file a complete index directory holds (the per-path history index has three). */
-export const INDEX_FILES = [GRAPH_DB, FILES, 'commits', 'dag.json', 'diffs.bin', 'diffs-index', 'patches.bin', 'patches-index', 'analytics.json', 'analytics-out.json', 'identities.json', IGNORED_REVS_FILE, FORGE_FILE] as const
+export const INDEX_FILES = [GRAPH_DB, FILES, 'commits', 'dag.json', 'diffs.bin', 'diffs-index', 'patches.bin', 'patches-index', 'analytics-out.json', 'identities.json', IGNORED_REVS_FILE, FORGE_FILE] as const
 
 /** Stable symbol ids: `path#qualified.name`, with `~2`, `~3` for same-named overloads. */
 export function symbolIds(file: Pick<IndexedFile, 'path' | 'symbols'>): string[] {

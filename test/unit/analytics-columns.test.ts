@@ -4,7 +4,8 @@
  * reads back as it was written, and an update's history equals replaceSymbolHistories's.
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { deserialize, serialize } from 'node:v8'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -23,6 +24,9 @@ import {
   type ActivityTable,
   type AnalyticsCache,
   type CompactAnalyticsCache,
+  type StoredAnalyticsColumns,
+  ANALYTICS_BIN,
+  OWNERSHIP_FILE,
 } from '../../src/analytics/cache.js'
 import { writeManifest } from '../../src/services/index-integrity.js'
 import type { ActivityRow } from '../../src/graph/types.js'
@@ -126,6 +130,25 @@ describe('analytics columns', () => {
     }
   })
 
+  it('read back as written, through analytics.bin (typed arrays, v8.serialize)', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const w = world(seed)
+      const columns = AnalyticsColumns.fromCache(w.cache)
+      const stored = columns.toStored()
+      expect(stored.format).toBe(4)
+      expect(stored.filePath).toBeInstanceOf(Int32Array)
+      const read = AnalyticsColumns.fromCompact(deserialize(serialize(stored)) as StoredAnalyticsColumns)
+      read.ownership = w.cache.ownership
+      expect(read.filePath).toBeInstanceOf(Int32Array)
+      expect(JSON.stringify(read.toCompact())).toBe(JSON.stringify(columns.toCompact()))
+      expect(columnAnalytics(read, w.input, CONFIG)).toEqual(reference(w))
+      expect(read.toCache().changes).toEqual(columns.toCache().changes)
+    }
+    // no commits at all
+    const none = AnalyticsColumns.fromCompact(deserialize(serialize(new AnalyticsColumns().toStored())) as StoredAnalyticsColumns)
+    expect(none.length).toBe(0)
+  })
+
   it("name a rename's commit by its index, keep the sha of a commit not in the list, and read format 2's shas alike", () => {
     const w = world(4)
     const renames = [...w.cache.renames, { path: 'src/f3.ts', from: 'src/f8.ts', sha: 'not-a-listed-commit' }]
@@ -148,6 +171,10 @@ describe('analytics columns', () => {
     expect(() => AnalyticsColumns.fromCompact({ ...compact, filePath: compact.filePath.slice(1) })).toThrow()
     expect(() => AnalyticsColumns.fromCompact({ ...compact, symbol: compact.symbol.map(() => compact.strings.length) })).toThrow()
     expect(() => AnalyticsColumns.fromCompact({ ...compact, time: [] })).toThrow()
+    const stored = AnalyticsColumns.fromCache(world(3).cache).toStored()
+    expect(() => AnalyticsColumns.fromCompact({ ...stored, filePath: stored.filePath.subarray(1) })).toThrow()
+    expect(() => AnalyticsColumns.fromCompact({ ...stored, time: 'x' as unknown as Float64Array })).toThrow()
+    expect(() => AnalyticsColumns.fromCompact({ ...stored, sha: stored.sha.slice(41) })).toThrow()
   })
 
   it("give an update's history as replaceSymbolHistories does", () => {
@@ -161,12 +188,16 @@ describe('analytics columns', () => {
       const changed: GraphData['changed'] = Array.from({ length: 25 }, () => ({ sha: shas[Math.floor(r() * shas.length)], symbol: `src/f${1 + Math.floor(r() * 2)}.ts#n${Math.floor(r() * 5)}`, added: Math.floor(r() * 9), removed: Math.floor(r() * 4) })) as GraphData['changed']
       const renames = [{ path: 'src/f3.ts', from: 'src/f9.ts', sha: 'new0' }]
       const expected: AnalyticsCache = { changes: replaceSymbolHistories([...fresh, ...w.cache.changes], gone, changed), renames: [...renames, ...w.cache.renames], ownership: w.cache.ownership }
-      const stored = AnalyticsColumns.fromCompact(JSON.parse(JSON.stringify(AnalyticsColumns.fromCache(w.cache).toCompact())) as CompactAnalyticsCache)
-      const updated = stored.withUpdate(fresh, gone, changed, renames)
-      updated.ownership = w.cache.ownership
-      expect(JSON.stringify(updated.toCompact()), `seed ${seed}`).toBe(JSON.stringify(AnalyticsColumns.fromCache(expected).toCompact()))
-      const input = { ...w.input, headTime: HEAD_TIME + 1 }
-      expect(columnAnalytics(updated, input, CONFIG)).toEqual(reference({ cache: expected, input }))
+      // as analytics.json's arrays read them, and as analytics.bin's typed arrays do
+      const asJson = AnalyticsColumns.fromCompact(JSON.parse(JSON.stringify(AnalyticsColumns.fromCache(w.cache).toCompact())) as CompactAnalyticsCache)
+      const asBin = AnalyticsColumns.fromCompact(deserialize(serialize(AnalyticsColumns.fromCache(w.cache).toStored())) as StoredAnalyticsColumns)
+      for (const stored of [asJson, asBin]) {
+        const updated = stored.withUpdate(fresh, gone, changed, renames)
+        updated.ownership = w.cache.ownership
+        expect(JSON.stringify(updated.toCompact()), `seed ${seed}`).toBe(JSON.stringify(AnalyticsColumns.fromCache(expected).toCompact()))
+        const input = { ...w.input, headTime: HEAD_TIME + 1 }
+        expect(columnAnalytics(updated, input, CONFIG)).toEqual(reference({ cache: expected, input }))
+      }
     }
   })
 })
@@ -202,13 +233,15 @@ describe('analytics files of either format', () => {
     }
   })
 
-  it('analytics.json: columns (now) and objects (an index built before) read alike', () => {
+  it('analytics.bin with ownership.json (now), and analytics.json as columns or objects (indexes built before), read alike', () => {
     const w = world(5)
     const now = index({})
     saveAnalyticsCache(now, w.cache)
     writeManifest(now)
+    expect(existsSync(path.join(now, ANALYTICS_BIN)) && existsSync(path.join(now, OWNERSHIP_FILE)) && !existsSync(path.join(now, ANALYTICS_FILE))).toBe(true)
+    const columns = index({ [ANALYTICS_FILE]: JSON.stringify(AnalyticsColumns.fromCache(w.cache).toCompact()) })
     const before = index({ [ANALYTICS_FILE]: JSON.stringify(w.cache) })
-    for (const dir of [now, before]) {
+    for (const dir of [now, columns, before]) {
       expect(columnAnalytics(loadAnalyticsColumns(dir), w.input, CONFIG)).toEqual(reference(w))
       expect(loadOwnership(dir)).toEqual(w.cache.ownership)
       expect(loadAnalyticsCache(dir).changes.map((c) => c.sha)).toEqual(w.cache.changes.map((c) => c.sha))
