@@ -24,14 +24,18 @@ export interface StoredCodeGraph {
 }
 
 let fingerprint: string | null | undefined
-/** A hash of the resolution code (this module's siblings as built, found from the project's root in a bundle too), or null where they cannot be read. */
+/**
+ * A hash of the resolution and flow code (this module's siblings as built, found from the project's
+ * root in a bundle too), or null where they cannot be read. An update reuses stored edges and
+ * flows only when it is the stored one's.
+ */
 export function resolverFingerprint(): string | null {
   if (fingerprint === undefined) {
     try {
       const hash = createHash('sha256')
       // the built files (a bundled copy of this module runs from dist/bundle), or the sources when they run directly (tests)
       const sources = import.meta.url.endsWith('.ts')
-      for (const name of ['resolve', 'modules']) hash.update(readFileSync(sources ? new URL(`./${name}.ts`, import.meta.url) : path.join(PROJECT_ROOT, 'dist', 'codegraph', `${name}.js`)))
+      for (const name of ['resolve', 'modules', 'flows']) hash.update(readFileSync(sources ? new URL(`./${name}.ts`, import.meta.url) : path.join(PROJECT_ROOT, 'dist', 'codegraph', `${name}.js`)))
       fingerprint = hash.digest('hex')
     } catch {
       fingerprint = null

@@ -215,4 +215,29 @@ describe('execution flows', () => {
     expect(updated).toContain('exported createUser (web/users.ts): web/users.ts#createUser@1 web/db.ts#query@2 web/users.ts#validate@2 web/db.ts#format@3 web/db.ts#log@3 web/users.ts#check@3')
     expect(updated).toContain('route GET /users/all → listAll: web/users.ts#listAll@1 web/users.ts#listUsers@2 web/db.ts#query@3 web/db.ts#format@4 web/db.ts#log@4')
   })
+
+  test('incremental: an edit that moves calls but keeps them (the stored flows are kept) equals a fresh build, and so does one that adds a call', async () => {
+    const before = await flowLines(repo.dir)
+    // lines above every call of db.ts: the calls move, none comes or goes
+    repo.write('web/db.ts', '// the query helpers\n\nexport function query(sql: string) {\n  const text = sql\n  return format(log(text))\n}\n\nfunction log(s: string) {\n  return s\n}\n\nfunction format(s: string) {\n  return s.trim()\n}\n')
+    repo.commit('db: a comment and a local')
+    expect((await analyze({ repo: repo.dir })).mode).toBe('incremental')
+    const kept = await flowLines(repo.dir)
+    expect(kept).toEqual(before)
+    // now log() calls format(): a call more, the flows are built again
+    repo.write('web/db.ts', '// the query helpers\n\nexport function query(sql: string) {\n  const text = sql\n  return format(log(text))\n}\n\nfunction log(s: string) {\n  return format(s)\n}\n\nfunction format(s: string) {\n  return s.trim()\n}\n')
+    repo.commit('db: log formats')
+    expect((await analyze({ repo: repo.dir })).mode).toBe('incremental')
+    const changed = await flowLines(repo.dir)
+    const clone = repo.clone()
+    try {
+      await analyze({ repo: clone.dir, force: true })
+      expect(changed).toEqual(await flowLines(clone.dir))
+      clone.git('checkout', '-q', 'HEAD~1')
+      await analyze({ repo: clone.dir, force: true })
+      expect(kept).toEqual(await flowLines(clone.dir))
+    } finally {
+      clone.cleanup()
+    }
+  })
 })
