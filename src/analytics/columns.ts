@@ -147,7 +147,8 @@ export class AnalyticsColumns {
     })
     const m = out.strings.length
     for (const col of [c.author, c.category, c.filePath, c.symbol, c.renamePath, c.renameFrom]) {
-      for (const i of col) if (!(i >= 0 && i < m)) throw new Error('a string index out of the table')
+      // indexed, not for…of: an update runs this in V8's baseline tiers, where a typed array's iterator is slow
+      for (let k = 0; k < col.length; k++) if (!(col[k] >= 0 && col[k] < m)) throw new Error('a string index out of the table')
     }
     Object.assign(out, {
       sha,
