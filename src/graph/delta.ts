@@ -293,9 +293,11 @@ export async function countRels(conn: Connection): Promise<Map<string, number>> 
 /** These relationship tables' rows, a query each. */
 async function countRelsOf(conn: Connection, names: Iterable<string>): Promise<Map<string, number>> {
   const counts = new Map<string, number>()
-  for (const name of names) counts.set(name, Number((await execute(conn, await prepare(conn, `MATCH ()-[r:${name}]->() RETURN count(*) AS n`), {}))[0].n))
+  for (const name of names) counts.set(name, Number((await execute(conn, await prepare(conn, countStatement(name)), {}))[0].n))
   return counts
 }
+
+const countStatement = (rel: string) => `MATCH ()-[r:${rel}]->() RETURN count(*) AS n`
 
 /**
  * A graph's rows per relationship table, as counted when it was written (a load's or a delta's
@@ -548,6 +550,8 @@ async function warmLastPart({ conn }: DeltaSession): Promise<void> {
     createRelStatement(relDef('CO_CHANGED', 'Symbol', 'Symbol')),
     'CHECKPOINT',
     ...COUNTS.flatMap(([, how]) => ('query' in how ? [how.query] : [])),
+    // the finish's counts of the tables an update writes (countRelsOf)
+    ...REL_NAMES.map(countStatement),
   ]
   for (const statement of statements) await prepare(conn, statement)
 }
