@@ -1441,14 +1441,15 @@ async function updateIndex(u: {
       const graph = buildCodeGraph([...previousFiles.values()], registry)
       return { graph, flows: buildFlows([...previousFiles.values()], graph) }
     })()
-    const reuse = stored && stored.resolver !== null && stored.resolver === resolverFingerprint() ? codeGraphReuse(previousFiles, files, stored.graph) : undefined
-    return { before, after: buildCodeGraph(files, registry, reuse), stored: stored !== null, resolver: stored?.resolver ?? null }
+    // stored by this gitwhy's resolution and flow code (the fingerprint hashes both)
+    const sameCode = stored !== null && stored.resolver !== null && stored.resolver === resolverFingerprint()
+    const reuse = sameCode ? codeGraphReuse(previousFiles, files, stored.graph) : undefined
+    return { before, after: buildCodeGraph(files, registry, reuse), stored: stored !== null, sameCode }
   })
 
   const { code, modules, flows } = await time('flows', () => {
     const { before, after } = graphs
-    // the stored flows were built by this gitwhy's flows.ts when the resolver's fingerprint (which hashes it too) is this one's
-    const reuse = graphs.stored && graphs.resolver === resolverFingerprint() && sameFlowInput(previousFiles, files, before.graph, after)
+    const reuse = graphs.sameCode && sameFlowInput(previousFiles, files, before.graph, after)
     const flows = reuse ? before.flows : buildFlows(files, after)
     const modules = moduleChanges(before.graph, after, touchedPaths)
     const deleted = new Set([...symbolChange.deleted, ...modules.deleteSymbols])
