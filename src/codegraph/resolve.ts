@@ -507,7 +507,8 @@ export function buildCodeGraph(files: readonly IndexedFile[], registry: Language
         out.calls.push({ from, to: t.id, confidence: reason === 'ambiguous' ? Math.round((confidence / syms.length) * 100) / 100 : confidence, reason, line })
       }
     }
-    for (const ref of u.f.references ?? []) {
+    // the calls (a file cache written before they were kept apart has them among the references)
+    for (const ref of u.f.calls ?? u.f.references ?? []) {
       if (ref.kind !== 'call') continue
       if (ref.from < 0) moduleCalls = true
       const r = resolveCall(u, ref.name, ref.receiver, ref.from, ref.line)

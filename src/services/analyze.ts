@@ -38,7 +38,7 @@ import type { SkipReason } from '../parse/types.js'
 import { analyzeSettings, finishNoop, register, type ReadSettings } from './analyze-settings.js'
 import { SKIPPED_BLOBS, writeSkippedFiles, type SkippedBlobs, type SkippedReason } from './skipped-files.js'
 import { packageVersion } from '../setup/launcher.js'
-import { COCHANGE_FILE, FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, indexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
+import { COCHANGE_FILE, FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, loadIndexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { hashIndexFiles, readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
 import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
@@ -820,7 +820,7 @@ async function indexFiles(
   listing.catch(() => {})
   treeSitterRuntime().catch(() => {})
   const previousFiles = new Map<string, IndexedFile>()
-  if (prevDir) for (const f of indexedFiles(prevDir).values()) previousFiles.set(f.path, f)
+  if (prevDir) for (const f of loadIndexedFiles(prevDir)) previousFiles.set(f.path, f)
   const { files: tree, links } = await listing
   const skipped: Record<SkipReason, number> = { binary: 0, generated: 0, vendored: 0, minified: 0, too_large: 0 }
   const skippedPaths = new Map<string, SkippedReason>()
@@ -885,7 +885,10 @@ async function indexFiles(
           const docs = x.symbols.map((s) => docComment(lines, s.startLine, s.endLine))
           if (docs.some(Boolean)) file.docs = docs
         }
-        if (x?.references.length) file.references = x.references
+        // heritage with the file, calls apart (index-layout.ts FILE_CALLS)
+        const heritage = x?.references.filter((r) => r.kind !== 'call') ?? []
+        if (heritage.length) file.references = heritage
+        if (x && heritage.length < x.references.length) file.calls = x.references.filter((r) => r.kind === 'call')
         if (x?.bindings.length) file.bindings = x.bindings
         if (x?.imports.length) file.imports = x.imports
         if (x?.exports.length) file.exports = x.exports
