@@ -7,6 +7,7 @@ import { writeGraph, type GraphVectors } from '../graph/load.js'
 import { ACTIVITY_COLUMNS, NO_WORDS, SCHEMA_VERSION } from '../graph/schema.js'
 import type { GraphDelta, GraphRels } from '../graph/delta.js'
 import { GraphDeltaWriter } from '../graph/delta-writer.js'
+import { SpareCopier } from './graph-spare.js'
 import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
 import { activityTables, analyticsRows, coChangeChangesets, computeColumnAnalytics } from '../analytics/build.js'
@@ -216,6 +217,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   const release = acquireLock(repo)
   // what earlier runs retired is deleted meanwhile
   const trash = emptyTrash(repo)
+  // the next update's spare graph is copied by a process started now, while this one is small
+  const copier = SpareCopier.standby()
   const started = performance.now()
   const timings: Record<string, number> = {}
   const peakMb: Record<string, number> = {}
@@ -410,7 +413,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     // change time, so the trust record is taken once that is over (it is, long since, nearly always)
     await trash
     trustIndex(repo, dir, manifest)
-    activateIndex(repo, meta)
+    activateIndex(repo, meta, copier)
     // removing older indexes unlinked files this one shares with them (hard-linked shards), which
     // changes their change time: record them as they are now, so the next run need not hash them
     refreshTrust(repo, dir, manifest)
@@ -423,6 +426,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     rmSync(dir, { recursive: true, force: true })
     throw error
   } finally {
+    copier.cancel()
     await writer?.close()
     await embedder?.close()
     await trash

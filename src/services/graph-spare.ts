@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../parse/registry.js'
@@ -78,23 +78,71 @@ export function wantsSpare(graphBytes: number): boolean {
 }
 
 /**
- * Starts the copier of the active index's graph (detached: analyze does not wait for it), when
- * the graph is big enough to be worth it; otherwise removes any spare left. Without the built
+ * The copier of the active index's graph (detached: analyze does not wait for it), started when
+ * the graph is big enough to be worth it; otherwise any spare left is removed. Without the built
  * copier (sources run directly) none.
+ *
+ * `standby` starts the process at once, waiting on its stdin for the graph to copy: started at the
+ * end of an update, when this process holds a few hundred MB, the fork alone took ~45 ms of
+ * git/git's update (it copies the page tables); at the start it takes a few. `start` names the
+ * graph; `cancel` (or this process ending) closes its stdin, and a copier told nothing exits.
  */
-export function startSpare(graph: string): void {
-  try {
-    if (!wantsSpare(statSync(graph).size) || !existsSync(COPIER)) {
-      // none for this graph: an older graph's spare would only take the space
-      rmSync(sparesDir(path.dirname(path.dirname(graph))), { recursive: true, force: true })
-      return
-    }
-    const child = spawn(process.execPath, [COPIER, graph], { detached: true, stdio: 'ignore' })
-    child.on('error', () => {})
-    child.unref()
-  } catch {
-    // no spare: the next update copies the graph
+export class SpareCopier {
+  private constructor(private child: ChildProcess | null) {}
+
+  /** None waiting: `start` starts one then. */
+  static later(): SpareCopier {
+    return new SpareCopier(null)
   }
+
+  static standby(): SpareCopier {
+    if (!existsSync(COPIER)) return SpareCopier.later()
+    try {
+      const child = spawn(process.execPath, [COPIER, STANDBY], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] })
+      child.on('error', () => {})
+      child.stdin?.on('error', () => {})
+      child.unref()
+      // the pipe keeps nothing alive either: the copier sees it close when this process ends
+      ;(child.stdin as { unref?: () => void } | null)?.unref?.()
+      return new SpareCopier(child)
+    } catch {
+      return SpareCopier.later()
+    }
+  }
+
+  /** Copies `graph` (an index directory's graph.kuzu) when it is worth it; starts a copier now when none is waiting. */
+  start(graph: string): void {
+    const child = this.child
+    this.child = null
+    try {
+      if (!wantsSpare(statSync(graph).size) || !existsSync(COPIER)) {
+        child?.stdin?.end()
+        // none for this graph: an older graph's spare would only take the space
+        rmSync(sparesDir(path.dirname(path.dirname(graph))), { recursive: true, force: true })
+        return
+      }
+      if (child?.stdin && !child.stdin.destroyed && child.exitCode === null) return void child.stdin.end(`${graph}\n`)
+      const late = spawn(process.execPath, [COPIER, graph], { detached: true, stdio: 'ignore' })
+      late.on('error', () => {})
+      late.unref()
+    } catch {
+      // no spare: the next update copies the graph
+    }
+  }
+
+  /** The waiting copier exits without copying. */
+  cancel(): void {
+    this.child?.stdin?.end()
+    this.child = null
+  }
+}
+
+/** The copier's argument for a standby copier: the graph comes on its stdin. */
+export const STANDBY = '--standby'
+
+/** Starts a copier of `graph` now (SpareCopier.start without a standby copier). */
+export function startSpare(graph: string): void {
+  SpareCopier.later().start(graph)
 }
 
 /**

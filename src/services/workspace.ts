@@ -8,7 +8,7 @@ import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { IdentityConfig } from '../history/identity.js'
 import { remoteWeb, type RemoteWeb } from '../history/remote.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
-import { startSpare } from './graph-spare.js'
+import { SpareCopier } from './graph-spare.js'
 import { GRAPH_DB, INDEX_FILES } from './index-layout.js'
 import { checkOnOpen, damagedIndex } from './index-integrity.js'
 import { isTrusted } from './index-trust.js'
@@ -193,7 +193,7 @@ export function newIndexDir(repo: string): { id: string; dir: string } {
  * Atomically make `meta` the active index. The index it replaces is kept until the next swap, so
  * a reader that read the old meta.json a moment ago can still open it; older ones are removed.
  */
-export function activateIndex(repo: string, meta: IndexMeta): void {
+export function activateIndex(repo: string, meta: IndexMeta, copier: SpareCopier = SpareCopier.later()): void {
   const root = gitwhyDir(repo)
   const previous = readMeta(repo)?.indexDir ?? null
   meta.previousIndexDir = previous === meta.indexDir ? null : previous
@@ -202,7 +202,7 @@ export function activateIndex(repo: string, meta: IndexMeta): void {
   renameSync(tmp, path.join(root, 'meta.json'))
   removeStaleIndexDirs(repo)
   // the next update's copy of the graph, made meanwhile (a big graph's only)
-  startSpare(path.join(root, meta.indexDir, GRAPH_DB))
+  copier.start(path.join(root, meta.indexDir, GRAPH_DB))
 }
 
 const TRASH = 'trash-'

@@ -3,13 +3,13 @@
  * graph, and the next update moves it instead of copying the graph; a spare that is not a copy of
  * the graph an update starts from is never used.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
-import { makeSpare, SPARE_MIN_BYTES, startSpare, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
+import { makeSpare, SPARE_MIN_BYTES, SpareCopier, startSpare, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
 import { hashFile, verifyAll } from '../../src/services/index-integrity.js'
 import { status } from '../../src/services/status.js'
 import { readMeta } from '../../src/services/workspace.js'
@@ -99,6 +99,27 @@ describe('spares of fake index directories', () => {
     }
     expect(existsSync(path.join(root, 'spares'))).toBe(false)
   })
+
+  // the built copier, as analyze starts it: waiting from the start of a build, told the graph at its end
+  test.skipIf(!existsSync(path.resolve(__dirname, '../../dist/services/graph-spare-main.js')))('a standby copier copies the graph it is told, and exits untold when cancelled', async () => {
+    const before = process.env.GITWHY_SPARE_GRAPH
+    process.env.GITWHY_SPARE_GRAPH = 'on'
+    try {
+      const told = SpareCopier.standby()
+      const untold = SpareCopier.standby()
+      index('index-a', Buffer.from('the graph'))
+      told.start(graph())
+      await waitFor('the spare of the graph it was told', () => existsSync(record()), 30_000)
+      expect(readFileSync(spare()).toString()).toBe('the graph')
+      untold.cancel()
+      // nothing else appears: the cancelled copier copied nothing (the one spare is still the first's)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(readdirSync(path.join(root, 'spares')).sort()).toEqual(['index-a.json', 'index-a.kuzu'])
+    } finally {
+      if (before === undefined) delete process.env.GITWHY_SPARE_GRAPH
+      else process.env.GITWHY_SPARE_GRAPH = before
+    }
+  }, 40_000)
 
   test('GITWHY_SPARE_GRAPH: on, off, or by size', () => {
     const before = process.env.GITWHY_SPARE_GRAPH
