@@ -42,6 +42,17 @@ type Sections = Record<string, Array<[number, number]>>
 /** The indexed commits' graph without diffs (PathIndex.skeleton). */
 type Skeleton = Omit<HistoryGraph, 'diffs'> & { empty: FileDiff[][][] }
 
+const EMPTY_DIFFS: FileDiff[][][] = []
+/**
+ * The diffs of a commit with `parents` parents (a root has one list) that touch no walked path:
+ * frozen empty lists, shared by every such commit of every walk (a commit's own are made when its
+ * first entry comes).
+ */
+function emptyDiffs(parents: number): FileDiff[][] {
+  const m = Math.max(1, parents)
+  return (EMPTY_DIFFS[m] ??= Object.freeze(Array.from({ length: m }, () => Object.freeze([]) as unknown as FileDiff[])) as unknown as FileDiff[][])
+}
+
 /**
  * The patch store: the removed and added lines of every first-parent (and root) diff, for
  * `--patch` and `pickaxe`. `patches.bin` holds deflated sections by path (the diff's new path),
@@ -350,7 +361,7 @@ export class PathIndex {
         sk.parents.push(parents[age].map((p) => (p < 0 ? -1 : n - 1 - p)))
         sk.dates.push(dates[age])
         sk.boundary.push(boundary[age] === 1)
-        sk.empty.push(Object.freeze((parents[age].length === 0 ? [[]] : parents[age].map(() => [])).map((d: FileDiff[]) => Object.freeze(d))) as unknown as FileDiff[][])
+        sk.empty.push(emptyDiffs(parents[age].length))
       }
       // shared by every walk: a caller that wrote into them would change the others' graphs (the
       // list of empty lists is copied by each walk: a frozen one copies ~4x slower)
@@ -422,27 +433,34 @@ export class PathIndex {
     const n = this.size
     // topological index (0 = newest): fresh commits first, then the indexed ones by falling age
     const topo = (age: number) => k + n - 1 - age
-    const sk = this.skeleton()
     let g: HistoryGraph
-    if (k === 0) g = { shas: sk.shas, parents: sk.parents, dates: sk.dates, boundary: sk.boundary, diffs: sk.empty.slice() }
-    else {
+    if (k === 0) {
+      const sk = this.skeleton()
+      g = { shas: sk.shas, parents: sk.parents, dates: sk.dates, boundary: sk.boundary, diffs: sk.empty.slice() }
+    } else {
+      // an update's one walk: the fresh commits, then the indexed ones straight from the DAG (the
+      // skeleton and a copy of it shifted by k were ~45 ms of git/git's update)
       g = { shas: [], parents: [], dates: [], boundary: [], diffs: [] }
       const freshIndex = new Map(fresh.map((c, i) => [c.sha, i]))
-      const ageOf = new Map<string, number>()
-      this.dag.shas.forEach((s, age) => ageOf.set(s, age))
+      const { shas, parents, dates, boundary } = this.dag
+      // a stored parent is found from the newest back (nearly always a few steps)
+      const stored = (sha: string) => {
+        const age = shas.lastIndexOf(sha)
+        return age < 0 ? -1 : topo(age)
+      }
       fresh.forEach((c) => {
         g.shas.push(c.sha)
-        g.parents.push(c.parents.map((p) => freshIndex.get(p) ?? (ageOf.has(p) ? topo(ageOf.get(p)!) : -1)))
+        g.parents.push(c.parents.map((p) => freshIndex.get(p) ?? stored(p)))
         g.dates.push(Math.floor(Date.parse(c.committerDate) / 1000))
         g.boundary.push(false)
         g.diffs.push(c.diffs.length > 0 ? c.diffs : [[]])
       })
-      for (let i = 0; i < n; i++) {
-        g.shas.push(sk.shas[i])
-        g.parents.push(sk.parents[i].map((p) => (p < 0 ? -1 : p + k)))
-        g.dates.push(sk.dates[i])
-        g.boundary.push(sk.boundary[i])
-        g.diffs.push(sk.empty[i])
+      for (let age = n - 1; age >= 0; age--) {
+        g.shas.push(shas[age])
+        g.parents.push(parents[age].map((p) => (p < 0 ? -1 : topo(p))))
+        g.dates.push(dates[age])
+        g.boundary.push(boundary[age] === 1)
+        g.diffs.push(emptyDiffs(parents[age].length))
       }
     }
     const roots = typeof start === 'string' ? [start] : start
@@ -457,7 +475,7 @@ export class PathIndex {
       seen.add(key)
       const t = topo(age)
       // the shared empty lists are frozen: a commit's own are made when its first entry comes
-      if (g.diffs[t] === sk.empty[t - k]) g.diffs[t] = g.diffs[t].map(() => [])
+      if (Object.isFrozen(g.diffs[t])) g.diffs[t] = g.diffs[t].map(() => [])
       g.diffs[t][kk].push({ path: p, oldPath, status, binary: (flags & 1) !== 0, whitespaceOnly: (flags & 2) !== 0, additions, deletions, hunks })
     }
     return g
