@@ -72,7 +72,7 @@ export function fileChecksum(): { update(data: Uint8Array): void; digest(): stri
  * 551 MB): the number, to be combined (crc32Combine) with the rest's, or given as fileChecksum's hex.
  */
 export function crc32OfRange(file: string, start: number, end: number): number {
-  const chunk = Buffer.allocUnsafe(Math.min(8 << 20, Math.max(1, end - start)))
+  const chunk = scratch(Math.min(8 << 20, Math.max(1, end - start)))
   const fd = openSync(file, 'r')
   let value = 0
   try {
@@ -85,6 +85,17 @@ export function crc32OfRange(file: string, start: number, end: number): number {
     closeSync(fd)
   }
   return value
+}
+
+let scratchBuffer: Buffer | null = null
+/**
+ * A buffer of at least `size` bytes, the same one for every file hashed in this thread: a new one
+ * per file is fresh memory the kernel maps and zeroes page by page (an update hashes a dozen files
+ * of up to 18 MB: ~10,000 of git/git's update's ~215,000 page faults).
+ */
+function scratch(size: number): Buffer {
+  if (!scratchBuffer || scratchBuffer.length < size) scratchBuffer = Buffer.allocUnsafe(size)
+  return scratchBuffer.subarray(0, size)
 }
 
 /** fileChecksum's hex of a CRC-32 value. */
