@@ -218,7 +218,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
   // what earlier runs retired is deleted meanwhile
   const trash = emptyTrash(repo)
   // the next update's spare graph is copied by a process started now, while this one is small
-  const copier = SpareCopier.standby()
+  const copier = SpareCopier.standby(previous ? path.join(gitwhyDir(repo), previous.indexDir, GRAPH_DB) : null)
   const started = performance.now()
   const timings: Record<string, number> = {}
   const peakMb: Record<string, number> = {}

@@ -95,9 +95,15 @@ export class SpareCopier {
     return new SpareCopier(null)
   }
 
-  static standby(): SpareCopier {
-    if (!existsSync(COPIER)) return SpareCopier.later()
+  /**
+   * A copier waiting from now, when the graph the build starts from (`previous`, the active
+   * index's) is big enough for a spare: the new one nearly always is too. Otherwise none waits
+   * (a small repository's analyze starts no process it would not use).
+   */
+  static standby(previous: string | null): SpareCopier {
+    if (!existsSync(COPIER) || previous === null) return SpareCopier.later()
     try {
+      if (!wantsSpare(statSync(previous).size)) return SpareCopier.later()
       const child = spawn(process.execPath, [COPIER, STANDBY], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] })
       child.on('error', () => {})
       child.stdin?.on('error', () => {})

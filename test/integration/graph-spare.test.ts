@@ -105,9 +105,9 @@ describe('spares of fake index directories', () => {
     const before = process.env.GITWHY_SPARE_GRAPH
     process.env.GITWHY_SPARE_GRAPH = 'on'
     try {
-      const told = SpareCopier.standby()
-      const untold = SpareCopier.standby()
       index('index-a', Buffer.from('the graph'))
+      const told = SpareCopier.standby(graph())
+      const untold = SpareCopier.standby(graph())
       told.start(graph())
       await waitFor('the spare of the graph it was told', () => existsSync(record()), 30_000)
       expect(readFileSync(spare()).toString()).toBe('the graph')
