@@ -146,11 +146,6 @@ export class SpareCopier {
 /** The copier's argument for a standby copier: the graph comes on its stdin. */
 export const STANDBY = '--standby'
 
-/** Starts a copier of `graph` now (SpareCopier.start without a standby copier). */
-export function startSpare(graph: string): void {
-  SpareCopier.later().start(graph)
-}
-
 /**
  * The copier's work: removes the spares of other indexes, copies this index's graph beside them,
  * checks the copy against the manifest, and records it. A failure leaves no spare.

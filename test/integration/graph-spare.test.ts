@@ -9,7 +9,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
-import { makeSpare, SPARE_MIN_BYTES, SpareCopier, startSpare, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
+import { makeSpare, SPARE_MIN_BYTES, SpareCopier, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
 import { hashFile, verifyAll } from '../../src/services/index-integrity.js'
 import { status } from '../../src/services/status.js'
 import { readMeta } from '../../src/services/workspace.js'
@@ -93,7 +93,7 @@ describe('spares of fake index directories', () => {
     const before = process.env.GITWHY_SPARE_GRAPH
     delete process.env.GITWHY_SPARE_GRAPH
     try {
-      startSpare(path.join(root, 'index-b', 'graph.kuzu'))
+      SpareCopier.later().start(path.join(root, 'index-b', 'graph.kuzu'))
     } finally {
       if (before !== undefined) process.env.GITWHY_SPARE_GRAPH = before
     }
