@@ -6,8 +6,8 @@ import { parentPort } from 'node:worker_threads'
 import { deltaRunner, type DeltaOp } from './delta.js'
 
 export type DeltaRequest = DeltaOp & { id: number }
-/** A step's reply: its value or error, and how long the step ran (not how long it waited for the ones before). */
-export type DeltaReply = { id: number; ms: number; value?: unknown; error?: string; name?: string; stack?: string }
+/** A step's reply: its value or error, how long the step ran (not how long it waited for the ones before) and when it started (epoch ms). */
+export type DeltaReply = { id: number; ms: number; at?: number; value?: unknown; error?: string; name?: string; stack?: string }
 /** Sent by a finish once the graph is closed, before its reply: the caller checksums [half, size) meanwhile. */
 export type DeltaClosed = { closed: true; file: string; size: number; half: number }
 
@@ -15,7 +15,7 @@ const run = deltaRunner({ onClosed: (file, size, half) => parentPort!.postMessag
 
 parentPort?.on('message', (request: DeltaRequest) => {
   run(request).then(
-    ({ value, ms }) => parentPort!.postMessage({ id: request.id, ms, value } satisfies DeltaReply),
+    ({ value, ms, at }) => parentPort!.postMessage({ id: request.id, ms, at, value } satisfies DeltaReply),
     (error: unknown) => parentPort!.postMessage({ id: request.id, ms: 0, error: error instanceof Error ? error.message : String(error), name: error instanceof Error ? error.name : undefined, stack: error instanceof Error ? error.stack : undefined } satisfies DeltaReply),
   )
 })

@@ -29,6 +29,8 @@ export class GraphDeltaWriter {
   private pending: Array<Promise<unknown>> = []
   /** Milliseconds the graph's thread ran each kind of step (analyze's `graph_*_ms` timings). */
   readonly busy: Record<DeltaOp['op'], number> = { open: 0, apply: 0, checkpoint: 0, finish: 0, close: 0 }
+  /** Each step the graph's thread ran: when it started there (epoch ms) and for how long (GITWHY_TRACE's spans). */
+  readonly steps: Array<{ op: DeltaOp['op']; at: number; ms: number }> = []
 
   private closed = false
   /** The CRC-32 of the closed graph's second half, taken on this thread while the worker takes the first's. */
@@ -122,7 +124,7 @@ export class GraphDeltaWriter {
 
   private async request(op: DeltaOp): Promise<unknown> {
     if (this.dead) throw this.dead
-    let reply: { value?: unknown; ms: number }
+    let reply: { value?: unknown; ms: number; at?: number }
     if (!this.worker) reply = await (await (this.local ??= import('./delta.js').then((m) => m.deltaRunner())))(op)
     else {
       const id = this.next++
@@ -131,6 +133,7 @@ export class GraphDeltaWriter {
       reply = (await sent) as DeltaReply
     }
     this.busy[op.op] += reply.ms
+    this.steps.push({ op: op.op, at: reply.at ?? Date.now() - reply.ms, ms: reply.ms })
     return reply.value
   }
 }

@@ -840,7 +840,7 @@ export interface DeltaFinishHalf {
  * first failure of a step before it: the graph is not what was meant), close closes it when
  * finish did not.
  */
-export function deltaRunner(options: { guards?: boolean; onClosed?: (file: string, size: number, half: number) => void } = {}): (op: DeltaOp) => Promise<{ value: unknown; ms: number }> {
+export function deltaRunner(options: { guards?: boolean; onClosed?: (file: string, size: number, half: number) => void } = {}): (op: DeltaOp) => Promise<{ value: unknown; ms: number; at: number }> {
   let session: DeltaSession | null = null
   let openedPath: string | null = null
   let queue: Promise<unknown> = Promise.resolve()
@@ -889,7 +889,8 @@ export function deltaRunner(options: { guards?: boolean; onClosed?: (file: strin
       const started = performance.now()
       try {
         const value = await step(op)
-        return { value, ms: performance.now() - started }
+        // `at`: when it started, in epoch milliseconds (a thread's performance.now() has its own origin)
+        return { value, ms: performance.now() - started, at: performance.timeOrigin + started }
       } catch (error) {
         failed ??= error
         throw error

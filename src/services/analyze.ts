@@ -336,6 +336,8 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const newCommits = commits.length
     if (canUpdate) {
       const updated = await time('update', () => updateIndex({ repo, prevDir: prevDir!, prefetched: prefetched!, timings, manifest: previous!.manifest!, dir, oldHead: previous!.head, head, fresh: commits, files, previousFiles, time, config: analyticsConfig, history, embedder, cache, writer: writer!, decisions, hadDecisions: (previous!.decisions ?? NO_DECISIONS) !== NO_DECISIONS, similar, forge, trajectory: trajectory!, onWarning: options.onWarning }))
+      // the graph's thread's steps, timed there (they overlap this thread's phases)
+      if (trace) for (const step of writer!.steps) writeSpan(trace, phaseSpan(`analyze.graph_${step.op}`, step.at, step.ms, undefined, undefined))
       if (updated) {
         ;({ counts, hashed, forgeApplied, graphRels } = updated)
         mode = 'incremental'

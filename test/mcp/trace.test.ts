@@ -115,4 +115,30 @@ describe('GITWHY_TRACE', () => {
     expect(existsSync(trace)).toBe(false)
     rmSync(join(elsewhere, '..'), { recursive: true, force: true })
   })
+
+  test("an update: the graph thread's steps as spans, timed on that thread, in the order it ran them", async () => {
+    rmSync(trace, { force: true })
+    repo.write('src/a.ts', 'export function alpha(): number {\n  return 3\n}\n')
+    repo.commit('Return three from alpha')
+    const before = Date.now()
+    const { json: summary } = await runJson<{ mode: string }>(['analyze'], { ...opts, env: { ...opts.env, GITWHY_TRACE: '1' } })
+    expect(summary.mode).toBe('incremental')
+    const spans = spansOf(trace)
+    const graph = spans.filter((s) => s.name.startsWith('analyze.graph_'))
+    expect(graph.map((s) => s.name)).toEqual(expect.arrayContaining(['analyze.graph_open', 'analyze.graph_apply', 'analyze.graph_finish']))
+    const whole = spans.at(-1)!
+    expect(whole.name).toBe('analyze')
+    const end = Date.parse(whole.start) + whole.duration_ms
+    let previous = 0
+    for (const s of graph) {
+      expect(s.kind).toBe('phase')
+      const at = Date.parse(s.start)
+      // each within the run, and after the step before it (the graph's thread runs them in order)
+      expect(at).toBeGreaterThanOrEqual(before - 5)
+      expect(at + s.duration_ms).toBeLessThanOrEqual(end + 5)
+      expect(at).toBeGreaterThanOrEqual(previous - 1)
+      previous = at + s.duration_ms
+    }
+    expect(graph[0].name).toBe('analyze.graph_open')
+  })
 })
