@@ -27,8 +27,6 @@ export class GraphDeltaWriter {
   /** Set when the worker stopped: nothing more can be asked of it. */
   private dead: Error | null = null
   private pending: Array<Promise<unknown>> = []
-  /** Milliseconds the graph's thread ran each kind of step (analyze's `graph_*_ms` timings). */
-  readonly busy: Record<DeltaOp['op'], number> = { open: 0, apply: 0, checkpoint: 0, finish: 0, close: 0 }
   /** Each step the graph's thread ran: when it started there (epoch ms) and for how long (GITWHY_TRACE's spans). */
   readonly steps: Array<{ op: DeltaOp['op']; at: number; ms: number }> = []
 
@@ -122,18 +120,23 @@ export class GraphDeltaWriter {
     this.replies.clear()
   }
 
+  /** Milliseconds the graph's thread ran steps of this kind (analyze's `graph_*_ms` timings). */
+  busy(op: DeltaOp['op']): number {
+    return this.steps.reduce((sum, step) => (step.op === op ? sum + step.ms : sum), 0)
+  }
+
   private async request(op: DeltaOp): Promise<unknown> {
     if (this.dead) throw this.dead
-    let reply: { value?: unknown; ms: number; at?: number }
+    // a reply that reaches here is a step's success: it says when the step started
+    let reply: { value?: unknown; ms: number; at: number }
     if (!this.worker) reply = await (await (this.local ??= import('./delta.js').then((m) => m.deltaRunner())))(op)
     else {
       const id = this.next++
       const sent = new Promise<unknown>((resolve, reject) => this.replies.set(id, { resolve, reject }))
       this.worker.postMessage({ ...op, id } as DeltaRequest)
-      reply = (await sent) as DeltaReply
+      reply = (await sent) as DeltaReply & { at: number }
     }
-    this.busy[op.op] += reply.ms
-    this.steps.push({ op: op.op, at: reply.at ?? Date.now() - reply.ms, ms: reply.ms })
+    this.steps.push({ op: op.op, at: reply.at, ms: reply.ms })
     return reply.value
   }
 }

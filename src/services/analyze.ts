@@ -1535,7 +1535,7 @@ async function updateIndex(u: {
   const own = hashIndexFiles(dir, { dir: prevDir, manifest: u.manifest }, {}, (rel) => rel === GRAPH_DB || rel.startsWith(`${GRAPH_DB}.`))
   const { counts, rels, graph } = await time('update_graph', () => finished)
   // what the graph's thread spent (its parts overlap this thread's phases; update_graph is the wait at the end)
-  for (const step of ['open', 'apply', 'checkpoint', 'finish'] as const) u.timings[`graph_${step}_ms`] = Math.round(writer.busy[step])
+  for (const step of ['open', 'apply', 'checkpoint', 'finish'] as const) u.timings[`graph_${step}_ms`] = Math.round(writer.busy(step))
   return { counts: { ...counts, files: files.length }, hashed: { ...own, [GRAPH_DB]: graph }, forgeApplied, graphRels: rels }
 }
 
