@@ -150,18 +150,23 @@ export function coChangeChangesets(out: Pick<AnalyticsOutput, 'fileCoChange' | '
 
 /** The graph rows of the analytics (activity columns are set on the File and Symbol rows by the caller). */
 export function analyticsRows(out: AnalyticsOutput, ownership: AnalyticsInput['ownership']): Pick<GraphData, 'fileCoChanged' | 'symbolCoChanged' | 'communities' | 'memberOf' | 'ownedBy'> {
+  return {
+    fileCoChanged: out.fileCoChange.map(coChangeRow),
+    symbolCoChanged: out.symbolCoChange.map(coChangeRow),
+    communities: out.communities.map((c) => ({ ...c })),
+    memberOf: [...out.memberOf].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([symbol, community]) => ({ symbol, community })),
+    ownedBy: ownedByRows(ownership),
+  }
+}
+
+/** The OWNED_BY rows of these files' line ownership (by path). */
+export function ownedByRows(ownership: AnalyticsInput['ownership']): GraphData['ownedBy'] {
   const ownedBy: GraphData['ownedBy'] = []
   for (const p of Object.keys(ownership).sort()) {
     const owners = ownership[p]
     const total = owners.reduce((n, [, l]) => n + l, 0)
     for (const [email, lines] of owners) ownedBy.push({ path: p, email, lines, share: total ? lines / total : 0 })
   }
-  return {
-    fileCoChanged: out.fileCoChange.map(coChangeRow),
-    symbolCoChanged: out.symbolCoChange.map(coChangeRow),
-    communities: out.communities.map((c) => ({ ...c })),
-    memberOf: [...out.memberOf].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([symbol, community]) => ({ symbol, community })),
-    ownedBy,
-  }
+  return ownedBy
 }
 

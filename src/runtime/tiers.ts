@@ -16,4 +16,16 @@ export function preferQuickTiers(): void {
   v8.setFlagsFromString('--interrupt-budget=1048576')
   // WebAssembly stays in Liftoff, the baseline compiler
   v8.setFlagsFromString('--liftoff-only')
+  quick = true
+}
+
+let quick = false
+
+/**
+ * V8's default budget again (after preferQuickTiers), for a phase of hot loops over the whole
+ * history that runs while a core is free: an update's analytics. A function first called after
+ * this is optimised as usual (one already running keeps the budget it had until it next runs out).
+ */
+export function optimiseHotLoops(): void {
+  if (quick) v8.setFlagsFromString('--interrupt-budget=67584')
 }

@@ -10,9 +10,10 @@ import { GraphDeltaWriter } from '../graph/delta-writer.js'
 import { SpareCopier } from './graph-spare.js'
 import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
-import { activityTables, analyticsRows, coChangeChangesets, computeColumnAnalytics } from '../analytics/build.js'
+import { activityTables, analyticsRows, coChangeChangesets, computeColumnAnalytics, ownedByRows } from '../analytics/build.js'
 import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
 import { AnalyticsColumns, inKeyOrder } from '../analytics/columns.js'
+import type { ChangeWithSymbolLines } from '../analytics/stats.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { isBot } from '../history/categorize.js'
 import { commitTables } from '../history/commits.js'
@@ -47,6 +48,7 @@ import { DocEmbedder, EMBEDDINGS_FILE, VECTORS_FILE, VectorCache } from '../embe
 import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { boundHeapGrowth, collectGarbage } from '../runtime/gc.js'
+import { optimiseHotLoops } from '../runtime/tiers.js'
 import { traceFile, writeSpan, type Span } from '../trace.js'
 import { verifyAgainstGit } from './index-verify.js'
 import { decisionGraph, decisionsFingerprint, decisionTables, endsOf, loadableDecisions, NO_DECISIONS } from '../knowledge/decision-rows.js'
@@ -710,6 +712,18 @@ async function ignoredRevs(graph: HistoryGraph, h: HistoryOptions, dir: string, 
 }
 
 /** Lines owned at HEAD per author for each file: bots own none (their commits' category is bot). */
+/**
+ * The author and category of these commits, of the new ones (`fresh`) or the stored ones: what
+ * `columns.withUpdate(fresh, …).authorsBySha(shas)` gives (a sha in both: the stored one's), without the join.
+ */
+function authorsBySha(shas: Iterable<string>, fresh: readonly ChangeWithSymbolLines[], columns: AnalyticsColumns): Map<string, { author: string; category: string }> {
+  const wanted = new Set(shas)
+  const out = new Map<string, { author: string; category: string }>()
+  for (const c of fresh) if (wanted.has(c.sha)) out.set(c.sha, { author: c.author, category: c.category })
+  for (const [sha, who] of columns.authorsBySha(wanted)) out.set(sha, who)
+  return out
+}
+
 function humanAuthor(commits: ReadonlyMap<string, { author: string; category: string }>): (sha: string) => string | undefined {
   return (sha) => {
     const c = commits.get(sha)
@@ -944,7 +958,7 @@ function withAnalytics(
   symbolRows: SymbolRow[],
   dir: string,
   code: CodeGraph,
-  update?: { previous: StoredAnalytics; structure?: string; ownershipOf: Iterable<string> },
+  update?: { previous: StoredAnalytics; structure?: string },
 ) {
   const out = computeColumnAnalytics(cache, headInput(files, now, code), config, update?.previous, update?.structure)
   const activity = activityTables(out)
@@ -954,8 +968,8 @@ function withAnalytics(
   }
   for (const r of fileRows) if (r.present) Object.assign(r, rowOf(activity.files, r.path))
   for (const r of symbolRows) Object.assign(r, rowOf(activity.symbols, r.id))
-  // an update replaces the ownership of the files it touched, no other's
-  const rows = analyticsRows(out, update ? pick(cache.ownership, update.ownershipOf) : cache.ownership)
+  // an update's ownership rows (of the files it touched, no other's) went with its walk's
+  const rows = analyticsRows(out, update ? {} : cache.ownership)
   const stored: StoredAnalytics = {
     files: activity.files,
     symbols: activity.symbols,
@@ -1003,13 +1017,6 @@ function sortedIndexOf(keys: readonly string[], key: string): number | undefined
   return keys[lo] === key ? lo : undefined
 }
 
-/** The entries of `record` at these keys (those it has). */
-function pick<T>(record: Record<string, T>, keys: Iterable<string>): Record<string, T> {
-  const out: Record<string, T> = Object.create(null)
-  for (const k of keys) if (Object.hasOwn(record, k)) out[k] = record[k]
-  return out
-}
-
 /** Two flat rows with the same fields and values (either may be missing). */
 function sameRow(a: object | undefined, b: object | undefined): boolean {
   if (a === undefined || b === undefined) return a === b
@@ -1028,7 +1035,6 @@ const sameRows = (a: readonly object[], b: readonly object[]) => a.length === b.
 function analyticsDelta(
   before: StoredAnalytics,
   after: StoredAnalytics,
-  rows: ReturnType<typeof analyticsRows>,
   u: { reinserted: Set<string>; touchedPaths: Set<string> },
 ): { analytics: Partial<GraphData>; activity: NonNullable<GraphDelta['activity']>; analyticsChange: NonNullable<GraphDelta['analytics']> } {
   const activity: NonNullable<GraphDelta['activity']> = { files: [], symbols: [] }
@@ -1066,10 +1072,10 @@ function analyticsDelta(
       symbolCoChanged: symbols.insert,
       communities: communitiesChanged ? after.communities : [],
       memberOf: communitiesChanged ? after.memberOf : after.memberOf.filter((m) => u.reinserted.has(m.symbol)),
-      ownedBy: rows.ownedBy.filter((r) => u.touchedPaths.has(r.path)),
     },
     activity,
-    analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, replaceCommunities: communitiesChanged, ownershipOf: [...u.touchedPaths] },
+    // the touched files' ownership went with the walk's rows (updateIndex)
+    analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, replaceCommunities: communitiesChanged, ownershipOf: [] },
   }
 }
 
@@ -1395,11 +1401,32 @@ async function updateIndex(u: {
     if (!freshIndex.has(p)) tables.parents.push({ sha: c.sha, parent: p, idx })
   }))
 
+  // The history's own rows (the new commits, their documents, PRs and issues, and their edges to
+  // files the graph has) go in now and are checkpointed while this thread walks: the graph's
+  // thread has nothing else to do until the walk's rows come, and this checkpoint (the new
+  // documents' full-text index, TOUCHED) was most of the one after the code graph's part.
+  const isKnown = (p: string) => old.has(p) || previousFiles.has(p)
+  const commitDocs = fresh.map(rawCommitDoc)
+  embedder?.add(commitDocs)
+  const historyDocs = numberDocs([...commitDocs, ...entityDocs(freshTables)], vectorCache.nextRow)
+  const toKnown = { touched: (t: { path: string }) => isKnown(t.path), renamedFrom: (r: { path: string; from: string }) => isKnown(r.path) && isKnown(r.from) }
+  writer.apply({
+    renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
+    insert: {
+      ...tables,
+      touched: tables.touched.filter(toKnown.touched),
+      renamedFrom: tables.renamedFrom.filter(toKnown.renamedFrom),
+      docs: historyDocs,
+      authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
+      pullRequests: freshTables.pullRequests,
+      issues: freshTables.issues,
+    },
+  })
+  writer.checkpoint()
+
   // the files the new commits touched, walked over the new commits and their stored lineage
   const current = new Map(files.map((f) => [f.path, f]))
   const affected = files.filter((f) => paths.has(f.path) || previousFiles.get(f.path)?.blob !== f.blob)
-  const commitDocs = fresh.map(rawCommitDoc)
-  embedder?.add(commitDocs)
   const { symbols, owners } = await time('update_walk', async () => {
     const graph = old.graphFor(affected.map((f) => f.path), { fresh })
     const targets: MapTarget[] = affected.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
@@ -1410,36 +1437,42 @@ async function updateIndex(u: {
     for (const c of tables.commits) subjects.set(c.sha, c.subject)
     return { symbols: symbolRows(affected, result, graph.shas, (sha) => subjects.get(sha)), owners: { result, shas: graph.shas, blamed } }
   })
-  const docs = numberDocs([...commitDocs, ...entityDocs(freshTables), ...symbols.docs, ...(forgeRows?.docs ?? [])], vectorCache.nextRow)
+  const docs = [...historyDocs, ...numberDocs([...symbols.docs, ...(forgeRows?.docs ?? [])], vectorCache.nextRow + historyDocs.length)]
   embedder?.add(docs)
 
   const touchedPaths = new Set([...paths, ...affected.map((f) => f.path)])
-  const isKnown = (p: string) => old.has(p) || previousFiles.has(p)
   const replaceSymbolsOf = [...touchedPaths].filter((p) => previousFiles.has(p))
   const symbolChange = symbolChanges(replaceSymbolsOf.map((p) => previousFiles.get(p)!), symbols)
   const updateFiles = [...touchedPaths].filter(isKnown).map((p) => fileRow(p, current.get(p)))
   const insertFiles = [...touchedPaths].filter((p) => !isKnown(p)).map((p) => fileRow(p, current.get(p)))
+  // the walked files' line ownership (by their blame's human authors): its rows go with the walk's
+  // (a COPY of them in the last part checkpointed what came before it, on the update's path)
+  const freshChanges = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
+  const authorOf = humanAuthor(authorsBySha(owners.blamed, freshChanges, columns))
+  const walkedOwnership: AnalyticsCache['ownership'] = Object.create(null)
+  affected.forEach((f, fi) => (walkedOwnership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
 
-  // The graph (copied and opened on the delta's thread since the update began) gets the history's
-  // rows while this thread computes the code graph and the analytics, whose rows follow. Inserted
-  // nodes go in with no activity; the second part sets it (with the activity that changed elsewhere).
+  // The walk's rows (and the new files, with the history's edges to them, and the forge's rows) go
+  // in while this thread computes the code graph and the analytics, whose rows follow. Inserted
+  // nodes go in with no activity; the last part sets it (with the activity that changed elsewhere).
   writer.apply({
     ...symbolChange.delta,
     syncSymbolDocsOf: replaceSymbolsOf,
-    renameAuthors: tables.authors.filter((a) => knownAuthors.has(a.email)),
     removeDocs: forgeRows?.removeDocs,
     updatePullRequests: forgeRows?.updatePullRequests,
     updateIssues: forgeRows?.updateIssues,
+    analytics: { removeFileCoChanges: [], removeSymbolCoChanges: [], replaceCommunities: false, ownershipOf: [...touchedPaths] },
     insert: {
-      ...tables,
       ...symbolChange.insert,
-      docs,
+      ownedBy: ownedByRows(walkedOwnership),
+      docs: docs.slice(historyDocs.length),
       files: insertFiles,
-      authors: tables.authors.filter((a) => !knownAuthors.has(a.email)),
-      pullRequests: [...freshTables.pullRequests, ...(forgeRows?.newPullRequests ?? [])],
-      issues: [...freshTables.issues, ...(forgeRows?.newIssues ?? [])],
-      partOf: [...tables.partOf, ...(forgeChange?.delta.partOf ?? [])],
-      closes: [...tables.closes, ...(forgeChange?.delta.closes ?? [])],
+      touched: tables.touched.filter((t) => !toKnown.touched(t)),
+      renamedFrom: tables.renamedFrom.filter((r) => !toKnown.renamedFrom(r)),
+      pullRequests: forgeRows?.newPullRequests ?? [],
+      issues: forgeRows?.newIssues ?? [],
+      partOf: forgeChange?.delta.partOf ?? [],
+      closes: forgeChange?.delta.closes ?? [],
     },
   })
 
@@ -1470,20 +1503,18 @@ async function updateIndex(u: {
 
   // Analytics: the previous inputs with the new commits, the re-walked files' symbol histories
   // and ownership replaced, then computed from scratch as a full build does.
+  optimiseHotLoops()
   const { analytics, activity, analyticsChange, save: saveAnalytics } = await time('update_analytics', () => {
     const cache = columns
     const gone = new Set(replaceSymbolsOf.flatMap((p) => symbolIds(previousFiles.get(p)!)))
-    const fresh = changesFromRows({ commits: tables.commits, touched: tables.touched, changed: [] })
-    const next = cache.withUpdate(fresh, gone, symbols.changed, tables.renamedFrom)
+    const next = cache.withUpdate(freshChanges, gone, symbols.changed, tables.renamedFrom)
     const ownership: AnalyticsCache['ownership'] = Object.create(null)
     for (const [p, o] of Object.entries(cache.ownership)) if (current.has(p) && !touchedPaths.has(p)) ownership[p] = o
-    const authorOf = humanAuthor(next.authorsBySha(owners.blamed))
-    affected.forEach((f, fi) => (ownership[f.path] = ownershipFromBlame(owners.result.blame[fi], f.lines, owners.shas, authorOf)))
-    next.ownership = ownership
+    next.ownership = Object.assign(ownership, walkedOwnership)
     // the previous index's code graph as it was stored has the edges its structureKey hashed
     const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? storedAnalytics.structureKey : undefined
-    const { rows, stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, { previous: storedAnalytics, structure, ownershipOf: touchedPaths })
-    const delta = analyticsDelta(storedAnalytics, stored, rows, {
+    const { stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, { previous: storedAnalytics, structure })
+    const delta = analyticsDelta(storedAnalytics, stored, {
       reinserted: new Set(symbolChange.insert.symbols.map((r) => r.id)),
       touchedPaths,
     })
