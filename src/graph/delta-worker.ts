@@ -8,10 +8,10 @@ import { deltaRunner, type DeltaOp } from './delta.js'
 export type DeltaRequest = DeltaOp & { id: number }
 /** A step's reply: its value or error, how long the step ran (not how long it waited for the ones before) and when it started (epoch ms). */
 export type DeltaReply = { id: number; ms: number; at?: number; value?: unknown; error?: string; name?: string; stack?: string }
-/** Sent by a finish once the graph is closed, before its reply: the caller checksums [half, size) meanwhile. */
-export type DeltaClosed = { closed: true; file: string; size: number; half: number }
+/** Sent by a finish once the graph is closed, before its reply: the caller takes chunks of the shared checksum too (crc32Chunks). */
+export type DeltaClosed = { closed: true; file: string; size: number; shared: Int32Array }
 
-const run = deltaRunner({ onClosed: (file, size, half) => parentPort!.postMessage({ closed: true, file, size, half } satisfies DeltaClosed) })
+const run = deltaRunner({ onClosed: (file, size, shared) => parentPort!.postMessage({ closed: true, file, size, shared } satisfies DeltaClosed) })
 
 parentPort?.on('message', (request: DeltaRequest) => {
   run(request).then(

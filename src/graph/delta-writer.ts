@@ -2,8 +2,8 @@ import { existsSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { PROJECT_ROOT } from '../parse/registry.js'
-import { checksumHex, crc32Combine, crc32OfRange } from '../services/index-integrity.js'
-import type { DeltaFinish, DeltaFinishHalf, DeltaOp, GraphDelta, GraphRels, deltaRunner } from './delta.js'
+import { checksumHex, crc32Chunks, crc32OfChunks } from '../services/index-integrity.js'
+import type { DeltaFinish, DeltaFinishShared, DeltaOp, GraphDelta, GraphRels, deltaRunner } from './delta.js'
 import type { DeltaClosed, DeltaReply, DeltaRequest } from './delta-worker.js'
 
 const WORKER = path.join(PROJECT_ROOT, 'dist', 'graph', 'delta-worker.js')
@@ -31,8 +31,8 @@ export class GraphDeltaWriter {
   readonly steps: Array<{ op: DeltaOp['op']; at: number; ms: number }> = []
 
   private closed = false
-  /** The CRC-32 of the closed graph's second half, taken on this thread while the worker takes the first's. */
-  private tail: { value: number } | { error: Error } | null = null
+  /** This thread's part of the closed graph's checksum (chunks it took while the worker took others): done, or how it failed. */
+  private helped: { error: Error | null } | null = null
 
   constructor(
     from: string,
@@ -43,7 +43,7 @@ export class GraphDeltaWriter {
     if (existsSync(WORKER)) {
       this.worker = new Worker(WORKER)
       this.worker.on('message', (reply: DeltaReply | DeltaClosed) => {
-        if ('closed' in reply) return void (this.tail = this.checksumTail(reply.file, reply.half, reply.size))
+        if ('closed' in reply) return void (this.helped = this.checksumChunks(reply.file, reply.size, reply.shared))
         const waiting = this.replies.get(reply.id)
         this.replies.delete(reply.id)
         if (!waiting) return
@@ -76,17 +76,18 @@ export class GraphDeltaWriter {
     finished.catch(() => {})
     await Promise.allSettled(this.pending)
     if (this.failure) throw this.failure
-    const value = (await finished) as DeltaFinish | DeltaFinishHalf
+    const value = (await finished) as DeltaFinish | DeltaFinishShared
     if ('graph' in value) return value
-    // the worker's half and this thread's (the closed message came before the reply)
-    const tail = this.tail ?? this.checksumTail(this.to, value.half, value.size)
-    if ('error' in tail) throw tail.error
-    return { counts: value.counts, rels: value.rels, graph: [value.size, checksumHex(crc32Combine(value.head, tail.value, value.size - value.half))] }
+    // the chunks the worker took are done (it replies after its last), and this thread's (the closed message came before the reply)
+    const helped = this.helped ?? this.checksumChunks(this.to, value.size, value.shared)
+    if (helped.error) throw helped.error
+    return { counts: value.counts, rels: value.rels, graph: [value.size, checksumHex(crc32OfChunks(value.shared, value.size))] }
   }
 
-  private checksumTail(file: string, half: number, size: number): { value: number } | { error: Error } {
+  private checksumChunks(file: string, size: number, shared: Int32Array): { error: Error | null } {
     try {
-      return { value: crc32OfRange(file, half, size) }
+      crc32Chunks(file, size, shared)
+      return { error: null }
     } catch (error) {
       return { error: error as Error }
     }

@@ -72,18 +72,61 @@ export function fileChecksum(): { update(data: Uint8Array): void; digest(): stri
  * 551 MB): the number, to be combined (crc32Combine) with the rest's, or given as fileChecksum's hex.
  */
 export function crc32OfRange(file: string, start: number, end: number): number {
-  const chunk = scratch(Math.min(8 << 20, Math.max(1, end - start)))
   const fd = openSync(file, 'r')
-  let value = 0
   try {
-    for (let at = start, n = 0; at < end; at += n) {
-      n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at)
-      if (n <= 0) throw new Error(`${file} ends at ${at}, before ${end}`)
-      value = crc32(chunk.subarray(0, n), value)
-    }
+    return crc32OfFd(fd, file, start, end)
   } finally {
     closeSync(fd)
   }
+}
+
+function crc32OfFd(fd: number, file: string, start: number, end: number): number {
+  const chunk = scratch(Math.min(CRC_CHUNK, Math.max(1, end - start)))
+  let value = 0
+  for (let at = start, n = 0; at < end; at += n) {
+    n = readSync(fd, chunk, 0, Math.min(chunk.length, end - at), at)
+    if (n <= 0) throw new Error(`${file} ends at ${at}, before ${end}`)
+    value = crc32(chunk.subarray(0, n), value)
+  }
+  return value
+}
+
+/** The part of a file one read and one CRC-32 take (crc32OfRange), and one claim of a shared checksum. */
+const CRC_CHUNK = 8 << 20
+
+/**
+ * A file's CRC-32 taken by several threads at once, each claiming the next chunk not taken
+ * (crc32Chunks) until none is left, then joined in order (crc32OfChunks). An update's graph (490
+ * MB on git/git) is hashed so by the graph's thread as soon as it is closed and by the main thread
+ * once it has saved its own files: split in halves, whichever thread came free first waited for
+ * the other's half. `[0]`: the next chunk to claim, `[1]`: chunks done, `[2 + i]`: chunk i's CRC.
+ */
+export function sharedChecksum(size: number): Int32Array {
+  return new Int32Array(new SharedArrayBuffer(4 * (2 + Math.ceil(size / CRC_CHUNK))))
+}
+
+/** Claims and checksums chunks of a sharedChecksum until none is left (another thread may be doing the same). */
+export function crc32Chunks(file: string, size: number, shared: Int32Array): void {
+  const chunks = shared.length - 2
+  let fd = -1
+  try {
+    for (let i = Atomics.add(shared, 0, 1); i < chunks; i = Atomics.add(shared, 0, 1)) {
+      if (fd < 0) fd = openSync(file, 'r')
+      const start = i * CRC_CHUNK
+      Atomics.store(shared, 2 + i, crc32OfFd(fd, file, start, Math.min(size, start + CRC_CHUNK)) | 0)
+      Atomics.add(shared, 1, 1)
+    }
+  } finally {
+    if (fd >= 0) closeSync(fd)
+  }
+}
+
+/** The CRC-32 of the whole file from a sharedChecksum whose every chunk is done. */
+export function crc32OfChunks(shared: Int32Array, size: number): number {
+  const chunks = shared.length - 2
+  if (Atomics.load(shared, 1) !== chunks) throw new Error(`the checksum has ${Atomics.load(shared, 1)} of its ${chunks} parts`)
+  let value = 0
+  for (let i = 0; i < chunks; i++) value = i === 0 ? Atomics.load(shared, 2) >>> 0 : crc32Combine(value, Atomics.load(shared, 2 + i) >>> 0, Math.min(CRC_CHUNK, size - i * CRC_CHUNK))
   return value
 }
 
@@ -103,8 +146,8 @@ export const checksumHex = (value: number): string => value.toString(16).padStar
 
 /**
  * The CRC-32 of A followed by B from A's and B's and B's length (zlib's crc32_combine: B's length
- * in zero bits applied to A's CRC through powers of the CRC's matrix over GF(2)), so that two
- * threads can each checksum half of a file.
+ * in zero bits applied to A's CRC through powers of the CRC's matrix over GF(2)), so that
+ * threads can each checksum parts of a file.
  */
 export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
   if (lengthB <= 0) return crcA >>> 0

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import zlib from 'node:zlib'
 import { afterEach, describe, expect, test } from 'vitest'
-import { checksumHex, crc32Combine, crc32js, crc32OfRange, fileChecksum, manifestOf, MANIFEST, readIndexFile, sha256, verifyAll, writeManifest } from '../../src/services/index-integrity.js'
+import { checksumHex, crc32Chunks, crc32Combine, crc32js, crc32OfChunks, crc32OfRange, fileChecksum, manifestOf, MANIFEST, readIndexFile, sha256, sharedChecksum, verifyAll, writeManifest } from '../../src/services/index-integrity.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -48,6 +48,31 @@ describe('manifest checksums', () => {
       expect(checksumHex(crc32OfRange(join(dir, 'f'), 0, size))).toBe(checksumHex(whole))
     }
     expect(() => crc32OfRange(join(indexDir({ f: Buffer.alloc(10) }), 'f'), 5, 20)).toThrow(/ends at 10/)
+  })
+
+  test("a shared checksum: chunks claimed by two threads, joined in order, are the whole file's", () => {
+    // 8 MB chunks: none, one short, one whole, several with a short last
+    for (const size of [0, 5, 8 << 20, (8 << 20) * 2 + 12_345]) {
+      const data = randomBytes(size)
+      const file = join(indexDir({ f: data }), 'f')
+      const chunks = Math.ceil(size / (8 << 20))
+      // one thread takes them all
+      const alone = sharedChecksum(size)
+      crc32Chunks(file, size, alone)
+      expect(crc32OfChunks(alone, size), `size ${size}`).toBe(zlib.crc32(data))
+      if (chunks < 2) continue
+      // another thread claimed the first chunk and is still on it: this one takes the rest
+      const shared = sharedChecksum(size)
+      Atomics.store(shared, 0, 1)
+      crc32Chunks(file, size, shared)
+      expect(Atomics.load(shared, 1)).toBe(chunks - 1)
+      expect(() => crc32OfChunks(shared, size)).toThrow(/parts/)
+      Atomics.store(shared, 2, zlib.crc32(data.subarray(0, 8 << 20)) | 0)
+      Atomics.add(shared, 1, 1)
+      expect(crc32OfChunks(shared, size)).toBe(zlib.crc32(data))
+    }
+    const short = sharedChecksum(100)
+    expect(() => crc32Chunks(join(indexDir({ f: Buffer.alloc(10) }), 'f'), 100, short)).toThrow(/ends at 10/)
   })
 
   test('a checksum taken in parts is the checksum of the whole', () => {
