@@ -711,7 +711,6 @@ async function ignoredRevs(graph: HistoryGraph, h: HistoryOptions, dir: string, 
   return ignoredRevsFor(graph.shas, guesses)
 }
 
-/** Lines owned at HEAD per author for each file: bots own none (their commits' category is bot). */
 /**
  * The author and category of these commits, of the new ones (`fresh`) or the stored ones: what
  * `columns.withUpdate(fresh, …).authorsBySha(shas)` gives (a sha in both: the stored one's), without the join.
@@ -724,6 +723,7 @@ function authorsBySha(shas: Iterable<string>, fresh: readonly ChangeWithSymbolLi
   return out
 }
 
+/** Lines owned at HEAD per author for each file: bots own none (their commits' category is bot). */
 function humanAuthor(commits: ReadonlyMap<string, { author: string; category: string }>): (sha: string) => string | undefined {
   return (sha) => {
     const c = commits.get(sha)
