@@ -4,7 +4,8 @@
 // bench/update.mjs) is as large as the change. Each build updates its own clone (their schema
 // versions may differ); every round edits the same file of both, and each update's wall time and
 // CPU time (user + system, of the process and its children: git, Kuzu's threads) are taken from
-// the kernel's accounting, as GNU time gives them.
+// the kernel's accounting, as GNU time gives them. Besides each side's medians it prints the median
+// of the rounds' differences (B - A), which the machine's drift between rounds does not move.
 //
 //   node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--commits 12] [--tmp DIR] [--json]
 //
@@ -48,12 +49,16 @@ try {
     log(`  round ${i + 1}: A ${Math.round(runs.A.at(-1).wall)} ms · B ${Math.round(runs.B.at(-1).wall)} ms`)
   }
   const sum = (k) => ({ wall: median(runs[k].map((r) => r.wall)), cpu: median(runs[k].map((r) => r.cpu)), total: median(runs[k].map((r) => r.total)) })
-  const result = { repo, file, rounds: ROUNDS, A: { build: builds.A, ...sum('A') }, B: { build: builds.B, ...sum('B') } }
+  // each round's B - A: the machine's drift between rounds (seconds apart) cancels, which the two medians keep
+  const paired = (field) => median(runs.B.map((r, i) => r[field] - runs.A[i][field]))
+  const diff = { wall: paired('wall'), cpu: paired('cpu'), total: paired('total'), bWins: runs.B.filter((r, i) => r.wall < runs.A[i].wall).length }
+  const result = { repo, file, rounds: ROUNDS, A: { build: builds.A, ...sum('A') }, B: { build: builds.B, ...sum('B') }, pairedDifference: diff, runs }
   if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   else {
     console.log(`${repo}, ${ROUNDS} interleaved one-commit updates of ${file} (medians):`)
     for (const k of ['A', 'B']) console.log(`  ${k} ${result[k].build}: wall ${Math.round(result[k].wall)} ms · CPU ${Math.round(result[k].cpu)} ms · total_ms ${result[k].total}`)
     console.log(`  B - A: wall ${Math.round(result.B.wall - result.A.wall)} ms · CPU ${Math.round(result.B.cpu - result.A.cpu)} ms`)
+    console.log(`  B - A round by round (median): wall ${Math.round(diff.wall)} ms · CPU ${Math.round(diff.cpu)} ms · total_ms ${Math.round(diff.total)} · B faster in ${diff.bWins} of ${ROUNDS}`)
   }
 } finally {
   rmSync(dir, { recursive: true, force: true })
