@@ -345,9 +345,12 @@ export function computeIgnoreGuesses(
 
 /** The stored guesses as the hunk mapper asks for them, for a graph whose commits are `shas`. */
 export function ignoredRevsFor(shas: readonly string[], guesses: IgnoreGuesses): { commits: Set<number>; guess: (commit: number, parent: number, fd: { path: string }) => Map<number, number> | undefined } | undefined {
+  // the guessed commits are few or none: a lookup of each of git/git's 82,000 shas in the object was ~15 ms of an update
+  const named = new Set(Object.keys(guesses).filter((sha) => guesses[sha]))
+  if (named.size === 0) return undefined
   const commits = new Set<number>()
   shas.forEach((sha, i) => {
-    if (guesses[sha]) commits.add(i)
+    if (named.has(sha)) commits.add(i)
   })
   if (commits.size === 0) return undefined
   const cache = new Map<string, Map<number, number>>()

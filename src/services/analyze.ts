@@ -703,9 +703,10 @@ function loadSignatures(dir: string): AuthorSignature[] {
 async function ignoredRevs(graph: HistoryGraph, h: HistoryOptions, dir: string, known: IgnoreGuesses = {}): Promise<IgnoredRevs | undefined> {
   const wanted = new Set(h.ignoreRevs ?? [])
   const todo: number[] = []
-  graph.shas.forEach((sha, i) => {
-    if (wanted.has(sha) && !known[sha]) todo.push(i)
-  })
+  if (wanted.size > 0)
+    graph.shas.forEach((sha, i) => {
+      if (wanted.has(sha) && !known[sha]) todo.push(i)
+    })
   const guesses = todo.length > 0 ? { ...known, ...computeIgnoreGuesses(graph, todo, await readIgnoredContent(h.repo, graph, todo)) } : known
   writeFileSync(path.join(dir, IGNORED_REVS_FILE), JSON.stringify(guesses))
   return ignoredRevsFor(graph.shas, guesses)
