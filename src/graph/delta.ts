@@ -819,9 +819,9 @@ async function finishDelta(s: DeltaSession): Promise<{ counts: Record<string, nu
   // the tables the delta wrote, each counted alone (a table's count(*) is ~5–10 ms on git/git's
   // graph, where one scan of every relationship's label took 0.11–0.27 s); the others cannot
   // have changed, and keep their recorded counts
+  await countWritten(s)
   const now = new Map(s.ledger.expected)
   for (const [name, n] of s.ledger.counted) now.set(name, n)
-  for (const [name, n] of await countRelsOf(conn, [...s.ledger.touched].filter((name) => !s.ledger.counted.has(name)))) now.set(name, n)
   const wrong = REL_NAMES.filter((name) => now.get(name) !== s.ledger.expected.get(name))
   if (wrong.length > 0) throw new GraphDeltaMismatch(`the updated graph lost rows: ${wrong.map((name) => `${name} has ${now.get(name)}, expected ${s.ledger.expected.get(name)}`).join('; ')}`)
   const counts: Record<string, number> = {}
@@ -837,6 +837,11 @@ async function finishDelta(s: DeltaSession): Promise<{ counts: Record<string, nu
 async function checkpointDelta(s: DeltaSession): Promise<void> {
   await guardPending(s)
   await run(s.conn, 'CHECKPOINT', {})
+  await countWritten(s)
+}
+
+/** Counts the tables the delta wrote that no count has seen since they were last written (RelLedger.counted). */
+async function countWritten(s: DeltaSession): Promise<void> {
   const uncounted = [...s.ledger.touched].filter((name) => !s.ledger.counted.has(name))
   for (const [name, n] of await countRelsOf(s.conn, uncounted)) s.ledger.counted.set(name, n)
 }

@@ -125,8 +125,9 @@ export function crc32Chunks(file: string, size: number, shared: Int32Array): voi
 export function crc32OfChunks(shared: Int32Array, size: number): number {
   const chunks = shared.length - 2
   if (Atomics.load(shared, 1) !== chunks) throw new Error(`the checksum has ${Atomics.load(shared, 1)} of its ${chunks} parts`)
+  // the empty prefix's CRC is 0, and combining 0 with a chunk's gives the chunk's
   let value = 0
-  for (let i = 0; i < chunks; i++) value = i === 0 ? Atomics.load(shared, 2) >>> 0 : crc32Combine(value, Atomics.load(shared, 2 + i) >>> 0, Math.min(CRC_CHUNK, size - i * CRC_CHUNK))
+  for (let i = 0; i < chunks; i++) value = crc32Combine(value, Atomics.load(shared, 2 + i) >>> 0, Math.min(CRC_CHUNK, size - i * CRC_CHUNK))
   return value
 }
 
