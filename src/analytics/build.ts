@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto'
 import type { ActivityRow, CoChangeRow, GraphData } from '../graph/types.js'
 import { activityAt, emptyActivityTable, type ActivityTable, type StoredAnalytics } from './cache.js'
 import { fileCoChange, symbolCoChange } from './cochange.js'
-import { columnAnalytics, type AnalyticsColumns } from './columns.js'
+import { updatedColumnAnalytics } from './column-update.js'
+import { columnAnalyticsWithState, type AnalyticsColumns, type AnalyticsState } from './columns.js'
 import { detectCommunities } from './communities.js'
 import { hotspotScores } from './risk.js'
 import { activityStats, headPathsByChange } from './stats.js'
@@ -64,15 +65,23 @@ export function computeAnalytics(input: AnalyticsInput, config: AnalyticsConfig,
   return withCommunities({ fileStats, symbolStats, fileCoChange: fileCoChange(input, config, paths), symbolCoChange: symbolCoChange(input, config) }, input, config, previous)
 }
 
-/** computeAnalytics of a history held as columns (columns.ts): what analyze computes, in a build and an update alike. */
+/**
+ * computeAnalytics of a history held as columns (columns.ts): what analyze computes, in a build and
+ * an update alike, and the state the next update starts from. `counted` (an update's history, the
+ * previous pass's state and the symbols whose histories it replaced) lets it count again only what
+ * the update changed (column-update.ts); `incremental` says whether it did.
+ */
 export function computeColumnAnalytics(
   columns: AnalyticsColumns,
   input: Omit<AnalyticsInput, 'changes' | 'renames' | 'ownership'>,
   config: AnalyticsConfig,
   previous?: StoredAnalytics,
   structure?: string,
-): AnalyticsOutput & { communityKey: string; structureKey: string } {
-  return withCommunities(columnAnalytics(columns, input, config), input, config, previous, structure)
+  counted?: { state: AnalyticsState; replaced: Iterable<string> },
+): AnalyticsOutput & { communityKey: string; structureKey: string; state: AnalyticsState; incremental: boolean } {
+  const updated = counted && previous ? updatedColumnAnalytics(columns, input, config, { state: counted.state, fileCoChanged: previous.fileCoChanged, symbolCoChanged: previous.symbolCoChanged }, counted.replaced) : undefined
+  const { result, state } = updated ?? columnAnalyticsWithState(columns, input, config)
+  return { ...withCommunities(result, input, config, previous, structure), state, incremental: updated !== undefined }
 }
 
 function withCommunities(

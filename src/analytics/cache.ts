@@ -10,7 +10,7 @@ import { damagedIndex, listsFile, parseIndexJson, readIndexFile, readIndexJson }
 import type { CommitCategory } from '../services/types.js'
 import type { ChangeWithSymbolLines } from './stats.js'
 import type { AnalyticsInput, Change } from './types.js'
-import { AnalyticsColumns } from './columns.js'
+import { AnalyticsColumns, type AnalyticsState } from './columns.js'
 
 /**
  * The analytics part of an index. What they are computed from (every commit's changeset, the
@@ -32,6 +32,39 @@ export function saveAnalyticsCache(dir: string, cache: AnalyticsCache | Analytic
   const columns = cache instanceof AnalyticsColumns ? cache : AnalyticsColumns.fromCache(cache)
   writeFileSync(path.join(dir, ANALYTICS_BIN), serialize(columns.toStored()))
   writeFileSync(path.join(dir, OWNERSHIP_FILE), JSON.stringify(columns.ownership))
+}
+
+/** The state the last analytics pass left for an update's (columns.ts, column-update.ts). */
+export const ANALYTICS_STATE_FILE = 'analytics-state.bin'
+
+export function saveAnalyticsState(dir: string, state: AnalyticsState): void {
+  writeFileSync(path.join(dir, ANALYTICS_STATE_FILE), serialize(state))
+}
+
+/**
+ * The state of the index's last analytics pass; undefined when there is none (an index built
+ * before it was kept) or it cannot be read: the update then makes the full pass, as before.
+ */
+export function loadAnalyticsState(dir: string): AnalyticsState | undefined {
+  const data = readIndexFile(dir, ANALYTICS_STATE_FILE)
+  if (!data) return undefined
+  try {
+    const state = deserialize(data) as AnalyticsState
+    return isState(state) ? state : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isState(s: AnalyticsState): boolean {
+  const slots = (t: AnalyticsState['files']) =>
+    typeof t === 'object' &&
+    t !== null &&
+    Array.isArray(t.keys) &&
+    [t.revisions, t.recent, t.authors, t.coRevisions].every((col) => col instanceof Int32Array && col.length === t.keys.length) &&
+    [t.churn, t.first, t.last].every((col) => col instanceof Float64Array && col.length === t.keys.length) &&
+    Number.isInteger(t.changesets)
+  return typeof s === 'object' && s !== null && s.format === 1 && typeof s.config === 'string' && typeof s.headTime === 'number' && Number.isInteger(s.commits) && s.counted instanceof Uint8Array && s.counted.length === s.commits && slots(s.files) && slots(s.symbols)
 }
 
 /**

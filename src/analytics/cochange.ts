@@ -61,20 +61,34 @@ export interface CountedSets {
   starts: ArrayLike<number>
 }
 
+/**
+ * What an update knows beyond the sets (column-update.ts): every item's revisions (counted over
+ * all the history's sets, not only these), the history's count of sets, and the items whose pairs
+ * are wanted (a pair is counted when one of its items is marked).
+ */
+export interface PartialSets {
+  revs?: ArrayLike<number>
+  total?: number
+  only?: Uint8Array
+}
+
 /** coChange over changesets already counted. */
-export function coChangeOfSets(sets: CountedSets, names: readonly string[], config: CoChangeConfig): CoChange[] {
+export function coChangeOfSets(sets: CountedSets, names: readonly string[], config: CoChangeConfig, known: PartialSets = {}): CoChange[] {
   const { items, starts } = sets
-  const total = starts.length - 1
-  const revs = new Int32Array(names.length)
-  for (let k = 0; k < starts[total]; k++) revs[items[k]]++
-  const pairs = new PairCounts(starts[total])
+  const count = starts.length - 1
+  const total = known.total ?? count
+  const revs = known.revs ?? revisionsOf(sets, names.length)
+  const only = known.only
+  const pairs = new PairCounts(starts[count])
   const eligible: number[] = []
-  for (let c = 0; c < total; c++) {
+  for (let c = 0; c < count; c++) {
     if (starts[c + 1] - starts[c] < 2) continue
     eligible.length = 0
     for (let k = starts[c]; k < starts[c + 1]; k++) if (revs[items[k]] >= config.minRevisions) eligible.push(items[k])
     for (let i = 0; i < eligible.length; i++) {
-      for (let j = i + 1; j < eligible.length; j++) pairs.add(eligible[i], eligible[j])
+      const a = eligible[i]
+      const marked = only === undefined || only[a] === 1
+      for (let j = i + 1; j < eligible.length; j++) if (marked || only![eligible[j]] === 1) pairs.add(a, eligible[j])
     }
   }
   const out: CoChange[] = []
@@ -87,7 +101,19 @@ export function coChangeOfSets(sets: CountedSets, names: readonly string[], conf
     if (degree < config.minDegree || Math.max(s / revs[x], s / revs[y]) < (config.minConfidence ?? 0)) return
     out.push({ a: names[x], b: names[y], shared: s, degree: Math.round(degree * 10) / 10, confidence_ab: s / revs[x], confidence_ba: s / revs[y], support: s / total })
   })
-  return out.sort((p, q) => q.degree - p.degree || q.shared - p.shared || byString(p.a, q.a) || byString(p.b, q.b))
+  return out.sort(coChangeOrder)
+}
+
+/** Each item's count of the sets that hold it. */
+function revisionsOf({ items, starts }: CountedSets, n: number): Int32Array {
+  const revs = new Int32Array(n)
+  for (let k = 0; k < starts[starts.length - 1]; k++) revs[items[k]]++
+  return revs
+}
+
+/** Co-change's order: degree, then shared, descending; then a, then b. */
+export function coChangeOrder(p: CoChange, q: CoChange): number {
+  return q.degree - p.degree || q.shared - p.shared || byString(p.a, q.a) || byString(p.b, q.b)
 }
 
 /**

@@ -42,6 +42,12 @@ export class AnalyticsColumns {
   renameFrom: number[] = []
   renameSha: string[] = []
   ownership: AnalyticsCache['ownership'] = Object.create(null)
+  /**
+   * An update's history (withUpdate): the history it was made from, how many new commits come
+   * first, and per commit 1 where its symbols differ from that history's (a new commit, or one
+   * whose symbols were dropped or added).
+   */
+  updated?: { from: AnalyticsColumns; fresh: number; symbolsChanged: Uint8Array }
 
   get length(): number {
     return this.sha.length
@@ -345,15 +351,24 @@ export class AnalyticsColumns {
     out.additions = joined(out.additions, this.additions, Int32Array)
     out.deletions = joined(out.deletions, this.deletions, Int32Array)
     for (let i = 1; i <= this.length; i++) out.fileStart.push(this.fileStart[i] + files)
+    const symbolsChanged = new Uint8Array(all)
+    symbolsChanged.fill(1, 0, n)
     for (let i = 0; i < this.length; i++) {
       for (let k = this.symbolStart[i]; k < this.symbolStart[i + 1]; k++) {
-        if (dropped[this.symbol[k]]) continue
+        if (dropped[this.symbol[k]]) {
+          symbolsChanged[i + n] = 1
+          continue
+        }
         symbol.push(this.symbol[k])
         symbolLines.push(this.symbolLines[k])
       }
       out.symbolStart.push(symbol.length)
-      if (lastOf.get(this.sha[i]) === i + n) appendRows(added.get(this.sha[i]))
+      if (lastOf.get(this.sha[i]) === i + n) {
+        appendRows(added.get(this.sha[i]))
+        symbolsChanged[i + n] = 1
+      }
     }
+    out.updated = { from: this, fresh: n, symbolsChanged }
     out.addRenames(renames)
     for (let r = 0; r < this.renamePath.length; r++) {
       out.renamePath.push(this.renamePath[r])
@@ -445,13 +460,17 @@ export function headPathIds(cols: AnalyticsColumns, files: AnalyticsInput['files
   return out
 }
 
-interface Accumulators {
+/** Per slot: what activity stats count (first and last NaN for none). */
+export interface ActivityCounts {
   revisions: Int32Array
   recent: Int32Array
   churn: Float64Array
   authors: Int32Array
   first: Float64Array
   last: Float64Array
+}
+
+export interface Accumulators extends ActivityCounts {
   /** the (slot, author) pairs seen */
   seen: PairSet
 }
@@ -487,7 +506,7 @@ class PairSet {
   }
 }
 
-function accumulators(n: number): Accumulators {
+export function accumulators(n: number): Accumulators {
   return { revisions: new Int32Array(n), recent: new Int32Array(n), churn: new Float64Array(n), authors: new Int32Array(n), first: new Float64Array(n).fill(NaN), last: new Float64Array(n).fill(NaN), seen: new PairSet() }
 }
 
@@ -497,7 +516,7 @@ export function inKeyOrder(keys: readonly string[]): boolean {
   return true
 }
 
-function finishStats(acc: Accumulators, keys: string[]): Map<string, ActivityStats> {
+export function finishStats(acc: ActivityCounts, keys: string[]): Map<string, ActivityStats> {
   // the default sort compares UTF-16 code units, as `<` does (the order sortedMap gives); the keys are distinct
   const out = new Map<string, ActivityStats>()
   // the slots in key order; the files come sorted already (by path, as analyze lists them): checked, not sorted again
@@ -517,14 +536,41 @@ function finishStats(acc: Accumulators, keys: string[]): Map<string, ActivitySta
 
 export type ColumnInput = Pick<AnalyticsInput, 'headTime' | 'files' | 'symbols'>
 
+export type ColumnResult = Pick<AnalyticsOutput, 'fileStats' | 'symbolStats' | 'fileCoChange' | 'symbolCoChange'>
+
 /**
- * activityStats, fileCoChange and symbolCoChange (stats.ts, cochange.ts) of the columns' history:
- * the same numbers, in the same order, as those over its object form (the tests hold them to it).
+ * What a pass leaves for the next update (analytics-state.bin), per file and per symbol slot (in
+ * the order of the input's files and symbols) and per commit: an update recomputes only the items
+ * its commits can have changed (column-update.ts) and takes the rest from here.
  */
-export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, config: AnalyticsConfig): Pick<AnalyticsOutput, 'fileStats' | 'symbolStats' | 'fileCoChange' | 'symbolCoChange'> {
-  const nStrings = cols.strings.length
-  // a commit that counts as no revision (a merge, a bot's, a formatting one) adds to nothing below:
-  // its entries are skipped (a third of prettier's 120,000 file entries, half of git/git's 270,000)
+export interface AnalyticsState {
+  format: 1
+  /** The settings the numbers were counted with (JSON): another one is a full pass. */
+  config: string
+  headTime: number
+  /** The commits of the history counted (its length). */
+  commits: number
+  /** Per commit: 1 when its file set counted in co-change, 2 when its symbol set did. */
+  counted: Uint8Array
+  files: SlotState
+  symbols: SlotState
+}
+
+export interface SlotState extends ActivityCounts {
+  keys: string[]
+  /** The counted changesets that hold the item (co-change's revisions). */
+  coRevisions: Int32Array
+  /** The counted changesets (co-change support's denominator). */
+  changesets: number
+}
+
+/** The settings as the state records them. */
+export function stateConfig(config: AnalyticsConfig): string {
+  return JSON.stringify([config.recentDays, config.maxChangesetSize, config.minRevisions, config.minShared, config.minDegree, config.minConfidence ?? 0])
+}
+
+/** Per commit, 1 when it counts as a revision (a merge, a bot's, a formatting one do not: they add to nothing). */
+export function revisionFlags(cols: AnalyticsColumns): Uint8Array {
   const revisionOf = new Map<number, boolean>()
   const revision = new Uint8Array(cols.length)
   for (let i = 0; i < cols.length; i++) {
@@ -533,22 +579,36 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
     if (yes === undefined) revisionOf.set(category, (yes = countsAsRevision(cols.strings[category] as CommitCategory)))
     revision[i] = yes ? 1 : 0
   }
-  const heads = headPathIds(cols, input.files, revision)
-  const recentFrom = input.headTime - config.recentDays * DAY
+  return revision
+}
 
-  // a slot per present file (by path) and per HEAD symbol (by id); string ids map to them
+/** A slot per present file (by path) and per HEAD symbol (by id), and the string ids that map to them. */
+export interface Slots {
+  fileKeys: string[]
+  fileSlot: Map<string, number>
+  /** string id → file slot (-1: none) */
+  fileOf: Int32Array
+  symbolKeys: string[]
+  symbolSlot: Map<string, number>
+  /** string id → symbol slot (-1: none) */
+  symbolOf: Int32Array
+  /** the file slot of each symbol slot (its last entry's, as a map from id to path keeps it) */
+  symbolFile: Int32Array
+  parent: Map<string, string | null>
+}
+
+export function slotsOf(cols: AnalyticsColumns, input: ColumnInput): Slots {
+  const nStrings = cols.strings.length
   const fileKeys: string[] = []
   const fileSlot = new Map<string, number>()
   for (const f of input.files) if (!fileSlot.has(f.path)) fileSlot.set(f.path, fileKeys.push(f.path) - 1)
   const fileOf = new Int32Array(nStrings).fill(-1)
-  const fileIds = new Int32Array(fileKeys.length).fill(-1)
   for (const [p, slot] of fileSlot) {
     const id = cols.known(p)
-    if (id !== undefined) fileOf[(fileIds[slot] = id)] = slot
+    if (id !== undefined) fileOf[id] = slot
   }
   const symbolKeys: string[] = []
   const symbolSlot = new Map<string, number>()
-  /** the file of each symbol slot (its last entry's, as a map from id to path keeps it) */
   const symbolFileOf: number[] = []
   const parent = new Map<string, string | null>()
   for (const sym of input.symbols) {
@@ -558,15 +618,42 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
     parent.set(sym.id, sym.parent)
   }
   const symbolOf = new Int32Array(nStrings).fill(-1)
-  const symbolIds = new Int32Array(symbolKeys.length).fill(-1)
-  const symbolFile = Int32Array.from(symbolFileOf)
   for (const [id, slot] of symbolSlot) {
     const sid = cols.known(id)
-    if (sid !== undefined) symbolOf[(symbolIds[slot] = sid)] = slot
+    if (sid !== undefined) symbolOf[sid] = slot
   }
+  return { fileKeys, fileSlot, fileOf, symbolKeys, symbolSlot, symbolOf, symbolFile: Int32Array.from(symbolFileOf), parent }
+}
 
-  const files = accumulators(fileKeys.length)
-  const symbols = accumulators(symbolKeys.length)
+/** Counted changesets of slots (coChangeOfSets's input), with each slot's count of them. */
+export interface SlotSets {
+  items: number[]
+  starts: number[]
+}
+
+export interface PassResult {
+  files: Accumulators
+  symbols: Accumulators
+  fileSets: SlotSets
+  symbolSets: SlotSets
+  /** Per commit of the pass: as AnalyticsState.counted. */
+  counted: Uint8Array
+  fileCoRevisions: Int32Array
+  symbolCoRevisions: Int32Array
+}
+
+/**
+ * The pass over the history's commits: each revision's HEAD files (first seen first) with their
+ * churn, its distinct HEAD symbols with their lines, into the slots' accumulators and the counted
+ * changesets. `only` restricts it to some commits, and the accumulators to some slots (the sets
+ * and counts of those commits are whole).
+ */
+export function analyticsPass(cols: AnalyticsColumns, slots: Slots, heads: Int32Array, revision: Uint8Array, recentFrom: number, config: AnalyticsConfig, only?: { commits: Uint8Array; files: Uint8Array; symbols: Uint8Array }): PassResult {
+  const { fileOf, symbolOf, symbolFile } = slots
+  const nFiles = slots.fileKeys.length
+  const nSymbols = slots.symbolKeys.length
+  const files = accumulators(nFiles)
+  const symbols = accumulators(nSymbols)
   const add = (acc: Accumulators, slot: number, churn: number, time: number, author: number): void => {
     acc.revisions[slot]++
     if (time > recentFrom) acc.recent[slot]++
@@ -575,19 +662,23 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
     if (!(acc.first[slot] <= time)) acc.first[slot] = time
     if (!(acc.last[slot] >= time)) acc.last[slot] = time
   }
-
-  // per commit: its HEAD files (first seen first) with their churn, its distinct symbols with their lines
-  const fileStamp = new Int32Array(fileKeys.length).fill(-1)
-  const fileChurn = new Float64Array(fileKeys.length)
-  const symbolStamp = new Int32Array(symbolKeys.length).fill(-1)
-  const symbolLines = new Float64Array(symbolKeys.length)
-  const fileSets = { items: [] as number[], starts: [0] }
-  const symbolSets = { items: [] as number[], starts: [0] }
+  const fileStamp = new Int32Array(nFiles).fill(-1)
+  const fileChurn = new Float64Array(nFiles)
+  const symbolStamp = new Int32Array(nSymbols).fill(-1)
+  const symbolLines = new Float64Array(nSymbols)
+  const fileSets: SlotSets = { items: [], starts: [0] }
+  const symbolSets: SlotSets = { items: [], starts: [0] }
+  const counted = new Uint8Array(cols.length)
+  const fileCoRevisions = new Int32Array(nFiles)
+  const symbolCoRevisions = new Int32Array(nSymbols)
+  const fileOnly = only?.files
+  const symbolOnly = only?.symbols
+  const commitOnly = only?.commits
   // scratch lists, emptied per commit (no garbage per commit)
   const touched: number[] = []
   const distinct: number[] = []
   for (let i = 0; i < cols.length; i++) {
-    if (revision[i] === 0) continue
+    if (revision[i] === 0 || (commitOnly !== undefined && commitOnly[i] === 0)) continue
     touched.length = 0
     distinct.length = 0
     for (let k = cols.fileStart[i]; k < cols.fileStart[i + 1]; k++) {
@@ -604,16 +695,19 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
     const fileCount = cols.fileStart[i + 1] - cols.fileStart[i]
     const time = cols.time[i]
     const author = cols.author[i]
-    for (const slot of touched) add(files, slot, fileChurn[slot], time, author)
+    for (const slot of touched) if (fileOnly === undefined || fileOnly[slot] === 1) add(files, slot, fileChurn[slot], time, author)
     if (fileCount <= config.maxChangesetSize && touched.length > 0) {
-      for (const slot of touched) fileSets.items.push(fileIds[slot])
+      counted[i] |= 1
+      for (const slot of touched) {
+        fileSets.items.push(slot)
+        fileCoRevisions[slot]++
+      }
       fileSets.starts.push(fileSets.items.length)
     }
 
     // symbols: each distinct one once, with the lines of its last entry (symbolLines is keyed by id)
     for (let k = cols.symbolStart[i]; k < cols.symbolStart[i + 1]; k++) {
-      const sid = cols.symbol[k]
-      const slot = symbolOf[sid]
+      const slot = symbolOf[cols.symbol[k]]
       if (slot < 0) continue
       if (symbolStamp[slot] !== i) {
         symbolStamp[slot] = i
@@ -622,20 +716,61 @@ export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, conf
       symbolLines[slot] = cols.symbolLines[k]
     }
     for (const slot of distinct) {
+      if (symbolOnly !== undefined && symbolOnly[slot] === 0) continue
       const exact = symbolLines[slot]
       const file = symbolFile[slot]
       const churn = exact >= 0 ? exact : file >= 0 && fileStamp[file] === i ? fileChurn[file] : 0
       add(symbols, slot, churn, time, author)
     }
     if (fileCount <= config.maxChangesetSize && distinct.length > 0 && distinct.length <= config.maxChangesetSize) {
-      for (const slot of distinct) symbolSets.items.push(symbolIds[slot])
+      counted[i] |= 2
+      for (const slot of distinct) {
+        symbolSets.items.push(slot)
+        symbolCoRevisions[slot]++
+      }
       symbolSets.starts.push(symbolSets.items.length)
     }
   }
+  return { files, symbols, fileSets, symbolSets, counted, fileCoRevisions, symbolCoRevisions }
+}
+
+function slotState(acc: Accumulators, keys: string[], coRevisions: Int32Array, changesets: number): SlotState {
+  return { keys, revisions: acc.revisions, recent: acc.recent, churn: acc.churn, authors: acc.authors, first: acc.first, last: acc.last, coRevisions, changesets }
+}
+
+/**
+ * activityStats, fileCoChange and symbolCoChange (stats.ts, cochange.ts) of the columns' history:
+ * the same numbers, in the same order, as those over its object form (the tests hold them to it).
+ */
+export function columnAnalytics(cols: AnalyticsColumns, input: ColumnInput, config: AnalyticsConfig): ColumnResult {
+  return columnAnalyticsWithState(cols, input, config).result
+}
+
+/** columnAnalytics, and the state an update starts from. */
+export function columnAnalyticsWithState(cols: AnalyticsColumns, input: ColumnInput, config: AnalyticsConfig): { result: ColumnResult; state: AnalyticsState } {
+  // a commit that counts as no revision (a merge, a bot's, a formatting one) adds to nothing below:
+  // its entries are skipped (a third of prettier's 120,000 file entries, half of git/git's 270,000)
+  const revision = revisionFlags(cols)
+  const heads = headPathIds(cols, input.files, revision)
+  const slots = slotsOf(cols, input)
+  const p = analyticsPass(cols, slots, heads, revision, input.headTime - config.recentDays * DAY, config)
+  const fileChangesets = p.fileSets.starts.length - 1
+  const symbolChangesets = p.symbolSets.starts.length - 1
   return {
-    fileStats: finishStats(files, fileKeys),
-    symbolStats: finishStats(symbols, symbolKeys),
-    fileCoChange: coChangeOfSets(fileSets, cols.strings, config),
-    symbolCoChange: withoutEnclosing(coChangeOfSets(symbolSets, cols.strings, config), parent),
+    result: {
+      fileStats: finishStats(p.files, slots.fileKeys),
+      symbolStats: finishStats(p.symbols, slots.symbolKeys),
+      fileCoChange: coChangeOfSets(p.fileSets, slots.fileKeys, config, { revs: p.fileCoRevisions }),
+      symbolCoChange: withoutEnclosing(coChangeOfSets(p.symbolSets, slots.symbolKeys, config, { revs: p.symbolCoRevisions }), slots.parent),
+    },
+    state: {
+      format: 1,
+      config: stateConfig(config),
+      headTime: input.headTime,
+      commits: cols.length,
+      counted: p.counted,
+      files: slotState(p.files, slots.fileKeys, p.fileCoRevisions, fileChangesets),
+      symbols: slotState(p.symbols, slots.symbolKeys, p.symbolCoRevisions, symbolChangesets),
+    },
   }
 }

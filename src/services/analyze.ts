@@ -11,8 +11,8 @@ import { SpareCopier } from './graph-spare.js'
 import { dropHeadStart, type GraphHeadStart } from './graph-head-start.js'
 import { NO_ACTIVITY, type ActivityRow, type CoChangeRow, type DecisionSimilarRow, type FileRow, type GraphData, type IssueRow, type PullRequestRow, type SymbolRow } from '../graph/types.js'
 import { activityTables, analyticsRows, coChangeChangesets, computeColumnAnalytics, ownedByRows } from '../analytics/build.js'
-import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadStoredAnalytics, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
-import { AnalyticsColumns, inKeyOrder } from '../analytics/columns.js'
+import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTable, loadAnalyticsColumns, loadAnalyticsState, loadStoredAnalytics, saveAnalyticsState, ownershipFromBlame, saveAnalyticsCache, saveStoredAnalytics, type AnalyticsCache, type StoredAnalytics } from '../analytics/cache.js'
+import { AnalyticsColumns, inKeyOrder, type AnalyticsState } from '../analytics/columns.js'
 import type { ChangeWithSymbolLines } from '../analytics/stats.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
 import { isBot } from '../history/categorize.js'
@@ -161,6 +161,7 @@ function phaseSpan(name: string, started: number, ms: number, result: unknown, f
     start: new Date(started).toISOString(),
     duration_ms: Math.round(ms * 1000) / 1000,
     ...(rows !== undefined ? { sizes: { rows } } : {}),
+    ...(result && typeof result === 'object' && typeof (result as { cacheHit?: unknown }).cacheHit === 'boolean' ? { cache_hit: (result as { cacheHit: boolean }).cacheHit } : {}),
     ...(failure !== undefined ? { error: failure instanceof Error ? failure.message : String(failure) } : {}),
   }
 }
@@ -317,7 +318,7 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     let historyPromise: Promise<RawCommit[]> | null = time('history', () => (canUpdate ? read(`${previous!.head}..${head}`) : readAll()))
     historyPromise.catch(() => {})
     // an update's largest reads, done while the files phase below waits for git (its first turn of the event loop)
-    const prefetched = canUpdate ? whileWaiting(() => ({ columns: loadAnalyticsColumns(prevDir!), stored: loadStoredAnalytics(prevDir!) })) : null
+    const prefetched = canUpdate ? whileWaiting(() => ({ columns: loadAnalyticsColumns(prevDir!), stored: loadStoredAnalytics(prevDir!), state: loadAnalyticsState(prevDir!) })) : null
     // an update's trajectory rows: worked out from when the new commits are read (mostly a wait for git)
     let filesRead: (files: IndexedFile[]) => void = () => {}
     const filesKnown = new Promise<IndexedFile[]>((resolve) => (filesRead = resolve))
@@ -959,9 +960,10 @@ function withAnalytics(
   symbolRows: SymbolRow[],
   dir: string,
   code: CodeGraph,
-  update?: { previous: StoredAnalytics; structure?: string },
+  update?: { previous: StoredAnalytics; structure?: string; state?: AnalyticsState; replaced: Iterable<string> },
 ) {
-  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, update?.previous, update?.structure)
+  const counted = update?.state ? { state: update.state, replaced: update.replaced } : undefined
+  const out = computeColumnAnalytics(cache, headInput(files, now, code), config, update?.previous, update?.structure, counted)
   const activity = activityTables(out)
   const rowOf = (t: ActivityTable, key: string) => {
     const i = sortedIndexOf(t.key, key)
@@ -984,9 +986,10 @@ function withAnalytics(
   const save = () => {
     saveAnalyticsCache(dir, cache)
     saveStoredAnalytics(dir, stored)
+    saveAnalyticsState(dir, out.state)
     writeFileSync(path.join(dir, COCHANGE_FILE), JSON.stringify(coChangeChangesets(out)))
   }
-  return { rows, stored, save }
+  return { rows, stored, save, incremental: out.incremental }
 }
 
 /** The same imports and calls, in the same order, as far as Louvain reads them (structureKey). */
@@ -1316,7 +1319,7 @@ async function updateIndex(u: {
   repo: string
   prevDir: string
   /** The previous index's analytics input and output, read meanwhile. */
-  prefetched: Promise<{ columns: AnalyticsColumns; stored: StoredAnalytics }>
+  prefetched: Promise<{ columns: AnalyticsColumns; stored: StoredAnalytics; state: AnalyticsState | undefined }>
   /** analyze's timings: the graph thread's are added. */
   timings: Record<string, number>
   /** The previous index's manifest hash (its files' hashes are reused for the hard links). */
@@ -1371,7 +1374,7 @@ async function updateIndex(u: {
   // the stored history as the analytics keep it, newest first as a build reads it: its subjects
   // serve the reverts and the walk (the catalog would read every shard for them), and the analytics
   // below start from it
-  const { columns, stored: storedAnalytics } = await u.prefetched
+  const { columns, stored: storedAnalytics, state: analyticsState } = await u.prefetched
   const reverts = await time('reverts', () => revertsOf(u.repo, fresh, columns))
   // the new commits' ages follow the stored ones': no stored commit's row changes
   const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts, firstAge: old.size })
@@ -1514,12 +1517,14 @@ async function updateIndex(u: {
     next.ownership = Object.assign(ownership, walkedOwnership)
     // the previous index's code graph as it was stored has the edges its structureKey hashed
     const structure = graphs.stored && sameEdges(graphs.before.graph, graphs.after) ? storedAnalytics.structureKey : undefined
-    const { stored, save } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, { previous: storedAnalytics, structure })
+    const replaced = [...gone, ...symbols.changed.map((c) => c.symbol)]
+    const { stored, save, incremental } = withAnalytics(next, files, headTime(next, head), config, [...updateFiles, ...insertFiles], symbols.symbols, dir, graphs.after, { previous: storedAnalytics, structure, state: analyticsState, replaced })
     const delta = analyticsDelta(storedAnalytics, stored, {
       reinserted: new Set(symbolChange.insert.symbols.map((r) => r.id)),
       touchedPaths,
     })
-    return { ...delta, save }
+    // the trace's cache_hit: counted from the previous pass's state (column-update.ts), not in a full pass
+    return { ...delta, save, cacheHit: incremental }
   })
 
   await time('embeddings', () => embedder?.finish())

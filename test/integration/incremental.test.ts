@@ -22,12 +22,18 @@ describe('incremental analyze', () => {
     // every update appends a segment to the diff and patch stores (src/history/segments.ts): the
     // answers below then read sections across several of them
     process.env.GITWHY_SEGMENT_BYTES = '1'
+    // every update counts its analytics again from the previous pass's state, however small the
+    // fixture (src/analytics/column-update.ts), and says so in the repository's trace
+    process.env.GITWHY_RECOUNT_SHARE = '1'
+    process.env.GITWHY_TRACE = '1'
     scenario = mergesScenario()
     svc = sharedServices()
     await svc.analyze({ repo: scenario.repo.dir })
   })
   afterAll(async () => {
     delete process.env.GITWHY_SEGMENT_BYTES
+    delete process.env.GITWHY_RECOUNT_SHARE
+    delete process.env.GITWHY_TRACE
     await svc?.close()
     scenario?.cleanup()
   })
@@ -163,5 +169,15 @@ describe('incremental analyze', () => {
     summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
     if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
     await expectSameAsFreshAndGit('after audit.ts lost its calls')
+  })
+
+  test("every update's analytics were counted from the previous pass's state, not in a full pass", () => {
+    const spans = readFileSync(join(scenario.repo.dir, '.gitwhy', 'trace.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; cache_hit?: boolean })
+      .filter((s) => s.name === 'analyze.update_analytics')
+    expect(spans.length).toBeGreaterThanOrEqual(4)
+    expect(spans.map((s) => s.cache_hit)).toEqual(spans.map(() => true))
   })
 })
