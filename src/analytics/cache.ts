@@ -30,7 +30,7 @@ export interface AnalyticsCache {
 
 export function saveAnalyticsCache(dir: string, cache: AnalyticsCache | AnalyticsColumns): void {
   const columns = cache instanceof AnalyticsColumns ? cache : AnalyticsColumns.fromCache(cache)
-  writeFileSync(path.join(dir, ANALYTICS_BIN), serialize(columns.toStored()))
+  writeFileSync(path.join(dir, ANALYTICS_BIN), serialize(columns.toStored({ compact: false })))
   writeFileSync(path.join(dir, OWNERSHIP_FILE), JSON.stringify(columns.ownership))
 }
 

@@ -112,7 +112,7 @@ export function updatedColumnAnalytics(
   })
   if (st.symbols.keys.length !== nSymbols - countOf(symbolFrom, -1)) for (const id of st.symbols.keys) if (!slots.symbolSlot.has(id)) mark(id)
 
-  for (let i = 0; i < cols.length; i++) {
+  for (let i = 0, n = cols.length; i < n; i++) {
     if (revision[i] === 0) continue
     if (i >= fresh && upd.symbolsChanged[i] === 1) changed[i] = 1
     // a new commit, or one in or out of the recent window now: its items are counted again
@@ -131,7 +131,7 @@ export function updatedColumnAnalytics(
   counted.set(st.counted, fresh)
   const fileStamp = new Int32Array(nFiles).fill(-1)
   const symbolStamp = new Int32Array(nSymbols).fill(-1)
-  for (let i = 0; i < cols.length; i++) {
+  for (let i = 0, n = cols.length; i < n; i++) {
     if (changed[i] === 0) continue
     let flags = 0
     if (revision[i] === 1) {
@@ -167,7 +167,7 @@ export function updatedColumnAnalytics(
 
   // the commits that hold an item counted again, and the pass over them alone
   const relevant = new Uint8Array(cols.length)
-  for (let i = 0; i < cols.length; i++) {
+  for (let i = 0, n = cols.length; i < n; i++) {
     if (revision[i] === 0) continue
     let hit = false
     for (let k = cols.fileStart[i]; k < cols.fileStart[i + 1] && !hit; k++) hit = heads[k] >= 0 && fileDirty[fileOf[heads[k]]] === 1
@@ -178,7 +178,7 @@ export function updatedColumnAnalytics(
 
   let fileChangesets = 0
   let symbolChangesets = 0
-  for (let i = 0; i < cols.length; i++) {
+  for (let i = 0, n = cols.length; i < n; i++) {
     fileChangesets += counted[i] & 1
     symbolChangesets += (counted[i] >> 1) & 1
   }

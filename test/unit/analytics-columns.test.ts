@@ -178,12 +178,14 @@ describe('analytics columns', () => {
   })
 
   it("give an update's history as replaceSymbolHistories does", () => {
+    const ways = new Set<string>()
     for (let seed = 1; seed <= 30; seed++) {
       const w = world(seed)
       const r = random(seed * 7)
       const fresh: ChangeWithSymbolLines[] = [0, 1].map((i) => ({ sha: `new${i}`, time: HEAD_TIME + i, author: 'e@x', category: 'normal', subject: 'new', files: [{ path: 'src/f1.ts', additions: 2, deletions: 1 }], symbols: [], symbolLines: {} }))
       // the symbols of two files are re-walked: theirs go, their new histories come
-      const gone = new Set(w.input.symbols.filter((s) => s.path === 'src/f1.ts' || s.path === 'src/f2.ts').map((s) => s.id))
+      // (every fifth: every symbol of the history, so that most of the table goes unused)
+      const gone = new Set(seed % 5 === 0 ? w.cache.changes.flatMap((c) => c.symbols) : w.input.symbols.filter((s) => s.path === 'src/f1.ts' || s.path === 'src/f2.ts').map((s) => s.id))
       const shas = [...fresh, ...w.cache.changes].map((c) => c.sha)
       const changed: GraphData['changed'] = Array.from({ length: 25 }, () => ({ sha: shas[Math.floor(r() * shas.length)], symbol: `src/f${1 + Math.floor(r() * 2)}.ts#n${Math.floor(r() * 5)}`, added: Math.floor(r() * 9), removed: Math.floor(r() * 4) })) as GraphData['changed']
       const renames = [{ path: 'src/f3.ts', from: 'src/f9.ts', sha: 'new0' }]
@@ -195,10 +197,21 @@ describe('analytics columns', () => {
         const updated = stored.withUpdate(fresh, gone, changed, renames)
         updated.ownership = w.cache.ownership
         expect(JSON.stringify(updated.toCompact()), `seed ${seed}`).toBe(JSON.stringify(AnalyticsColumns.fromCache(expected).toCompact()))
+        // as analyze writes it (the table kept as it is while few of its strings went unused), read back
+        const written = updated.toStored({ compact: false })
+        const back = AnalyticsColumns.fromCompact(deserialize(serialize(written)) as StoredAnalyticsColumns)
+        back.ownership = w.cache.ownership
+        expect(JSON.stringify(back.toCompact()), `seed ${seed}: analytics.bin as written`).toBe(JSON.stringify(AnalyticsColumns.fromCache(expected).toCompact()))
+        const unused = written.strings.length - new Set([...written.author, ...written.category, ...written.filePath, ...written.symbol, ...written.renamePath, ...written.renameFrom]).size
+        expect(unused * 8, `seed ${seed}: at most an eighth of the table unused`).toBeLessThanOrEqual(written.strings.length)
+        if (written.strings !== updated.strings) expect(unused).toBe(0)
+        ways.add(written.strings === updated.strings ? 'kept' : 'compacted')
         const input = { ...w.input, headTime: HEAD_TIME + 1 }
         expect(columnAnalytics(updated, input, CONFIG)).toEqual(reference({ cache: expected, input }))
       }
     }
+    // the table was written both ways
+    expect([...ways].sort()).toEqual(['compacted', 'kept'])
   })
 })
 
