@@ -10,7 +10,7 @@ import { damagedIndex, listsFile, parseIndexJson, readIndexFile, readIndexJson }
 import type { CommitCategory } from '../services/types.js'
 import type { ChangeWithSymbolLines } from './stats.js'
 import type { AnalyticsInput, Change } from './types.js'
-import { AnalyticsColumns, type AnalyticsState } from './columns.js'
+import { AnalyticsColumns, type AnalyticsState, type SubjectText } from './columns.js'
 
 /**
  * The analytics part of an index. What they are computed from (every commit's changeset, the
@@ -147,9 +147,11 @@ export interface CompactAnalyticsCache {
  * analytics.bin (v8.serialize): CompactAnalyticsCache's columns, the numbers in typed arrays and
  * the shas one per line of one string; the ownership is in ownership.json.
  */
-export interface StoredAnalyticsColumns extends Omit<CompactAnalyticsCache, 'format' | 'sha' | 'time' | 'author' | 'category' | 'fileCount' | 'filePath' | 'additions' | 'deletions' | 'symbolCount' | 'symbol' | 'symbolLines' | 'ownership'> {
-  format: 4
+export interface StoredAnalyticsColumns extends Omit<CompactAnalyticsCache, 'format' | 'sha' | 'subject' | 'time' | 'author' | 'category' | 'fileCount' | 'filePath' | 'additions' | 'deletions' | 'symbolCount' | 'symbol' | 'symbolLines' | 'ownership'> {
+  /** 5 since the subjects are one UTF-8 text (SubjectText); format 4's list of strings reads the same. */
+  format: 4 | 5
   sha: string
+  subject: string[] | SubjectText
   time: Float64Array
   author: Int32Array
   category: Int32Array

@@ -28,7 +28,9 @@ export class AnalyticsColumns {
   time: Floats = []
   author: Ints = []
   category: Ints = []
-  subject: string[] = []
+  /** The subjects as a list (as a build pushes them), or null while they are still the text analytics.bin held. */
+  private subjectList: string[] | null = []
+  private subjectText: SubjectText | null = null
   /** Commit i's files are the entries fileStart[i] .. fileStart[i + 1] - 1 of the flat columns. */
   fileStart: number[] = [0]
   filePath: Ints = []
@@ -51,6 +53,25 @@ export class AnalyticsColumns {
 
   get length(): number {
     return this.sha.length
+  }
+
+  /** Every subject, newest first (decoded once when they were read as one text). */
+  get subject(): string[] {
+    if (this.subjectList === null) {
+      const { text, end } = this.subjectText!
+      const list: string[] = new Array<string>(end.length)
+      for (let i = 0; i < end.length; i++) list[i] = text.toString('utf8', i === 0 ? 0 : end[i - 1], end[i])
+      this.subjectList = list
+      this.subjectText = null
+    }
+    return this.subjectList
+  }
+
+  /** Commit i's subject (one decoded, not the whole list). */
+  subjectAt(i: number): string {
+    if (this.subjectList !== null) return this.subjectList[i]
+    const { text, end } = this.subjectText!
+    return text.toString('utf8', i === 0 ? 0 : end[i - 1], end[i])
   }
 
   id(s: string): number {
@@ -133,8 +154,9 @@ export class AnalyticsColumns {
     }
     const sha = typeof c.sha === 'string' ? splitShas(c.sha) : c.sha
     const n = sha.length
-    if (!Array.isArray(c.subject) || [c.time, c.author, c.category, c.fileCount, c.symbolCount, c.filePath, c.additions, c.deletions, c.symbol, c.symbolLines].some((col) => !isColumn(col))) throw new Error('not a column')
-    const columns = [c.time, c.author, c.category, c.subject, c.fileCount, c.symbolCount]
+    const subjects = Array.isArray(c.subject) ? c.subject : subjectText(c.subject, n)
+    if ([c.time, c.author, c.category, c.fileCount, c.symbolCount, c.filePath, c.additions, c.deletions, c.symbol, c.symbolLines].some((col) => !isColumn(col))) throw new Error('not a column')
+    const columns = [c.time, c.author, c.category, c.fileCount, c.symbolCount, Array.isArray(subjects) ? subjects : subjects.end]
     if (columns.some((col) => col.length !== n)) throw new Error('commit columns of different lengths')
     for (let i = 0; i < n; i++) {
       out.fileStart.push(out.fileStart[i] + c.fileCount[i])
@@ -161,7 +183,8 @@ export class AnalyticsColumns {
       time: c.time,
       author: c.author,
       category: c.category,
-      subject: c.subject,
+      subjectList: Array.isArray(subjects) ? subjects : null,
+      subjectText: Array.isArray(subjects) ? null : subjects,
       filePath: c.filePath,
       additions: c.additions,
       deletions: c.deletions,
@@ -187,6 +210,7 @@ export class AnalyticsColumns {
       ...c,
       format: 3,
       sha: this.sha,
+      subject: this.subject,
       time: plain(c.time),
       author: plain(c.author),
       category: plain(c.category),
@@ -257,14 +281,15 @@ export class AnalyticsColumns {
       const at = commitAt.get(sha)!
       return at < 0 ? sha : at
     })
+    const subject = this.subjectText ?? encodeSubjects(this.subjectList!)
     return {
-      format: 4,
+      format: Array.isArray(subject) ? 4 : 5,
       strings,
       sha: oneByte(this.sha.join('\n')),
       time: this.time instanceof Float64Array ? this.time.slice() : Float64Array.from(this.time),
       author,
       category,
-      subject: this.subject,
+      subject,
       fileCount,
       filePath,
       additions: ints(this.additions),
@@ -303,7 +328,7 @@ export class AnalyticsColumns {
   /** sha → the commit's subject (the last commit of a sha, as a map built from the list has it), of these shas only. */
   subjectsBySha(shas: ReadonlySet<string>): Map<string, string> {
     const out = new Map<string, string>()
-    for (let i = 0, n = this.length; i < n; i++) if (shas.has(this.sha[i])) out.set(this.sha[i], this.subject[i])
+    for (let i = 0, n = this.length; i < n; i++) if (shas.has(this.sha[i])) out.set(this.sha[i], this.subjectAt(i))
     return out
   }
 
@@ -320,7 +345,7 @@ export class AnalyticsColumns {
         symbols.push(s[this.symbol[k]])
         if (this.symbolLines[k] >= 0) symbolLines[s[this.symbol[k]]] = this.symbolLines[k]
       }
-      changes.push({ sha: this.sha[i], time: this.time[i], author: s[this.author[i]], category: s[this.category[i]] as CommitCategory, subject: this.subject[i], files, symbols, symbolLines })
+      changes.push({ sha: this.sha[i], time: this.time[i], author: s[this.author[i]], category: s[this.category[i]] as CommitCategory, subject: this.subjectAt(i), files, symbols, symbolLines })
     }
     const renames = this.renamePath.map((p, r) => ({ path: s[p], from: s[this.renameFrom[r]], sha: this.renameSha[r] }))
     return { changes, renames, ownership: this.ownership }
@@ -376,7 +401,16 @@ export class AnalyticsColumns {
     out.time = joined(out.time, this.time, Float64Array)
     out.author = joined(out.author, this.author, Int32Array)
     out.category = joined(out.category, this.category, Int32Array)
-    out.subject = out.subject.concat(this.subject)
+    if (this.subjectList !== null) out.subjectList = out.subject.concat(this.subjectList)
+    else {
+      // the stored subjects stay one text: the new ones' before it
+      const fresh = encodeSubjects(out.subject)
+      if (Array.isArray(fresh)) out.subjectList = fresh.concat(this.subject)
+      else {
+        out.subjectText = joinedText(fresh, this.subjectText!)
+        out.subjectList = null
+      }
+    }
     out.filePath = joined(out.filePath, this.filePath, Int32Array)
     out.additions = joined(out.additions, this.additions, Int32Array)
     out.deletions = joined(out.deletions, this.deletions, Int32Array)
@@ -407,6 +441,47 @@ export class AnalyticsColumns {
     }
     return out
   }
+}
+
+/**
+ * The subjects as analytics.bin holds them: one UTF-8 text and each subject's end in it (bytes),
+ * not 82,000 strings (git/git) for v8.deserialize to make and the collector to copy, when an
+ * update reads a few hundred of them.
+ */
+export interface SubjectText {
+  text: Buffer
+  end: Int32Array
+}
+
+/** The subjects as one text; the list itself when one holds a lone surrogate (UTF-8 cannot keep it). */
+function encodeSubjects(list: readonly string[]): SubjectText | string[] {
+  const joined = list.join('')
+  if (LONE_SURROGATE.test(joined)) return list.slice()
+  const end = new Int32Array(list.length)
+  let at = 0
+  for (let i = 0; i < list.length; i++) end[i] = at += Buffer.byteLength(list[i], 'utf8')
+  return { text: Buffer.from(joined, 'utf8'), end }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** a's subjects then b's. */
+function joinedText(a: SubjectText, b: SubjectText): SubjectText {
+  const end = new Int32Array(a.end.length + b.end.length)
+  end.set(a.end)
+  const shift = a.text.length
+  for (let i = 0; i < b.end.length; i++) end[a.end.length + i] = b.end[i] + shift
+  return { text: Buffer.concat([a.text, b.text]), end }
+}
+
+/** A stored SubjectText of n subjects, checked (its ends within the text, in order), its text a Buffer. */
+function subjectText(x: unknown, n: number): SubjectText {
+  const t = x as Partial<SubjectText> | null
+  if (typeof t !== 'object' || t === null || !(t.text instanceof Uint8Array) || !(t.end instanceof Int32Array) || t.end.length !== n) throw new Error('not a subject column')
+  const text = Buffer.from(t.text.buffer, t.text.byteOffset, t.text.byteLength)
+  const end = t.end
+  for (let i = 0, from = 0; i < n; from = end[i++]) if (!(end[i] >= from && end[i] <= text.length)) throw new Error('a subject out of its text')
+  return { text, end }
 }
 
 type Ints = number[] | Int32Array

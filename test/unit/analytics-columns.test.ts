@@ -135,8 +135,9 @@ describe('analytics columns', () => {
       const w = world(seed)
       const columns = AnalyticsColumns.fromCache(w.cache)
       const stored = columns.toStored()
-      expect(stored.format).toBe(4)
+      expect(stored.format).toBe(5)
       expect(stored.filePath).toBeInstanceOf(Int32Array)
+      expect(Array.isArray(stored.subject)).toBe(false)
       const read = AnalyticsColumns.fromCompact(deserialize(serialize(stored)) as StoredAnalyticsColumns)
       read.ownership = w.cache.ownership
       expect(read.filePath).toBeInstanceOf(Int32Array)
@@ -144,6 +145,31 @@ describe('analytics columns', () => {
       expect(columnAnalytics(read, w.input, CONFIG)).toEqual(reference(w))
       expect(read.toCache().changes).toEqual(columns.toCache().changes)
     }
+    // format 4 (the subjects a list of strings) reads the same
+    const w = world(7)
+    const four = { ...AnalyticsColumns.fromCache(w.cache).toStored(), format: 4 as const, subject: w.cache.changes.map((c) => c.subject) }
+    expect(AnalyticsColumns.fromCompact(deserialize(serialize(four)) as StoredAnalyticsColumns).toCache().changes).toEqual(AnalyticsColumns.fromCache(w.cache).toCache().changes)
+    // subjects in any script, one empty, and one with a lone surrogate (which UTF-8 cannot hold: the list is kept)
+    const odd = ['héllo wörld', '', '修复 bug 🐛', 'plain']
+    for (const subjects of [odd, [...odd, 'broken \ud800 half']]) {
+      const cache = { ...w.cache, changes: w.cache.changes.slice(0, subjects.length).map((c, i) => ({ ...c, subject: subjects[i] })) }
+      const stored = AnalyticsColumns.fromCache(cache).toStored()
+      expect(stored.format).toBe(subjects.length === odd.length ? 5 : 4)
+      const read = AnalyticsColumns.fromCompact(deserialize(serialize(stored)) as StoredAnalyticsColumns)
+      expect(read.subjectAt(2)).toBe(subjects[2])
+      expect(read.subject).toEqual(subjects)
+      // an update's new subjects go before the stored text
+      const fresh: ChangeWithSymbolLines[] = [{ sha: 'n1', time: HEAD_TIME + 5, author: 'e@x', category: 'normal', subject: 'nouveau ✓', files: [], symbols: [] }]
+      const updated = AnalyticsColumns.fromCompact(deserialize(serialize(stored)) as StoredAnalyticsColumns).withUpdate(fresh, new Set(), [], [])
+      expect(updated.subjectAt(0)).toBe('nouveau ✓')
+      expect(updated.subjectsBySha(new Set(['n1', cache.changes[1].sha]))).toEqual(new Map([['n1', 'nouveau ✓'], [cache.changes[1].sha, subjects[1]]]))
+      expect(AnalyticsColumns.fromCompact(deserialize(serialize(updated.toStored({ compact: false }))) as StoredAnalyticsColumns).subject).toEqual(['nouveau ✓', ...subjects])
+    }
+    // a damaged text: an end past it
+    const bad = AnalyticsColumns.fromCache(w.cache).toStored()
+    const text = bad.subject as { text: Buffer; end: Int32Array }
+    text.end[text.end.length - 1] = text.text.length + 1
+    expect(() => AnalyticsColumns.fromCompact(bad)).toThrow()
     // no commits at all
     const none = AnalyticsColumns.fromCompact(deserialize(serialize(new AnalyticsColumns().toStored())) as StoredAnalyticsColumns)
     expect(none.length).toBe(0)
