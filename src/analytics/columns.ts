@@ -386,11 +386,7 @@ export class AnalyticsColumns {
         symbolLines.push(r.added + r.removed)
       }
       symbolStart[symbolStart.length - 1] = symbol.length
-      // symbolLines is keyed by id: a symbol listed twice has its last lines at both entries
-      const from = symbolStart[symbolStart.length - 2]
-      const last = new Map<number, number>()
-      for (let k = from; k < symbol.length; k++) last.set(symbol[k], symbolLines[k])
-      for (let k = from; k < symbol.length; k++) symbolLines[k] = last.get(symbol[k])!
+      lastLines(symbol, symbolLines, symbolStart[symbolStart.length - 2], symbol.length)
     }
     fresh.forEach((c, i) => {
       const kept = { ...c, symbols: c.symbols.filter((id) => !gone.has(id)) }
@@ -417,25 +413,48 @@ export class AnalyticsColumns {
     out.filePath = joined(out.filePath, this.filePath, Int32Array)
     out.additions = joined(out.additions, this.additions, Int32Array)
     out.deletions = joined(out.deletions, this.deletions, Int32Array)
-    const fileStart = growable(out, 'fileStart')
-    for (let i = 1, m = this.length; i <= m; i++) fileStart.push(this.fileStart[i] + files)
+    const m = this.length
+    const fileStart = new Int32Array(n + m + 1)
+    fileStart.set(out.fileStart)
+    for (let i = 1; i <= m; i++) fileStart[n + i] = this.fileStart[i] + files
+    out.fileStart = fileStart
+    // the symbol columns typed and sized once (the new commits' entries, the stored ones, the rows
+    // added), not arrays grown by ~100,000 pushes
+    const capacity = symbol.length + this.symbol.length + changed.length
+    const sym = new Int32Array(capacity)
+    const lines = new Int32Array(capacity)
+    sym.set(symbol)
+    lines.set(symbolLines)
+    let len = symbol.length
+    const starts = new Int32Array(n + m + 1)
+    starts.set(symbolStart)
+    const appendAt = new Uint8Array(m)
+    for (const [sha, at] of lastOf) if (at >= n && this.sha[at - n] === sha) appendAt[at - n] = 1
     const symbolsChanged = new Uint8Array(all)
     symbolsChanged.fill(1, 0, n)
-    for (let i = 0, m = this.length; i < m; i++) {
+    for (let i = 0; i < m; i++) {
+      const from = len
       for (let k = this.symbolStart[i]; k < this.symbolStart[i + 1]; k++) {
         if (dropped[this.symbol[k]]) {
           symbolsChanged[i + n] = 1
           continue
         }
-        symbol.push(this.symbol[k])
-        symbolLines.push(this.symbolLines[k])
+        sym[len] = this.symbol[k]
+        lines[len++] = this.symbolLines[k]
       }
-      symbolStart.push(symbol.length)
-      if (lastOf.get(this.sha[i]) === i + n) {
-        appendRows(added.get(this.sha[i]))
+      if (appendAt[i] === 1) {
+        for (const r of added.get(this.sha[i])!) {
+          sym[len] = out.id(r.symbol)
+          lines[len++] = r.added + r.removed
+        }
+        lastLines(sym, lines, from, len)
         symbolsChanged[i + n] = 1
       }
+      starts[n + i + 1] = len
     }
+    out.symbol = sym.slice(0, len)
+    out.symbolLines = lines.slice(0, len)
+    out.symbolStart = starts
     out.updated = { from: this, fresh: n, symbolsChanged }
     out.addRenames(renames)
     for (let r = 0; r < this.renamePath.length; r++) {
@@ -501,6 +520,13 @@ function growable(cols: AnalyticsColumns, name: NumberColumn): number[] {
   const copy = Array.from(col)
   cols[name] = copy
   return copy
+}
+
+/** symbolLines is keyed by id: a symbol listed twice in one commit (entries from .. to - 1) has its last lines at both entries. */
+function lastLines(symbol: Ints, lines: Ints, from: number, to: number): void {
+  const last = new Map<number, number>()
+  for (let k = from; k < to; k++) last.set(symbol[k], lines[k])
+  for (let k = from; k < to; k++) lines[k] = last.get(symbol[k])!
 }
 
 /** A number column as its own Int32Array (a typed one copied natively: `from` iterates it, slowly before V8 optimises). */
