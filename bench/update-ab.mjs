@@ -44,7 +44,7 @@ try {
       const r = await analyze(builds[k], clones[k])
       const cpu = cpuOfChildren() - cpu0
       if (r.summary.mode !== 'incremental') throw new Error(`${k}'s update ${i} was ${r.summary.mode}, not incremental`)
-      runs[k].push({ wall: r.wall, cpu, total: r.summary.timings.total_ms })
+      runs[k].push({ wall: r.wall, cpu, total: r.summary.timings.total_ms, timings: r.summary.timings })
     }
     log(`  round ${i + 1}: A ${Math.round(runs.A.at(-1).wall)} ms · B ${Math.round(runs.B.at(-1).wall)} ms`)
   }
@@ -59,6 +59,9 @@ try {
     for (const k of ['A', 'B']) console.log(`  ${k} ${result[k].build}: wall ${Math.round(result[k].wall)} ms · CPU ${Math.round(result[k].cpu)} ms · total_ms ${result[k].total}`)
     console.log(`  B - A: wall ${Math.round(result.B.wall - result.A.wall)} ms · CPU ${Math.round(result.B.cpu - result.A.cpu)} ms`)
     console.log(`  B - A round by round (median): wall ${Math.round(diff.wall)} ms · CPU ${Math.round(diff.cpu)} ms · total_ms ${Math.round(diff.total)} · B faster in ${diff.bWins} of ${ROUNDS}`)
+    // the phases both builds report (a phase's median per side): where the difference is
+    const phases = Object.keys(runs.A[0].timings).filter((p) => p !== 'total_ms' && runs.B.every((r) => typeof r.timings[p] === 'number'))
+    console.log(`  phases (median A → B, ms): ${phases.map((p) => `${p.replace(/_ms$/, '')} ${median(runs.A.map((r) => r.timings[p]))} → ${median(runs.B.map((r) => r.timings[p]))}`).join(' · ')}`)
   }
 } finally {
   rmSync(dir, { recursive: true, force: true })
