@@ -4,7 +4,6 @@
  * same-file siblings, imports, calls). Pure: the same input gives the same communities, ids and labels.
  * See docs/communities.md for the weights and the reasoning behind them.
  */
-import { UndirectedGraph } from 'graphology'
 import louvainModule from 'graphology-communities-louvain'
 import type { AnalyticsConfig, AnalyticsInput, CoChange, Community } from './types.js'
 
@@ -65,7 +64,8 @@ export function detectCommunities(input: CommunityInput, config: AnalyticsConfig
   const byId = new Map(symbols.map((s) => [s.id, s]))
   const graph = buildGraph(input, symbols, byId)
 
-  const detailed = louvain.detailed(graph, { getEdgeWeight: 'weight', rng: mulberry32(LOUVAIN_SEED) })
+  // the lists as the graph Louvain reads (WeightedGraph: the only methods it calls)
+  const detailed = louvain.detailed(graph as unknown as Parameters<typeof louvain.detailed>[0], { getEdgeWeight: 'weight', rng: mulberry32(LOUVAIN_SEED) })
   // Modularity ≤ 0 means no split beats "everything together" (one tightly coupled component,
   // typical of a small repository); Louvain then stops at an arbitrary tie such as one symbol per
   // community. Whole connected components are the honest answer there.
@@ -106,7 +106,76 @@ export function detectCommunities(input: CommunityInput, config: AnalyticsConfig
   return { communities, memberOf: new Map([...memberOf].sort((x, y) => compare(x[0], y[0]))) }
 }
 
-type WeightedGraph = UndirectedGraph<Record<string, never>, { weight: number }>
+/**
+ * The weighted graph Louvain runs on, as lists: the nodes in order, each edge's ends (node
+ * indexes) and weight in order. graphology-communities-louvain (2.0) reads a graph only to index
+ * it (graphology-indices' UndirectedLouvainIndex: its order and size, every node in order with its
+ * degree, every edge in order with its weight), so this class gives it those and nothing else:
+ * building a graphology graph of git/git's ~15,000 symbols and ~50,000 edges to be read once was
+ * ~0.22 s of an update whose co-change pairs changed (more than Louvain itself). The nodes and
+ * edges come in the order a graphology graph would give them (insertion order), so the index, and
+ * the communities, are the same (test/unit/communities.test.ts compares the two on random graphs).
+ */
+export class WeightedGraph {
+  readonly type = 'undirected'
+  readonly multi = false
+  readonly selfLoopCount = 0
+  private readonly degree: Int32Array
+  private readonly at = new Map<string, number>()
+
+  constructor(
+    readonly nodes: readonly string[],
+    readonly source: Int32Array,
+    readonly target: Int32Array,
+    readonly weight: Float64Array,
+  ) {
+    this.degree = new Int32Array(nodes.length)
+    for (let e = 0; e < source.length; e++) {
+      this.degree[source[e]]++
+      this.degree[target[e]]++
+    }
+    nodes.forEach((node, i) => this.at.set(node, i))
+  }
+
+  get order(): number {
+    return this.nodes.length
+  }
+
+  get size(): number {
+    return this.source.length
+  }
+
+  forEachNode(fn: (node: string, attributes: Record<string, never>) => void): void {
+    for (const node of this.nodes) fn(node, {})
+  }
+
+  undirectedDegreeWithoutSelfLoops(node: string): number {
+    return this.degree[this.at.get(node)!]
+  }
+
+  forEachEdge(fn: (edge: string, attributes: { weight: number }, source: string, target: string, sourceAttributes: Record<string, never>, targetAttributes: Record<string, never>, undirected: boolean) => void): void {
+    for (let e = 0; e < this.source.length; e++) fn(String(e), { weight: this.weight[e] }, this.nodes[this.source[e]], this.nodes[this.target[e]], {}, {}, true)
+  }
+
+  /** Each node's neighbours (node indexes), for the connected components. */
+  neighbours(): number[][] {
+    const out: number[][] = this.nodes.map(() => [])
+    for (let e = 0; e < this.source.length; e++) {
+      out[this.source[e]].push(this.target[e])
+      out[this.target[e]].push(this.source[e])
+    }
+    return out
+  }
+
+  // what graphology-utils' isGraph checks a graph has (Louvain never calls them)
+  addUndirectedEdgeWithKey(): never {
+    throw new Error('read-only graph')
+  }
+
+  dropNode(): never {
+    throw new Error('read-only graph')
+  }
+}
 
 /** File anchors live in the same graph as symbols; NUL cannot occur in a path or a symbol id. */
 const ANCHOR_PREFIX = '\u0000file:'
@@ -175,33 +244,40 @@ function buildGraph(input: CommunityInput, symbols: SymbolRow[], byId: Map<strin
     add(names[i]!, names[key - i * n]!, CALL_WEIGHT * called.get(key)!)
   }
 
-  const graph: WeightedGraph = new UndirectedGraph()
-  for (const name of names) graph.addNode(name)
-  for (const key of Float64Array.from(weights.keys()).sort()) {
+  const keys = Float64Array.from(weights.keys()).sort()
+  const source = new Int32Array(keys.length)
+  const target = new Int32Array(keys.length)
+  const weight = new Float64Array(keys.length)
+  keys.forEach((key, e) => {
     const i = Math.floor(key / n)
-    graph.addEdge(names[i]!, names[key - i * n]!, { weight: weights.get(key)! })
-  }
-  return graph
+    source[e] = i
+    target[e] = key - i * n
+    weight[e] = weights.get(key)!
+  })
+  return new WeightedGraph(names, source, target, weight)
 }
 
 /** Node → component number, components numbered in node order. */
 function connectedComponents(graph: WeightedGraph): Record<string, number> {
-  const component: Record<string, number> = {}
+  const component = new Int32Array(graph.order).fill(-1)
+  const neighbours = graph.neighbours()
   let next = 0
-  graph.forEachNode((start) => {
-    if (component[start] !== undefined) return
+  for (let start = 0; start < graph.order; start++) {
+    if (component[start] !== -1) continue
     const stack = [start]
     component[start] = next
     while (stack.length > 0) {
-      graph.forEachNeighbor(stack.pop()!, (neighbor) => {
-        if (component[neighbor] !== undefined) return
-        component[neighbor] = next
-        stack.push(neighbor)
-      })
+      for (const neighbour of neighbours[stack.pop()!]) {
+        if (component[neighbour] !== -1) continue
+        component[neighbour] = next
+        stack.push(neighbour)
+      }
     }
     next++
-  })
-  return component
+  }
+  const out: Record<string, number> = {}
+  graph.nodes.forEach((node, i) => (out[node] = component[i]))
+  return out
 }
 
 /**

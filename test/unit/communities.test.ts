@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { coChangeWeight, detectCommunities, type CommunityInput } from '../../src/analytics/communities.js'
+import { UndirectedGraph } from 'graphology'
+import louvainModule from 'graphology-communities-louvain'
+import { coChangeWeight, detectCommunities, WeightedGraph, type CommunityInput } from '../../src/analytics/communities.js'
 import { DEFAULT_ANALYTICS_CONFIG, type AnalyticsConfig, type CoChange } from '../../src/analytics/types.js'
 
 type Sym = CommunityInput['symbols'][number]
@@ -28,6 +30,10 @@ function input(symbols: Sym[], symbolCoChange: CoChange[] = [], imports?: Commun
 }
 
 const config: AnalyticsConfig = { ...DEFAULT_ANALYTICS_CONFIG, minCommunitySize: 3 }
+
+// the package's default export, as communities.ts takes it (CommonJS under NodeNext)
+type Louvain = typeof louvainModule.default
+const louvain: Louvain = typeof louvainModule === 'function' ? (louvainModule as unknown as Louvain) : (louvainModule as unknown as { default: Louvain }).default
 
 /** Community id → its sorted member ids. */
 function groups(memberOf: Map<string, string>): Map<string, string[]> {
@@ -319,5 +325,62 @@ describe('detectCommunities: scale', () => {
     expect(memberOf.size).toBeGreaterThan(19_000)
     // ~1.5 s on the 2-core dev machine; the bound leaves room for a loaded CI box.
     expect(elapsed).toBeLessThan(15_000)
+  })
+})
+
+describe('the graph Louvain reads (WeightedGraph, lists in place of a graphology graph)', () => {
+  /** mulberry32, so that a failure replays */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+
+  it('gives Louvain the same index as the graphology graph of the same nodes and edges: the same communities and modularity', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = random(seed)
+      const n = 5 + Math.floor(r() * 120)
+      const nodes = Array.from({ length: n }, (_, i) => `n${String(i).padStart(4, '0')}`)
+      // a few dense groups and noise between them, each pair once, in a fixed order
+      const weights = new Map<number, number>()
+      const groups = 1 + Math.floor(r() * 6)
+      for (let k = 0; k < n * 3; k++) {
+        const i = Math.floor(r() * n)
+        const j = r() < 0.8 ? (i + 1 + Math.floor(r() * Math.max(1, Math.floor(n / groups)))) % n : Math.floor(r() * n)
+        if (i === j) continue
+        const key = Math.min(i, j) * n + Math.max(i, j)
+        weights.set(key, (weights.get(key) ?? 0) + 0.25 + r() * 2)
+      }
+      const keys = [...weights.keys()].sort((a, b) => a - b)
+      const source = Int32Array.from(keys, (key) => Math.floor(key / n))
+      const target = Int32Array.from(keys, (key) => key % n)
+      const weight = Float64Array.from(keys, (key) => weights.get(key)!)
+      const reference = new UndirectedGraph<Record<string, never>, { weight: number }>()
+      for (const node of nodes) reference.addNode(node)
+      keys.forEach((_, e) => reference.addEdge(nodes[source[e]], nodes[target[e]], { weight: weight[e] }))
+      const lists = new WeightedGraph(nodes, source, target, weight)
+      const options = { getEdgeWeight: 'weight', rng: random(seed * 977) }
+      const expected = louvain.detailed(reference, options)
+      const got = louvain.detailed(lists as unknown as typeof reference, { ...options, rng: random(seed * 977) })
+      expect(got.communities, `seed ${seed}`).toEqual(expected.communities)
+      expect(got.modularity).toBe(expected.modularity)
+      expect(got.count).toBe(expected.count)
+    }
+  })
+
+  it('gives whole connected components when no split has a positive modularity (stars: each file and its top-level symbols)', () => {
+    // two files, three top-level symbols each, nothing between them: two stars, two components
+    const symbols = [...['a', 'b', 'c'].map((n) => sym('src/one.ts', n)), ...['d', 'e', 'f'].map((n) => sym('src/two.ts', n))]
+    const out = detectCommunities(input(symbols), { ...config, minCommunitySize: 1 })
+    const of = (id: string) => out.memberOf.get(id)
+    expect(of('src/one.ts#a')).toBe(of('src/one.ts#b'))
+    expect(of('src/one.ts#a')).toBe(of('src/one.ts#c'))
+    expect(of('src/two.ts#d')).toBe(of('src/two.ts#f'))
+    expect(of('src/one.ts#a')).not.toBe(of('src/two.ts#d'))
+    expect(out.communities.map((c) => c.size)).toEqual([3, 3])
+    // one file alone: one star, no split beats "all together", so the component is the community
+    const alone = detectCommunities(input(symbols.slice(0, 3)), { ...config, minCommunitySize: 1 })
+    expect(alone.communities.map((c) => c.size)).toEqual([3])
   })
 })
