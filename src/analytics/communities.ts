@@ -201,10 +201,11 @@ function buildGraph(input: CommunityInput, symbols: SymbolRow[], byId: Map<strin
     return i < j ? i * n + j : j * n + i
   }
   const weights = new Map<number, number>()
+  const addKey = (key: number, w: number): void => {
+    if (w > 0) weights.set(key, (weights.get(key) ?? 0) + w)
+  }
   const add = (a: string, b: string, w: number): void => {
-    if (a === b || !(w > 0)) return
-    const key = pairKey(a, b)
-    weights.set(key, (weights.get(key) ?? 0) + w)
+    if (a !== b) addKey(pairKey(a, b), w)
   }
 
   for (const s of symbols) {
@@ -235,14 +236,15 @@ function buildGraph(input: CommunityInput, symbols: SymbolRow[], byId: Map<strin
   // so that the maximum (and the sum with other relations) cannot depend on the input order.
   const called = new Map<number, number>()
   for (const { from, to, confidence } of input.calls ?? []) {
-    if (from === to || confidence < CALL_MIN_CONFIDENCE || !byId.has(from) || !byId.has(to)) continue
-    const key = pairKey(from, to)
+    if (from === to || confidence < CALL_MIN_CONFIDENCE) continue
+    // both ends symbols of the input (the index's other names are file anchors, which no call names)
+    const i = index.get(from)
+    const j = index.get(to)
+    if (i === undefined || j === undefined) continue
+    const key = i < j ? i * n + j : j * n + i
     called.set(key, Math.max(called.get(key) ?? 0, confidence))
   }
-  for (const key of Float64Array.from(called.keys()).sort()) {
-    const i = Math.floor(key / n)
-    add(names[i]!, names[key - i * n]!, CALL_WEIGHT * called.get(key)!)
-  }
+  for (const key of Float64Array.from(called.keys()).sort()) addKey(key, CALL_WEIGHT * called.get(key)!)
 
   const keys = Float64Array.from(weights.keys()).sort()
   const source = new Int32Array(keys.length)
