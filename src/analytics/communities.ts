@@ -184,9 +184,9 @@ type SymbolRow = CommunityInput['symbols'][number]
 
 /**
  * One node per symbol and per file with top-level symbols (its anchor), every edge once with the
- * weights of parallel relations summed. Nodes and edges go in sorted, because insertion order is
- * graphology's iteration order, which Louvain walks. Edges are keyed by node index pairs, not
- * strings: at 20k symbols string keys cost more than Louvain itself.
+ * weights of parallel relations summed. Nodes and edges are listed sorted, because that is the
+ * order Louvain walks them in. Edges are keyed by node index pairs while summed, not strings: at
+ * 20k symbols string keys cost more than Louvain itself.
  */
 function buildGraph(input: CommunityInput, symbols: SymbolRow[], byId: Map<string, SymbolRow>): WeightedGraph {
   // A parent missing from the input (filtered out upstream) makes the symbol top-level.
