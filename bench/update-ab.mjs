@@ -7,23 +7,36 @@
 // the kernel's accounting, as GNU time gives them. Besides each side's medians it prints the median
 // of the rounds' differences (B - A), which the machine's drift between rounds does not move.
 //
-//   node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--commits 12] [--tmp DIR] [--json]
+//   node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--at LINE] [--commits 12] [--tmp DIR] [--json]
 //
 // --a and --b are project directories holding a built gitwhy (bin/run.js and dist/), e.g. a git
 // worktree of an earlier commit after `npm run build`; --b defaults to this project. --file is the
-// file every round appends a comment to (default: the first tracked .ts/.js/.py/.go file).
+// file every round appends a comment to (default: the first tracked .ts/.js/.py/.go file). With
+// --at, the comment goes in as line LINE instead: pick a line inside a function, and every round
+// edits that function (a symbol's history, its co-change pairs and so the communities change, as in
+// a real edit; a comment at the end changes no symbol).
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { abArgs, analyzeProcess as analyze, cpuOfChildren, percentiles } from './lib.mjs'
 
-const { opt, repo, builds, json } = abArgs('node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--commits 12] [--tmp DIR] [--json]')
+const { opt, repo, builds, json } = abArgs('node bench/update-ab.mjs <repo> --a <project dir> [--b <project dir>] [--file PATH] [--at LINE] [--commits 12] [--tmp DIR] [--json]')
 const ROUNDS = Number(opt('commits', 12))
 const log = (m) => process.stderr.write(`${m}\n`)
 const git = (cwd, argv) => execFileSync('git', argv, { cwd, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] })
 
 const median = (xs) => percentiles(xs).p50
+const at = opt('at') === undefined ? null : Number(opt('at'))
+if (at !== null && !(Number.isInteger(at) && at >= 1)) throw new Error(`--at takes a line number (1 or more), not ${opt('at')}`)
+/** The round's comment: appended to the file, or put in as line `at`. */
+const edit = (path, comment) => {
+  if (at === null) return appendFileSync(path, `\n${comment}\n`)
+  const lines = readFileSync(path, 'utf8').split('\n')
+  if (at > lines.length) throw new Error(`--at ${at}: ${path} has ${lines.length} lines`)
+  lines.splice(at - 1, 0, comment)
+  writeFileSync(path, lines.join('\n'))
+}
 
 const dir = mkdtempSync(join(opt('tmp', tmpdir()), 'gitwhy-bench-ab-'))
 try {
@@ -38,7 +51,7 @@ try {
   const runs = { A: [], B: [] }
   for (let i = 0; i < ROUNDS; i++) {
     for (const k of ['A', 'B']) {
-      appendFileSync(join(clones[k], file), `\n// gitwhy ab ${i}\n`)
+      edit(join(clones[k], file), `// gitwhy ab ${i}`)
       git(clones[k], ['-c', 'user.name=gitwhy bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', 'commit', '-q', '--no-verify', '-m', `ab ${i}`, '--', file])
       const cpu0 = cpuOfChildren()
       const r = await analyze(builds[k], clones[k])
