@@ -483,7 +483,9 @@ function encodeSubjects(list: readonly string[]): SubjectText | string[] {
   const end = new Int32Array(list.length)
   let at = 0
   for (let i = 0; i < list.length; i++) end[i] = at += Buffer.byteLength(list[i], 'utf8')
-  return { text: Buffer.from(joined, 'utf8'), end }
+  const text = Buffer.from(joined, 'utf8')
+  // two halves of a pair, one ending a subject and one starting the next, join into one character
+  return text.length === at ? { text, end } : list.slice()
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/

@@ -151,7 +151,8 @@ describe('analytics columns', () => {
     expect(AnalyticsColumns.fromCompact(deserialize(serialize(four)) as StoredAnalyticsColumns).toCache().changes).toEqual(AnalyticsColumns.fromCache(w.cache).toCache().changes)
     // subjects in any script, one empty, and one with a lone surrogate (which UTF-8 cannot hold: the list is kept)
     const odd = ['héllo wörld', '', '修复 bug 🐛', 'plain']
-    for (const subjects of [odd, [...odd, 'broken \ud800 half']]) {
+    // (and two halves of one pair, ending one subject and starting the next: each lone, joined one)
+    for (const subjects of [odd, [...odd, 'broken \ud800 half'], [...odd, 'ends \ud83d', '\ude00 starts']]) {
       const cache = { ...w.cache, changes: w.cache.changes.slice(0, subjects.length).map((c, i) => ({ ...c, subject: subjects[i] })) }
       const stored = AnalyticsColumns.fromCache(cache).toStored()
       expect(stored.format).toBe(subjects.length === odd.length ? 5 : 4)
