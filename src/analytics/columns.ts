@@ -664,7 +664,7 @@ class PairSet {
   }
 }
 
-export function accumulators(n: number): Accumulators {
+function accumulators(n: number): Accumulators {
   return { revisions: new Int32Array(n), recent: new Int32Array(n), churn: new Float64Array(n), authors: new Int32Array(n), first: new Float64Array(n).fill(NaN), last: new Float64Array(n).fill(NaN), seen: new PairSet() }
 }
 
