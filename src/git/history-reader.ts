@@ -129,8 +129,8 @@ export function chunkSize(total: number): number {
 /**
  * Read the history in chunks of consecutive commits (topological order): each chunk is one log
  * pass (first-parent diffs), parsed while git writes it, plus the diffs of its merges against
- * their other parents where the walks need them (merge-diffs.ts). One chunk's merge passes run
- * while the next chunk's log does. With `checkpointDir`, every finished chunk is saved there, and
+ * their other parents where the walks need them (merge-diffs.ts). Two chunks' logs run at once,
+ * and one chunk's merge passes while the next chunks' logs do. With `checkpointDir`, every finished chunk is saved there, and
  * a run that was interrupted picks up the saved chunks instead of mining them again. Commits come
  * back newest first, with renames paired as the per-path readers pair them.
  */
@@ -169,26 +169,47 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     options.onCommits?.(chunk)
   }
   try {
-    // the previous chunk's merge passes and checkpoint, still running while the next log is read
+    // the previous chunk's merge passes and checkpoint, still running while the next logs are read
     let tail: Promise<void> = Promise.resolve()
     const objectsDir = objectsDirOnce(repo)
-    for (let at = 0, n = 0; at < shas.length; at += size, n++) {
-      const want = shas.slice(at, at + size)
-      // saved chunks are taken while they follow one another from the first
-      const saved = !opened ? checkpoints?.load(n, want, sink !== undefined) : null
-      if (saved) {
-        emit(saved.commits)
-        from = saved.patches
-        read += want.length
-        resumed += want.length
-        progress('history', read, shas.length)
-        continue
-      }
-      openSink()
+    const chunks = Math.ceil(shas.length / size)
+    const want = (n: number) => shas.slice(n * size, (n + 1) * size)
+    let n = 0
+    // saved chunks are taken while they follow one another from the first
+    for (let saved = checkpoints?.load(0, want(0), sink !== undefined); saved; saved = n < chunks ? checkpoints?.load(n, want(n), sink !== undefined) : null) {
+      emit(saved.commits)
+      from = saved.patches
+      read += saved.commits.length
+      resumed += saved.commits.length
+      progress('history', read, shas.length)
+      n++
+    }
+    openSink()
+    // Two chunks' logs run at once: one log is one git process on one core (rails: 46 s of it),
+    // and this thread's parsing leaves the other core idle half the time. Their commits still go
+    // out in order. `reading`: each running log's commits parsed so far, for the progress.
+    const reading = new Map<number, number>()
+    const mine = (n: number) => {
       const merges = new MergeDiffReader(repo, pre, workDir, objectsDir)
-      const chunk = await readLog(repo, pre, workDir, want, merges, (done) => progress('history', read + done, shas.length))
-      read += want.length
+      reading.set(n, 0)
+      const chunk = readLog(repo, pre, path.join(workDir, `log-${n}`), want(n), merges, (done) => {
+        reading.set(n, done)
+        let sum = read
+        for (const d of reading.values()) sum += d
+        progress('history', sum, shas.length)
+      })
+      chunk.catch(() => {})
+      return { merges, chunk }
+    }
+    let ahead = n < chunks ? mine(n) : null
+    for (; n < chunks; n++) {
+      const { merges, chunk: reads } = ahead!
+      ahead = n + 1 < chunks ? mine(n + 1) : null
+      const chunk = await reads
+      reading.delete(n)
+      read += chunk.length
       const before = tail
+      const index = n
       tail = (async () => {
         const extra = await merges.finish()
         for (const c of chunk) {
@@ -197,7 +218,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
         }
         await before
         emit(chunk)
-        checkpoints?.save(n, chunk, sink && checkpoints ? sink.checkpoint() : null)
+        checkpoints?.save(index, chunk, sink && checkpoints ? sink.checkpoint() : null)
       })()
       tail.catch(() => {})
     }
@@ -212,7 +233,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
 }
 
 /** One log pass over `shas` (newest first), parsed as git writes it; merges go to `merges`. */
-async function readLog(repo: string, pre: string[], workDir: string, shas: string[], merges: MergeDiffReader, onProgress: (done: number) => void): Promise<RawCommit[]> {
+async function readLog(repo: string, pre: string[], file: string, shas: string[], merges: MergeDiffReader, onProgress: (done: number) => void): Promise<RawCommit[]> {
   const commits: RawCommit[] = []
   const parser = new DiffStreamParser((rec: DiffRecord) => {
     const c = parseLogHeader(rec.header) as RawCommit
@@ -221,7 +242,6 @@ async function readLog(repo: string, pre: string[], workDir: string, shas: strin
     if (c.parents.length > 1) merges.add({ sha: c.sha, parents: c.parents, first: c.diffs[0] })
     if (commits.length % 250 === 0) onProgress(commits.length)
   }, true)
-  const file = path.join(workDir, 'log')
   try {
     await readSpool(file, gitToFile(repo, [...pre, ...logArgs()], file, shas.join('\n') + '\n'), (chunk) => parser.push(chunk))
     parser.end()
