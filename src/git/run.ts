@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs'
 import { UserError } from '../errors.js'
 
 /**
@@ -69,12 +69,12 @@ const ignore = (): void => {}
 function runGit(
   cwd: string,
   args: string[],
-  options: GitRunOptions & { onStdout?: (chunk: Buffer) => void; stdoutFd?: number },
+  options: GitRunOptions & { onStdout?: (chunk: Buffer) => void; stdoutFd?: number; stdinFd?: number },
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>
     try {
-      child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...gitEnv(), ...options.env }, stdio: ['pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
+      child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...gitEnv(), ...options.env }, stdio: [options.stdinFd ?? 'pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
     } catch (error) {
       // spawn throws (rather than emitting 'error') when the arguments exceed the system's limit
       if ((error as NodeJS.ErrnoException).code === 'E2BIG') return reject(new UserError('the arguments are too long for git', 'pass shorter values (fewer or shorter paths and names)', 'too_long'))
@@ -97,8 +97,8 @@ function runGit(
       if (!ok) reject(missingObjectError(cwd, Buffer.concat(err).toString('utf8')) ?? new GitError(args, code, Buffer.concat(err).toString('utf8')))
       else resolve(code ?? 0)
     })
-    child.stdin!.on('error', ignore)
-    child.stdin!.end(options.input ?? '')
+    child.stdin?.on('error', ignore)
+    child.stdin?.end(options.input ?? '')
   })
 }
 
@@ -119,14 +119,24 @@ export async function git(cwd: string, args: string[], options: GitRunOptions = 
 }
 
 /**
- * Run git with stdout written straight to `file` (no round trip through this process), so git
- * keeps its own pace while this thread is busy with other work. Resolves when git exits.
+ * Run git with stdout written straight to `file` (no round trip through this process), and its
+ * input read from a file beside it, so git keeps its own pace while this thread is busy with other
+ * work (a pipe holds 64 KB: the rest of a larger input would wait for this thread). Resolves when
+ * git exits.
  */
 export async function gitToFile(cwd: string, args: string[], file: string, input?: string, env?: Record<string, string | undefined>): Promise<void> {
-  const fd = openSync(file, 'w')
+  const inputFile = `${file}.in`
+  writeFileSync(inputFile, input ?? '')
+  const inFd = openSync(inputFile, 'r')
   try {
-    await runGit(cwd, args, { input, env, stdoutFd: fd })
+    const fd = openSync(file, 'w')
+    try {
+      await runGit(cwd, args, { env, stdoutFd: fd, stdinFd: inFd })
+    } finally {
+      closeSync(fd)
+    }
   } finally {
-    closeSync(fd)
+    closeSync(inFd)
+    rmSync(inputFile, { force: true })
   }
 }

@@ -1,4 +1,7 @@
-import { gitBuffer } from '../git/run.js'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { gitToFile } from '../git/run.js'
 import { isBot } from './categorize.js'
 import { splitMessage } from './message.js'
 
@@ -146,6 +149,8 @@ export async function verifyReverts(
   repo: string,
   candidates: Array<{ sha: string; message: string; order: number }>,
   known: KnownCommit[],
+  /** Where git's output is spooled (default: the OS temp dir). */
+  workDir?: string,
 ): Promise<RevertEdge[]> {
   const claims = candidates.map((c) => ({ c, claim: revertClaim(c.message) })).filter((x) => x.claim !== null)
   if (claims.length === 0) return []
@@ -172,7 +177,7 @@ export async function verifyReverts(
   }
   if (pairs.length === 0) return []
   const shas = [...new Set(pairs.flatMap((p) => [p.sha, p.target]))]
-  const diffs = parseLineDiffs((await gitBuffer(repo, lineDiffArgs(), { input: shas.join('\n') + '\n' })).stdout.toString('latin1'))
+  const diffs = parseLineDiffs(await lineDiffText(repo, shas, workDir))
   const out: RevertEdge[] = []
   for (const p of pairs) {
     const share = undoneShare(diffs.get(p.sha) ?? new Map(), diffs.get(p.target) ?? new Map())
@@ -182,10 +187,31 @@ export async function verifyReverts(
 }
 
 /**
+ * lineDiffArgs' output for `shas`, through files: git reads its input and writes its output at its
+ * own pace while this thread does other work (a build maps the history meanwhile).
+ */
+async function lineDiffText(repo: string, shas: string[], workDir = tmpdir()): Promise<string> {
+  const dir = mkdtempSync(path.join(workDir, 'gitwhy-reverts-'))
+  try {
+    const file = path.join(dir, 'diffs')
+    await gitToFile(repo, lineDiffArgs(), file, shas.join('\n') + '\n')
+    return readFileSync(file).toString('latin1')
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
  * The verified reverts among `commits` (newest first, as read). `older` are the indexed commits
  * before them (an update: the stored history), which a new revert may name.
  */
-export async function revertsOf(repo: string, commits: ReadonlyArray<{ sha: string; parents: string[]; message: string; authorName: string; authorEmail: string }>, older: OlderCommits = { sha: [], subject: [] }): Promise<RevertEdge[]> {
+export async function revertsOf(
+  repo: string,
+  commits: ReadonlyArray<{ sha: string; parents: string[]; message: string; authorName: string; authorEmail: string }>,
+  older: OlderCommits = { sha: [], subject: [] },
+  /** Where git's output is spooled (default: the OS temp dir). */
+  workDir?: string,
+): Promise<RevertEdge[]> {
   // merges and bots are never reverts (categorize decides those first)
   const candidates = commits.map((c, i) => ({ sha: c.sha, message: c.message, order: i })).filter((c, i) => commits[i].parents.length === 1 && !isBot(commits[i].authorName, commits[i].authorEmail) && revertClaim(c.message) !== null)
   // the commits a claim may name, listed only when some commit claims (an update's one commit
@@ -193,7 +219,7 @@ export async function revertsOf(repo: string, commits: ReadonlyArray<{ sha: stri
   if (candidates.length === 0) return []
   const known: KnownCommit[] = commits.map((c, i) => ({ sha: c.sha, subject: splitMessage(c.message).subject, order: i }))
   for (let i = 0; i < older.sha.length; i++) known.push({ sha: older.sha[i], subject: older.subject[i], order: commits.length + i })
-  return verifyReverts(repo, candidates, known)
+  return verifyReverts(repo, candidates, known, workDir)
 }
 
 /** The indexed commits before an update's new ones, newest first, as columns (AnalyticsColumns has them). */

@@ -355,7 +355,9 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       const trajectoryWarnings: string[] = []
       const pendingTrajectory = trajectoryRows(repo, head, () => knownAtHead(files), (m) => trajectoryWarnings.push(m))
       pendingTrajectory.catch(() => {})
-      const reverts = await time('reverts', () => revertsOf(repo, commits))
+      // the reverts' git pass (rails: ~2 s, nearly all of it git's) runs while the history is mapped
+      const reverts = revertsOf(repo, commits, undefined, dir)
+      reverts.catch(() => {})
       const data = await mapAndSave(commits, commitDocs, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
       // data.docs has them now, and the load lets each table go once written (~190 MB on git/git)
       commitDocs = []
@@ -759,7 +761,8 @@ async function mapAndSave(
   commits: RawCommit[],
   /** The commits' documents made while they were read (in their order); made here when they do not match. */
   madeDocs: CommitDocs,
-  reverts: RevertEdge[],
+  /** The verified reverts, found meanwhile (awaited after the hunk map). */
+  pendingReverts: Promise<RevertEdge[]>,
   files: IndexedFile[],
   shallow: ReadonlySet<string>,
   dir: string,
@@ -781,6 +784,7 @@ async function mapAndSave(
     progress('hunk map', graph.shas.length, graph.shas.length)
     return { graph, result }
   })
+  const reverts = await time('reverts', () => pendingReverts)
   const data = await time('rows', (): GraphData => {
     const paths = new Set<string>()
     const signatures = summariseSignatures(commits)
