@@ -34,6 +34,8 @@ try {
   for (const k of ['A', 'B']) {
     clones[k] = join(dir, k)
     execFileSync('git', ['clone', '-q', repo, clones[k]])
+    // a snapshot whose missing blobs have stand-ins (replace refs, bench/README session 33): the clone gets them too
+    execFileSync('git', ['fetch', '-q', 'origin', 'refs/replace/*:refs/replace/*'], { cwd: clones[k] })
   }
   const runs = { A: [], B: [] }
   for (let i = 0; i < ROUNDS; i++) {
