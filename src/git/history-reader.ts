@@ -189,10 +189,12 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     // and this thread's parsing leaves the other core idle half the time. Their commits still go
     // out in order. `reading`: each running log's commits parsed so far, for the progress.
     const reading = new Map<number, number>()
+    // a failed read stops the log still running ahead of it
+    const stop = new AbortController()
     const mine = (n: number) => {
       const merges = new MergeDiffReader(repo, pre, workDir, objectsDir)
       reading.set(n, 0)
-      const chunk = readLog(repo, pre, path.join(workDir, `log-${n}`), want(n), merges, (done) => {
+      const chunk = readLog(repo, pre, path.join(workDir, `log-${n}`), want(n), merges, stop.signal, (done) => {
         reading.set(n, done)
         let sum = read
         for (const d of reading.values()) sum += d
@@ -205,7 +207,10 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     for (; n < chunks; n++) {
       const { merges, chunk: reads } = ahead!
       ahead = n + 1 < chunks ? mine(n + 1) : null
-      const chunk = await reads
+      const chunk = await reads.catch((error: unknown) => {
+        stop.abort()
+        throw error
+      })
       reading.delete(n)
       read += chunk.length
       const before = tail
@@ -233,7 +238,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
 }
 
 /** One log pass over `shas` (newest first), parsed as git writes it; merges go to `merges`. */
-async function readLog(repo: string, pre: string[], file: string, shas: string[], merges: MergeDiffReader, onProgress: (done: number) => void): Promise<RawCommit[]> {
+async function readLog(repo: string, pre: string[], file: string, shas: string[], merges: MergeDiffReader, signal: AbortSignal, onProgress: (done: number) => void): Promise<RawCommit[]> {
   const commits: RawCommit[] = []
   const parser = new DiffStreamParser((rec: DiffRecord) => {
     const c = parseLogHeader(rec.header) as RawCommit
@@ -243,7 +248,7 @@ async function readLog(repo: string, pre: string[], file: string, shas: string[]
     if (commits.length % 250 === 0) onProgress(commits.length)
   }, true)
   try {
-    await readSpool(file, gitToFile(repo, [...pre, ...logArgs()], file, shas.join('\n') + '\n'), (chunk) => parser.push(chunk))
+    await readSpool(file, gitToFile(repo, [...pre, ...logArgs()], file, shas.join('\n') + '\n', undefined, signal), (chunk) => parser.push(chunk))
     parser.end()
   } finally {
     rmSync(file, { force: true })

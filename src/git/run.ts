@@ -54,6 +54,8 @@ export interface GitRunOptions {
   okCodes?: number[]
   /** Extra environment (e.g. a private object directory); an undefined value removes the variable. */
   env?: Record<string, string | undefined>
+  /** Aborted: git is killed (the promise rejects with the AbortError). */
+  signal?: AbortSignal
 }
 
 /**
@@ -74,7 +76,7 @@ function runGit(
   return new Promise((resolve, reject) => {
     let child: ReturnType<typeof spawn>
     try {
-      child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...gitEnv(), ...options.env }, stdio: [options.stdinFd ?? 'pipe', options.stdoutFd ?? 'pipe', 'pipe'] })
+      child = spawn('git', [...BASE_ARGS, ...args], { cwd, env: { ...gitEnv(), ...options.env }, stdio: [options.stdinFd ?? 'pipe', options.stdoutFd ?? 'pipe', 'pipe'], signal: options.signal })
     } catch (error) {
       // spawn throws (rather than emitting 'error') when the arguments exceed the system's limit
       if ((error as NodeJS.ErrnoException).code === 'E2BIG') return reject(new UserError('the arguments are too long for git', 'pass shorter values (fewer or shorter paths and names)', 'too_long'))
@@ -83,7 +85,7 @@ function runGit(
     const err: Buffer[] = []
     if (options.onStdout) child.stdout?.on('data', options.onStdout)
     child.stderr!.on('data', (d: Buffer) => err.push(d))
-    child.on('error', (e) => reject(new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
+    child.on('error', (e) => reject(e.name === 'AbortError' ? e : new UserError(`could not run git: ${e.message}`, 'install git 2.30 or newer and make sure it is on PATH', 'no_git')))
     child.on('close', (code) => {
       // A closed child can stay reachable from Node's process handle list for the rest of the
       // run, and each listener here holds this call's scope (its options, their onStdout, and
@@ -124,14 +126,14 @@ export async function git(cwd: string, args: string[], options: GitRunOptions = 
  * work (a pipe holds 64 KB: the rest of a larger input would wait for this thread). Resolves when
  * git exits.
  */
-export async function gitToFile(cwd: string, args: string[], file: string, input?: string, env?: Record<string, string | undefined>): Promise<void> {
+export async function gitToFile(cwd: string, args: string[], file: string, input?: string, env?: Record<string, string | undefined>, signal?: AbortSignal): Promise<void> {
   const inputFile = `${file}.in`
   writeFileSync(inputFile, input ?? '')
   const inFd = openSync(inputFile, 'r')
   try {
     const fd = openSync(file, 'w')
     try {
-      await runGit(cwd, args, { env, stdoutFd: fd, stdinFd: inFd })
+      await runGit(cwd, args, { env, signal, stdoutFd: fd, stdinFd: inFd })
     } finally {
       closeSync(fd)
     }

@@ -4,6 +4,7 @@
  * parents and its own first-parent diff, and each merge's other-parent diff where it has one.
  */
 import { execFileSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import { afterAll, expect, test } from 'vitest'
 import { DiffStreamParser, type DiffRecord } from '../../src/git/diff-parser.js'
 import { chunkSize, logArgs, readHistory } from '../../src/git/history-reader.js'
@@ -74,4 +75,18 @@ test('a history read in chunks, two logs at once, is the one log pass in order',
   // the progress never goes back and ends at the total
   expect(seen.every((n, i) => i === 0 || n >= seen[i - 1])).toBe(true)
   expect(seen.at(-1)).toBe(shas.length)
+}, 120_000)
+
+test('a chunk whose log fails fails the read with the user error, whatever the log beside it does', async () => {
+  const damaged = history()
+  try {
+    // the newest chunk names a blob that is gone (its commits' objects are loose; the rest are packed)
+    damaged.write('late.txt', 'late\n').commit('late')
+    const blob = damaged.git('rev-parse', 'HEAD:late.txt').trim()
+    for (let i = 0; i < 3; i++) damaged.write('late.txt', `late ${i}\n`).commit(`later ${i}`)
+    rmSync(damaged.path(`.git/objects/${blob.slice(0, 2)}/${blob.slice(2)}`))
+    await expect(readHistory(damaged.dir, { range: ['HEAD'] })).rejects.toMatchObject({ code: 'repo_damaged' })
+  } finally {
+    damaged.cleanup()
+  }
 }, 120_000)
