@@ -130,9 +130,10 @@ export function chunkSize(total: number): number {
  * Read the history in chunks of consecutive commits (topological order): each chunk is one log
  * pass (first-parent diffs), parsed while git writes it, plus the diffs of its merges against
  * their other parents where the walks need them (merge-diffs.ts). Two chunks' logs run at once,
- * and one chunk's merge passes while the next chunks' logs do. With `checkpointDir`, every finished chunk is saved there, and
- * a run that was interrupted picks up the saved chunks instead of mining them again. Commits come
- * back newest first, with renames paired as the per-path readers pair them.
+ * and one chunk's merge passes while the next chunks' logs do. With `checkpointDir`, every
+ * finished chunk is saved there, and a run that was interrupted picks up the saved chunks instead
+ * of mining them again. Commits come back newest first, with renames paired as the per-path
+ * readers pair them.
  */
 export async function readHistory(repo: string, options: ReadHistoryOptions): Promise<RawCommit[]> {
   const listArgs = ['rev-list', '--topo-order']
