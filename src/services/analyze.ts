@@ -1379,7 +1379,7 @@ async function updateIndex(u: {
   // serve the reverts and the walk (the catalog would read every shard for them), and the analytics
   // below start from it
   const { columns, stored: storedAnalytics, state: analyticsState } = await u.prefetched
-  const reverts = await time('reverts', () => revertsOf(u.repo, fresh, columns))
+  const reverts = await time('reverts', () => revertsOf(u.repo, fresh, columns, dir))
   // the new commits' ages follow the stored ones': no stored commit's row changes
   const tables = commitTables(fresh, buildGraph(fresh, new Set()), paths, { identities, reverts, firstAge: old.size })
   // a new commit naming an older PR can change that PR's title: rebuild instead
