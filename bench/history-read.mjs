@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { ROOT } from './lib.mjs'
 
 const args = process.argv.slice(2)
 const opt = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback)
@@ -37,7 +38,7 @@ if (!repo) {
   process.stderr.write('usage: node bench/history-read.mjs <repo> [<project dir> ...] [--rounds 2] [--tmp DIR]\n')
   process.exit(1)
 }
-const builds = (projects.length > 0 ? projects : [fileURLToPath(new URL('..', import.meta.url))]).map((p) => resolve(p))
+const builds = (projects.length > 0 ? projects : [ROOT]).map((p) => resolve(p))
 const rounds = Number(opt('rounds', 2))
 const work = mkdtempSync(join(resolve(opt('tmp', tmpdir())), 'gitwhy-history-read-'))
 const self = fileURLToPath(import.meta.url)

@@ -177,13 +177,12 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
     const want = (n: number) => shas.slice(n * size, (n + 1) * size)
     let n = 0
     // saved chunks are taken while they follow one another from the first
-    for (let saved = checkpoints?.load(0, want(0), sink !== undefined); saved; saved = n < chunks ? checkpoints?.load(n, want(n), sink !== undefined) : null) {
+    for (let saved; n < chunks && (saved = checkpoints?.load(n, want(n), sink !== undefined)); n++) {
       emit(saved.commits)
       from = saved.patches
       read += saved.commits.length
       resumed += saved.commits.length
       progress('history', read, shas.length)
-      n++
     }
     openSink()
     // Two chunks' logs run at once: one log is one git process on one core (rails: 46 s of it),
