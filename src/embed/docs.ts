@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { ftsTerms } from '../codegraph/fts-terms.js'
-import { identifierWords } from '../codegraph/search-text.js'
+import { ASCII, identifierWords } from '../codegraph/search-text.js'
 import { NO_WORDS } from '../graph/schema.js'
 import { isTestPath } from '../parse/classify.js'
 import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
@@ -46,7 +46,7 @@ export interface DocRow {
    * signature, doc comment, path) and those of its owners' subjects, which other documents share
    * (composeVector). Absent: the text's own vector.
    */
-  compose?: ComposedInput
+  compose?: ComposedSource
   /** What the model reads when it is not the whole text (a bot's commit: its subject). Absent: the text. */
   input?: string
   /**
@@ -61,6 +61,21 @@ export interface DocRow {
 export interface ComposedInput {
   own: string
   parts: string[]
+}
+
+/**
+ * What a composed vector is made of, as the summary holds it (scrubbed): the symbol's own text and
+ * its owners' subjects. The model's inputs are made from it when a model asks (composedInput):
+ * without one, making them was ~1.5 s of rails/rails' 50,000 symbol documents for nothing.
+ */
+export interface ComposedSource {
+  own: string
+  subjects: string[]
+}
+
+/** The model inputs of a composed vector: its own text's and its distinct subjects'. */
+export function composedInput(source: ComposedSource): ComposedInput {
+  return { own: embeddingInput(source.own), parts: [...new Set(source.subjects.map((x) => embeddingInput(x)))].filter(Boolean) }
 }
 
 /** A commit message past this is mostly detail the model truncates anyway. */
@@ -108,21 +123,32 @@ export function composeVector(own: Float32Array, parts: readonly Float32Array[])
   return v
 }
 
-function finish(draft: DocDraft, compose?: ComposedInput): Omit<DocRow, 'row'> {
+/**
+ * The document of a draft: its text scrubbed and cut to MAX_TEXT, and the words the full-text index
+ * keeps of it. `terms`: the words of the text's lines, when the caller has them (a symbol's owners'
+ * subjects, the same for many symbols); used when the text is those lines unchanged (nothing
+ * scrubbed or cut) and ASCII, where a text's words are its lines' words in order (identifierWords
+ * and ftsTerms work token by token, and a line break ends a token).
+ */
+function finish(draft: DocDraft, compose?: ComposedSource, terms?: () => string[]): Omit<DocRow, 'row'> {
   const text = scrubSecrets(draft.text).slice(0, MAX_TEXT)
-  return { ...draft, title: scrubSecrets(draft.title), text, search: ftsTerms(identifierWords(text)) || NO_WORDS, hash: '', ...(compose ? { compose } : {}) }
+  const search = terms && text === draft.text && ASCII.test(text) ? terms().filter(Boolean).join(' ') : textTerms(text)
+  return { ...draft, title: scrubSecrets(draft.title), text, search: search || NO_WORDS, hash: '', ...(compose ? { compose } : {}) }
 }
+
+const textTerms = (text: string): string => ftsTerms(identifierWords(text))
 
 /**
  * A document's model input (null for a composed one, whose inputs are its parts, and for one the
  * model does not read: DocRow.unembedded, hash '') and its hash, which it keeps from then on
  * (DocRow.hash).
  */
-export function docInput(d: Pick<DocRow, 'hash' | 'text' | 'compose' | 'input' | 'unembedded'>): { input: string | null; hash: string } {
+export function docInput(d: Pick<DocRow, 'hash' | 'text' | 'compose' | 'input' | 'unembedded'>): { input: string | null; hash: string; composed?: ComposedInput } {
   if (d.unembedded) return { input: null, hash: '' }
   if (d.compose) {
-    d.hash ||= inputHash(['composed', d.compose.own, ...d.compose.parts].join('\n'))
-    return { input: null, hash: d.hash }
+    const composed = composedInput(d.compose)
+    d.hash ||= inputHash(['composed', composed.own, ...composed.parts].join('\n'))
+    return { input: null, hash: d.hash, composed }
   }
   const input = d.input ?? embeddingInput(d.text)
   // a message of fewer than MIN_WORDS words is found by its words alone (decided here, where the
@@ -208,15 +234,42 @@ export interface SymbolSummaryInput {
  * stay in the full-text index, their commits' messages among the vectors.
  */
 export function symbolDoc(s: SymbolSummaryInput): Omit<DocRow, 'row'> {
-  const subjects = [...new Set(s.ownerSubjects.map((x) => scrubSecrets(x).trim()).filter(Boolean))].slice(0, OWNER_SUBJECTS)
-  const own = [`${embeddingText(s.qualifiedName)} (${s.kind})`, s.signature, s.doc, s.path]
+  // the first OWNER_SUBJECTS distinct ones, scrubbed (each subject once: many symbols share it)
+  const subjects: string[] = []
+  for (const x of s.ownerSubjects) {
+    const subject = scrubbedLine(x)
+    if (subject && !subjects.includes(subject) && subjects.push(subject) === OWNER_SUBJECTS) break
+  }
+  const own = [`${embeddingText(s.qualifiedName)} (${s.kind})`, s.signature, s.doc]
     .map((x) => scrubSecrets(x).trim())
+    .concat(scrubbedLine(s.path))
     .filter(Boolean)
     .join('\n')
-  const compose = { own: embeddingInput(own.slice(0, MAX_TEXT)), parts: [...new Set(subjects.map((x) => embeddingInput(x)))].filter(Boolean) }
   const draft: DocDraft = { id: `symbol:${s.id}`, kind: 'symbol', ref: s.id, path: s.path, line: s.startLine, title: s.qualifiedName, text: [own, ...subjects].join('\n') }
-  return isTestPath(s.path) ? { ...finish(draft), unembedded: true } : finish(draft, compose)
+  const terms = () => [textTerms(own), ...subjects.map(subjectTerms)]
+  return isTestPath(s.path) ? { ...finish(draft, undefined, terms), unembedded: true } : finish(draft, { own: own.slice(0, MAX_TEXT), subjects }, terms)
 }
+
+/**
+ * `fn` remembering its answers: for short texts many documents share (a commit's subject, a file's
+ * path), worked out once (rails/rails' 50,000 symbol documents ask for ~5 each). Forgotten
+ * whole past 200,000 texts, so that a long-lived process does not keep every subject it saw.
+ */
+function remembered(fn: (text: string) => string): (text: string) => string {
+  const known = new Map<string, string>()
+  return (text) => {
+    let out = known.get(text)
+    if (out === undefined) {
+      if (known.size >= 200_000) known.clear()
+      known.set(text, (out = fn(text)))
+    }
+    return out
+  }
+}
+/** A line scrubbed and trimmed. */
+const scrubbedLine = remembered((text) => scrubSecrets(text).trim())
+/** A (scrubbed) subject's full-text words. */
+const subjectTerms = remembered(textTerms)
 
 /** Rows numbered from `first` (a full build: 0; an update: after the previous index's last). */
 export function numberDocs(docs: Array<Omit<DocRow, 'row'>>, first: number): DocRow[] {

@@ -135,7 +135,7 @@ export class DocEmbedder {
       todo.push({ hash, input })
     }
     for (const d of docs) {
-      const { input, hash } = docInput(d)
+      const { input, hash, composed } = docInput(d)
       if (d.unembedded) continue
       // each document once; one whose vector the previous index holds is not made again (a hash
       // this run queued is one it embeds, even when the cache has its vector by now)
@@ -146,8 +146,8 @@ export class DocEmbedder {
         continue
       }
       // its inputs' vectors now, the document's own in finish()
-      this.composed.set(hash, { own: inputHash(d.compose!.own), parts: d.compose!.parts.map(inputHash) })
-      for (const part of [d.compose!.own, ...d.compose!.parts]) want(inputHash(part), part)
+      this.composed.set(hash, { own: inputHash(composed!.own), parts: composed!.parts.map(inputHash) })
+      for (const part of [composed!.own, ...composed!.parts]) want(inputHash(part), part)
     }
     this.total += todo.length
     for (let i = 0; i < todo.length; i += CHUNK) {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { commitDoc, composeVector, docInput, embeddingInput, inputHash, pullRequestDoc, symbolDoc, type SymbolSummaryInput } from '../../src/embed/docs.js'
+import { commitDoc, composeVector, composedInput, docInput, embeddingInput, inputHash, pullRequestDoc, symbolDoc, type SymbolSummaryInput } from '../../src/embed/docs.js'
 import { embed } from '../../src/embed/model.js'
+import { ftsTerms } from '../../src/codegraph/fts-terms.js'
+import { identifierWords } from '../../src/codegraph/search-text.js'
+import { NO_WORDS } from '../../src/graph/schema.js'
 import { DocEmbedder, VectorCache } from '../../src/embed/vectors.js'
 
 /** A document's hash as the embedder works it out. */
@@ -97,16 +100,36 @@ describe('what the model reads of a document', () => {
   it('summarises a symbol whole, and embeds its own text apart from its owners’ subjects', () => {
     const doc = symbolDoc(symbol())
     expect(doc.text).toBe('Router compile paths (method)\ncompilePaths(routes: Route[]): Matcher\nCompiles every route once.\nsrc/router.ts\nCache compiled paths (#41)\nAdd the router')
-    expect(doc.compose).toEqual({
+    expect(composedInput(doc.compose!)).toEqual({
       own: 'Router compile paths (method) compile paths(routes: Route[]): Matcher Compiles every route once. src router ts',
       parts: ['Cache compiled paths', 'Add the router'],
     })
     // the owners' subject is one input with their documents' (a pull request's title here)
-    expect(inputHash(doc.compose!.parts[0])).toBe(hashOf(pullRequestDoc({ number: 41, title: 'Cache compiled paths' })!))
+    expect(inputHash(composedInput(doc.compose!).parts[0])).toBe(hashOf(pullRequestDoc({ number: 41, title: 'Cache compiled paths' })!))
     // the hash is the vector's: another owner, another vector; the same owners twice, one part
     expect(hashOf(symbolDoc(symbol({ ownerSubjects: ['Add the router'] })))).not.toBe(hashOf(doc))
-    expect(symbolDoc(symbol({ ownerSubjects: ['Add the router', 'Add the router', ' '] })).compose!.parts).toEqual(['Add the router'])
+    expect(composedInput(symbolDoc(symbol({ ownerSubjects: ['Add the router', 'Add the router', ' '] })).compose!).parts).toEqual(['Add the router'])
     expect(hashOf(symbolDoc(symbol()))).toBe(hashOf(doc))
+  })
+
+  it('keeps the words of its whole text, its subjects’ worked out once', () => {
+    const secret = ['ghp_', '0123456789abcdefghijklmnopqrstuvwxyzAB'].join('')
+    const cases: Array<Partial<SymbolSummaryInput>> = [
+      {},
+      { ownerSubjects: ['Fix parseHTTPHeader_v2 for snake_case names', 'Fix parseHTTPHeader_v2 for snake_case names', 'the and of'] },
+      { doc: '', signature: '', ownerSubjects: [] },
+      // a text that is not ASCII, one whose subject is scrubbed, one cut at 2,000 characters
+      { ownerSubjects: ['Gérer les en-têtes HTTP (#12)', 'Add the router'] },
+      { ownerSubjects: [`set GITHUB_TOKEN=${secret}`, 'Add the router'] },
+      { doc: 'compiles'.repeat(300), ownerSubjects: ['Cache compiledPaths in the RouterCache', 'Add the router'] },
+      // two lines whose words meet where the line break was
+      { path: 'src/router-', ownerSubjects: ['-cache: the first line', '123 numbers only'] },
+    ]
+    for (const c of cases) {
+      const doc = symbolDoc(symbol(c))
+      expect(doc.search, JSON.stringify(c)).toBe(ftsTerms(identifierWords(doc.text)) || NO_WORDS)
+      expect(doc.text).not.toContain(secret)
+    }
   })
 
   it('leaves a test file’s symbols out of the model, not out of the text', () => {
@@ -148,7 +171,7 @@ describe('DocEmbedder', () => {
     // four documents (two share a vector); inputs: the subject, 'Add the router', two own texts
     expect(embedder.documents).toBe(3)
     expect(embedder.total).toBe(4)
-    const [own, first, second] = await embed([docs[2].compose!.own, 'Cache compiled paths', 'Add the router'])
+    const [own, first, second] = await embed([composedInput(docs[2].compose!).own, 'Cache compiled paths', 'Add the router'])
     const expected = composeVector(own, [first, second])
     expect(dot(cache.get(docs[2].hash)!, expected)).toBeGreaterThan(0.99999)
     expect(dot(cache.get(docs[0].hash)!, first)).toBeGreaterThan(0.99999)
