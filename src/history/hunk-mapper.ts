@@ -54,10 +54,8 @@ type Runs = number[] // flat [start, len, file, head, ...]
 // A range set in git's representation: sorted, disjoint, non-adjacent [start, end) pairs.
 type RangeSet = number[]
 
-interface LinePending {
-  /** range id -> range set in this commit's version of the path */
-  [rangeId: number]: RangeSet
-}
+/** Range id -> its range set in this commit's version of a path. */
+type LinePending = Map<number, RangeSet>
 
 function isIdentical(fd: FileDiff): boolean {
   return fd.hunks.length === 0 && !fd.binary && (fd.status === 'M' || fd.status === 'R')
@@ -253,6 +251,10 @@ export function union(a: RangeSet, b: RangeSet): RangeSet {
 /** Map a range set across a diff (range_set_map_across_diff). */
 export function mapAcross(rs: RangeSet, hunks: number[]): { ranges: RangeSet; touched: number[] } {
   const touched = filterTouched(hunks, rs)
+  // no hunk touches the ranges nor starts before the last of them: they map to themselves (what
+  // the steps below give then, for a range set is normalised), as they do for most of a file's
+  // symbols at most of its commits
+  if (touched.length === 0 && (hunks.length === 0 || rs[rs.length - 2] < hunks[2])) return { ranges: rs, touched }
   const rest = difference(rs, hunks, touched)
   const shifted = shift(rest, hunks)
   const parentSides: RangeSet = []
@@ -263,15 +265,24 @@ export function mapAcross(rs: RangeSet, hunks: number[]): { ranges: RangeSet; to
 function addLine(map: Map<string, LinePending>, path: string, id: number, rs: RangeSet): void {
   if (rs.length === 0) return
   let entry = map.get(path)
-  if (!entry) map.set(path, (entry = {}))
-  const have = entry[id]
-  entry[id] = have ? union(have, rs) : rs
+  if (!entry) map.set(path, (entry = new Map()))
+  addRange(entry, id, rs)
 }
 
-/** Range sets are unions: merging either map into the other gives the same sets. */
+function addRange(entry: LinePending, id: number, rs: RangeSet): void {
+  const have = entry.get(id)
+  entry.set(id, have ? union(have, rs) : rs)
+}
+
+/**
+ * Range sets are unions: merging either map into the other gives the same sets. `from` is given
+ * up: a path `into` lacks takes its entry as it is (as appendRuns takes a path's runs).
+ */
 function mergeLineMaps(into: Map<string, LinePending>, from: Map<string, LinePending>): void {
   for (const [path, entry] of from) {
-    for (const key in entry) addLine(into, path, Number(key), entry[key])
+    const have = into.get(path)
+    if (!have) into.set(path, entry)
+    else for (const [id, rs] of entry) if (rs.length > 0) addRange(have, id, rs)
   }
 }
 
@@ -310,7 +321,6 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
   const rangeOwner: Array<[number, number]> = []
   const rangeHistory: RangeChange[][][] = targets.map((t) => t.ranges.map(() => []))
   const rangeTruncated: boolean[][] = targets.map((t) => t.ranges.map(() => false))
-  const lastRecorded = new Map<number, RangeChange>()
 
   // by commit index (an array: a walk visits every commit from head down)
   const blamePending: Array<Map<string, Runs> | undefined> = new Array(graph.shas.length)
@@ -331,6 +341,8 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
     blamePending[head] = initialBlame
     linePending[head] = initialLines
   }
+  /** By range id: its latest change recorded (a commit can change a range in several of its diffs). */
+  const lastRecorded = new Array<RangeChange | undefined>(rangeOwner.length)
 
   const assign = (commit: number, runs: Runs, undecided: boolean): void => {
     const value = undecided ? ~commit : commit
@@ -348,7 +360,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       removed += hunks[t * 4 + 1] - hunks[t * 4]
       added += hunks[t * 4 + 3] - hunks[t * 4 + 2]
     }
-    const last = lastRecorded.get(id)
+    const last = lastRecorded[id]
     if (last && last.commit === commit) {
       last.added += added
       last.removed += removed
@@ -359,11 +371,11 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
     const change: RangeChange = { commit, added, removed }
     if (part) change.parts = [part]
     rangeHistory[f][k].push(change)
-    lastRecorded.set(id, change)
+    lastRecorded[id] = change
   }
   const truncate = (entry: LinePending): void => {
-    for (const key in entry) {
-      const [f, k] = rangeOwner[Number(key)]
+    for (const id of entry.keys()) {
+      const [f, k] = rangeOwner[id]
       rangeTruncated[f][k] = true
     }
   }
@@ -466,10 +478,9 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
       if (parents.length <= 1) {
         const moved = new Map<string, LinePending>()
         for (const [fd, entry] of takeTouched(ll, diffs[0] ?? [])) {
-          for (const key in entry) {
-            const id = Number(key)
-            const { ranges, touched } = mapAcross(entry[key], fd.hunks)
-            if (touched.length > 0) record(i, id, fd.hunks, touched, fd.path, entry[key])
+          for (const [id, rs] of entry) {
+            const { ranges, touched } = mapAcross(rs, fd.hunks)
+            if (touched.length > 0) record(i, id, fd.hunks, touched, fd.path, rs)
             addLine(moved, fd.oldPath, id, ranges)
           }
         }
@@ -481,9 +492,7 @@ export function mapHistory(graph: HistoryGraph, head: number, targets: MapTarget
         const byParent = diffs.map(diffByPath)
         const toParent = parents.map(() => new Map<string, LinePending>())
         for (const [fd, entry] of takeTouched(ll, diffs[0])) {
-          for (const key in entry) {
-            const id = Number(key)
-            const rs = entry[key]
+          for (const [id, rs] of entry) {
             const cands: Array<{ path: string; ranges: RangeSet; hunks: number[]; touched: number[]; newPath: string }> = []
             let follow = -1
             for (let k = 0; k < parents.length; k++) {
