@@ -868,6 +868,28 @@ describe('DiffStreamParser: kept hunk text', () => {
     return texts.map((t) => decodeBytes(Buffer.from(t, 'latin1')))
   }
 
+  it('keeps every file\'s own text when the texts fill several slabs, one file larger than a slab', () => {
+    // 400 files of 2 hunks, ~6 KB each, then one of ~1.5 MB, then 10 more: the texts cross the
+    // arena's 1 MB slabs mid-file, and the large one needs a slab of its own
+    const sizes = [...Array.from({ length: 400 }, () => 40), 10_000, ...Array.from({ length: 10 }, () => 40)]
+    const files = sizes.map((n, i) => {
+      const minus = Array.from({ length: n }, (_, l) => `-old line ${l} of file ${i} ${'x'.repeat(60)}`)
+      const plus = Array.from({ length: n }, (_, l) => `+new line ${l} of file ${i} ${'y'.repeat(60)}`)
+      const text = [...minus.slice(0, n / 2), ...plus.slice(0, n / 2), ...minus.slice(n / 2), ...plus.slice(n / 2)].join('\n')
+      const body = [`diff --git a/f${i}.txt b/f${i}.txt`, `index ${'1'.repeat(40)}..${'2'.repeat(40)} 100644`, `--- a/f${i}.txt`, `+++ b/f${i}.txt`, `@@ -1,${n / 2} +1,${n / 2} @@`, ...minus.slice(0, n / 2), ...plus.slice(0, n / 2), `@@ -${n + 1},${n / 2} +${n + 1},${n / 2} @@`, ...minus.slice(n / 2), ...plus.slice(n / 2)]
+      return { body: body.join('\n'), text }
+    })
+    const log = `\x01${'a'.repeat(40)} ${'b'.repeat(40)}\x1fA\x1fa@x\x1f1700000000 +0000\x1fA\x1fa@x\x1f1700000000 +0000\x1fbig\x02\n\n${files.map((f) => f.body).join('\n')}\n`
+    const big = Buffer.from(log, 'latin1')
+    expect(big.length).toBeGreaterThan(3 << 20)
+    for (const size of [65_536, 1_000_003]) {
+      const chunks: Buffer[] = []
+      for (let at = 0; at < big.length; at += size) chunks.push(big.subarray(at, at + size))
+      const [record] = parseKept(chunks, Buffer.alloc(size))
+      expect(record.files.map((f) => f.text && Buffer.from(f.text).toString('latin1')), `chunks of ${size}`).toEqual(files.map((f) => f.text))
+    }
+  })
+
   it('is every file\'s removed and added lines, whatever the chunks', () => {
     const whole = parseKept([bytes])
     // the bytes as git wrote them: decoded, the text
