@@ -226,7 +226,6 @@ function hashNonSpace(h: number, buf: Buffer, start: number, end: number): numbe
   return h
 }
 
-
 /**
  * Incremental parser: feed chunks, get complete records through `onRecord`. Call `end()` after the
  * last chunk.
