@@ -81,7 +81,7 @@ function* treeRecords(stdout: Buffer): Generator<{ header: string; path: () => s
 /**
  * Read many blobs through one `git cat-file --batch` process. Each blob's bytes are copied once,
  * from git's output chunks into a buffer of the blob's size (the output was joined chunk to chunk
- * before, each byte copied twice: ~0.3 GB of rails/rails' files and formatting sweeps' blobs).
+ * before, each byte copied twice: rails/rails' 4,982 files, 39 MB, 194–204 → 159–182 CPU-ms).
  */
 export function readBlobs(repo: string, blobs: string[], onBlob: (blob: string, content: Buffer) => void): Promise<void> {
   if (blobs.length === 0) return Promise.resolve()
