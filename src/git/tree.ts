@@ -119,8 +119,9 @@ export function readBlobs(repo: string, blobs: string[], onBlob: (blob: string, 
       const line = (head ? Buffer.concat([head, d.subarray(at, nl)]) : d.subarray(at, nl)).toString('latin1')
       head = null
       at = nl + 1
-      // `<oid> <type> <size>`, or `<name> missing` (anything else names no content either)
-      const size = Number(line.split(' ')[2])
+      // `<oid> <type> <size>`, or `<name> missing` (a name may hold spaces and numbers: `<sha>:a 1 2`;
+      // `ambiguous` and anything else name no content either)
+      const size = line.endsWith(' missing') ? NaN : Number(line.slice(line.lastIndexOf(' ') + 1))
       if (!Number.isSafeInteger(size) || size < 0) next++
       else {
         body = Buffer.allocUnsafe(size)

@@ -62,10 +62,10 @@ describe('readBlobs', () => {
     const asked = sizes.map((_, i) => byPath.get(`f${i}.bin`)!)
     // a missing object and a path spec among them, as the ignore-revs reader asks
     asked.splice(4, 0, '0'.repeat(40))
-    asked.push('HEAD:f7.bin', 'HEAD:no such file')
+    asked.push('HEAD:f7.bin', 'HEAD:no such file', 'HEAD:no such 1 2', 'HEAD:f8.bin')
     const got: Array<[string, Buffer]> = []
     await readBlobs(repo.dir, asked, (blob, content) => got.push([blob, content]))
-    const expected = asked.filter((b) => b !== '0'.repeat(40) && b !== 'HEAD:no such file')
+    const expected = asked.filter((b) => b !== '0'.repeat(40) && !b.startsWith('HEAD:no such'))
     expect(got.map(([b]) => b)).toEqual(expected)
     for (const [blob, content] of got) expect(content.equals(repo.gitBuffer('cat-file', 'blob', blob)), blob).toBe(true)
   })
