@@ -66,7 +66,7 @@ export interface ComposedInput {
 /**
  * What a composed vector is made of, as the summary holds it (scrubbed): the symbol's own text and
  * its owners' subjects. The model's inputs are made from it when a model asks (composedInput):
- * without one, making them was ~1.5 s of rails/rails' 50,000 symbol documents for nothing.
+ * without one, making them was ~1.2 s of rails/rails' 50,000 symbol documents for nothing.
  */
 export interface ComposedSource {
   own: string
@@ -252,8 +252,9 @@ export function symbolDoc(s: SymbolSummaryInput): Omit<DocRow, 'row'> {
 
 /**
  * `fn` remembering its answers: for short texts many documents share (a commit's subject, a file's
- * path), worked out once (rails/rails' 50,000 symbol documents ask for ~5 each). Forgotten
- * whole past 200,000 texts, so that a long-lived process does not keep every subject it saw.
+ * path), worked out once (each of rails/rails' 50,000 symbol documents asks for its path and its
+ * owners' subjects until three differ). Forgotten whole past 200,000 texts, so that a long-lived
+ * process does not keep every subject it saw.
  */
 function remembered(fn: (text: string) => string): (text: string) => string {
   const known = new Map<string, string>()
