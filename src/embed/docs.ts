@@ -9,6 +9,7 @@ import { ftsTerms } from '../codegraph/fts-terms.js'
 import { ASCII, identifierWords } from '../codegraph/search-text.js'
 import { NO_WORDS } from '../graph/schema.js'
 import { isTestPath } from '../parse/classify.js'
+import { remembered } from '../runtime/remembered.js'
 import type { CommitRow, IssueRow, PullRequestRow } from '../graph/types.js'
 import { scrubSecrets } from '../text/scrub.js'
 import { embeddingText } from './model.js'
@@ -251,26 +252,12 @@ export function symbolDoc(s: SymbolSummaryInput): Omit<DocRow, 'row'> {
 }
 
 /**
- * `fn` remembering its answers: for short texts many documents share (a commit's subject, a file's
- * path), worked out once (each of rails/rails' 50,000 symbol documents asks for its path and its
- * owners' subjects until three differ). Forgotten whole past 200,000 texts, so that a long-lived
- * process does not keep every subject it saw.
+ * A line scrubbed and trimmed, and a (scrubbed) subject's full-text words: each worked out once
+ * (each of rails/rails' 50,000 symbol documents asks for its path and its owners' subjects until
+ * three differ).
  */
-function remembered(fn: (text: string) => string): (text: string) => string {
-  const known = new Map<string, string>()
-  return (text) => {
-    let out = known.get(text)
-    if (out === undefined) {
-      if (known.size >= 200_000) known.clear()
-      known.set(text, (out = fn(text)))
-    }
-    return out
-  }
-}
-/** A line scrubbed and trimmed. */
-const scrubbedLine = remembered((text) => scrubSecrets(text).trim())
-/** A (scrubbed) subject's full-text words. */
-const subjectTerms = remembered(textTerms)
+const scrubbedLine = remembered((text) => scrubSecrets(text).trim(), 200_000)
+const subjectTerms = remembered(textTerms, 200_000)
 
 /** Rows numbered from `first` (a full build: 0; an update: after the previous index's last). */
 export function numberDocs(docs: Array<Omit<DocRow, 'row'>>, first: number): DocRow[] {
