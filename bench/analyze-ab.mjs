@@ -44,18 +44,18 @@ try {
       const r = await analyzeProcess(builds[k], clones[k], ['--force', ...extra[k]], { GITWHY_SPARE_GRAPH: 'off' })
       const cpu = cpuOfChildren() - cpu0
       if (r.summary.mode !== 'full') throw new Error(`${k}'s analyze ${i} was ${r.summary.mode}, not full`)
-      runs[k].push({ wall: r.wall, cpu, ...Object.fromEntries(PHASES.map((p) => [p, r.summary.timings[p] ?? 0])) })
-      log(`  round ${i + 1} ${k}: wall ${(r.wall / 1000).toFixed(1)} s · CPU ${(cpu / 1000).toFixed(1)} s · history ${(r.summary.timings.history_ms / 1000).toFixed(1)} s`)
+      runs[k].push({ wall: r.wall, cpu, peak_mb: Math.max(0, ...Object.values(r.summary.peak_mb ?? {})), ...Object.fromEntries(PHASES.map((p) => [p, r.summary.timings[p] ?? 0])) })
+      log(`  round ${i + 1} ${k}: wall ${(r.wall / 1000).toFixed(1)} s · CPU ${(cpu / 1000).toFixed(1)} s · history ${(r.summary.timings.history_ms / 1000).toFixed(1)} s · peak ${runs[k].at(-1).peak_mb} MB`)
     }
   }
-  const sum = (k) => Object.fromEntries(['wall', 'cpu', ...PHASES].map((m) => [m, median(runs[k].map((r) => r[m]))]))
+  const sum = (k) => Object.fromEntries(['wall', 'cpu', 'peak_mb', ...PHASES].map((m) => [m, median(runs[k].map((r) => r[m]))]))
   const ratios = runs.B.map((b, i) => b.wall / runs.A[i].wall)
   const result = { repo, rounds: ROUNDS, A: { build: builds.A, args: extra.A, ...sum('A'), runs: runs.A }, B: { build: builds.B, args: extra.B, ...sum('B'), runs: runs.B }, wall_ratio: { median: median(ratios), mean: ratios.reduce((x, y) => x + y, 0) / ratios.length, rounds: ratios } }
   if (json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
   else {
     const s = (ms) => `${(ms / 1000).toFixed(1)} s`
     console.log(`${repo}, ${ROUNDS} interleaved full builds (medians):`)
-    for (const k of ['A', 'B']) console.log(`  ${k} ${result[k].build} ${result[k].args.join(' ')}: wall ${s(result[k].wall)} · CPU ${s(result[k].cpu)} · ${PHASES.map((p) => `${p.replace(/_ms$/, '')} ${s(result[k][p])}`).join(' · ')}`)
+    for (const k of ['A', 'B']) console.log(`  ${k} ${result[k].build} ${result[k].args.join(' ')}: wall ${s(result[k].wall)} · CPU ${s(result[k].cpu)} · peak ${result[k].peak_mb} MB · ${PHASES.map((p) => `${p.replace(/_ms$/, '')} ${s(result[k][p])}`).join(' · ')}`)
     console.log(`  B - A: wall ${s(result.B.wall - result.A.wall)} · CPU ${s(result.B.cpu - result.A.cpu)}`)
     console.log(`  B / A wall, per round: ${ratios.map((r) => r.toFixed(3)).join(' ')} · median ${result.wall_ratio.median.toFixed(3)} · mean ${result.wall_ratio.mean.toFixed(3)}`)
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // gitwhy at scale: a full analyze of a big repository against `git log -p -U0 -M` on the same
-// machine in the same run, with peak memory, the size of .gitwhy/, a one-commit update and a no-op.
+// machine in the same run, with peak memory, the size of .gitwhy/, two one-commit updates (a text
+// file's last line; a line inside the function changed most often) and a no-op.
 //
 //   node bench/scale.mjs <repo> [--tmp DIR] [--json]
 //
@@ -98,10 +99,24 @@ try {
   const file = execFileSync('git', ['ls-files'], { cwd: repo }).toString().split('\n').find((f) => /\.(c|ts|js|py|go|rs|md|txt)$/.test(f))
   writeFileSync(join(repo, file), readFileSync(join(repo, file), 'utf8') + '\n/* gitwhy scale bench */\n')
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '-qam', 'bench: one commit'], { cwd: repo })
+  /** A comment line added in the middle of a function (`hot`: its path and lines), committed, then an update. */
+  async function editAndUpdate(hot) {
+    const lines = readFileSync(join(repo, hot.path), 'utf8').split('\n')
+    const comment = /\.(rb|py|sh|pl|r|ex|exs|cr|nim|jl)$/i.test(hot.path) ? '# gitwhy scale bench' : '/* gitwhy scale bench */'
+    lines.splice(Math.floor((hot.first + hot.last) / 2), 0, comment)
+    writeFileSync(join(repo, hot.path), lines.join('\n'))
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '-qam', 'bench: one function'], { cwd: repo })
+    return { ...(await step([BIN, 'analyze', '--json'])), function: `${hot.path}:${hot.first}-${hot.last}` }
+  }
   // a step that fails is reported, and the others still run
   const step = (argv) => run(process.execPath, argv, true).then((r) => ({ seconds: r.seconds, mode: JSON.parse(r.stdout).mode, timings_ms: JSON.parse(r.stdout).timings }), (e) => ({ seconds: NaN, mode: `failed: ${e.message.slice(0, 300)}` }))
-  log('gitwhy analyze after one commit')
+  log('gitwhy analyze after one commit (a text file)')
   const update = await step([BIN, 'analyze', '--json'])
+  // The common update: a line added inside the function changed most often (the first update
+  // above also moved "now" to today, which a snapshot's old HEAD makes atypical).
+  log('gitwhy analyze after one commit (a function)')
+  const hot = JSON.parse(execFileSync(process.execPath, [BIN, 'cypher', '--json', "MATCH (s:Symbol) WHERE s.kind IN ['function', 'method'] AND s.end_line - s.start_line >= 8 RETURN s.path AS path, s.start_line AS first, s.end_line AS last ORDER BY s.revisions DESC, s.id LIMIT 1"], { cwd: repo }).toString()).rows[0]
+  const codeUpdate = hot ? await editAndUpdate(hot) : { seconds: NaN, mode: 'skipped: no function of 8 lines or more' }
   log('gitwhy analyze with nothing new')
   const noop = await step([BIN, 'analyze', '--json'])
   const result = {
@@ -112,6 +127,7 @@ try {
     analyze: { seconds: full.seconds, ratio_to_git_log: full.seconds / gitLog.seconds, peak_rss_mb: full.peakMb.self, peak_rss_with_git_mb: full.peakMb.tree, timings_ms: summary.timings, peak_mb: summary.peak_mb },
     gitwhy_dir_mb: size,
     update,
+    update_function: codeUpdate,
     noop,
   }
   if (args.includes('--json')) process.stdout.write(JSON.stringify(result, null, 2) + '\n')
@@ -128,8 +144,10 @@ try {
     }
     row('.gitwhy/', `${size.toFixed(0)} MB`)
     // the update's phases (a no-op has none: its time is start-up, git and the trust check)
-    row('one-commit update', `${update.seconds.toFixed(2)} s (${result.update.mode})`)
+    row('one-commit update (text)', `${update.seconds.toFixed(2)} s (${result.update.mode})`)
     for (const [k, v] of Object.entries(update.timings_ms ?? {})) row(`  ${k}`, `${(v / 1000).toFixed(2)} s`)
+    row('one-commit update (function)', `${codeUpdate.seconds.toFixed(2)} s (${codeUpdate.mode}${codeUpdate.function ? `, ${codeUpdate.function}` : ''})`)
+    for (const [k, v] of Object.entries(codeUpdate.timings_ms ?? {})) row(`  ${k}`, `${(v / 1000).toFixed(2)} s`)
     row('no-op', `${noop.seconds.toFixed(2)} s (${result.noop.mode})`)
   }
 } finally {
