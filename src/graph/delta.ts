@@ -712,20 +712,24 @@ async function syncRows<T extends Record<string, unknown>>(s: DeltaSession, def:
 }
 
 const SYMBOL_DOC_COLUMNS = 'd.row AS row, d.id AS id, d.ref AS ref, d.line AS line, d.title AS title, d.text AS text, d.search AS search, d.hash AS hash'
-const SYMBOL_DOCS = `MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths RETURN ${SYMBOL_DOC_COLUMNS}`
 const SYMBOL_DOC_ROWS = "MATCH (d:Doc) WHERE d.kind = 'symbol' AND d.path IN $paths RETURN d.row AS row"
 const SYMBOL_DOC_AT = `MATCH (d:Doc {row: $row}) RETURN ${SYMBOL_DOC_COLUMNS}`
-/** Past this many documents one scan reads their columns, not a lookup each (~1 ms apiece). */
-const SYMBOL_DOC_LOOKUPS = 64
+const SYMBOL_DOCS_AT = `MATCH (d:Doc) WHERE d.row IN $rows RETURN ${SYMBOL_DOC_COLUMNS}`
+/**
+ * Up to this many documents are read by key one at a time (~0.45 ms apiece on a just opened
+ * copy of git/git's graph), more by one statement over their keys (~0.11 s for 50 of them, ~0.16
+ * s for 1,000, ~0.41 s for 5,000).
+ */
+export const SYMBOL_DOC_LOOKUPS = 250
 
 /**
  * The symbol documents of these files with their columns. A scan that returns the texts reads
- * every document's (~0.18–0.27 s on git/git's 97,000 documents, on the update's graph thread,
- * for a file's 13); their rows alone take ~10 ms, and a few rows' columns are read by key.
+ * every document's (git/git's 97,000: ~0.18 s for `builtin/log.c`'s 78 on an update's graph, 0.5
+ * s cold for 200 files'); their rows alone take ~10 ms, and then their columns are read by key.
  */
-async function symbolDocsOf(conn: Connection, paths: string[]): Promise<Array<Record<string, unknown>>> {
+export async function symbolDocsOf(conn: Connection, paths: string[], lookups = SYMBOL_DOC_LOOKUPS): Promise<Array<Record<string, unknown>>> {
   const rows = await execute(conn, await prepare(conn, SYMBOL_DOC_ROWS), { paths })
-  if (rows.length > SYMBOL_DOC_LOOKUPS) return execute(conn, await prepare(conn, SYMBOL_DOCS), { paths })
+  if (rows.length > lookups) return execute(conn, await prepare(conn, SYMBOL_DOCS_AT), { rows: rows.map((r) => r.row) })
   const at = await prepare(conn, SYMBOL_DOC_AT)
   const out: Array<Record<string, unknown>> = []
   for (const r of rows) for (const doc of await execute(conn, at, { row: r.row })) out.push(doc)
@@ -774,7 +778,7 @@ function symbolWithFileStatement(def: TableDef): string {
  */
 async function warmDelta(s: DeltaSession): Promise<void> {
   const { conn } = s
-  const statements = [...deleteNodeStatements('Symbol', SYMBOLS_BY_ID), SYMBOL_DOC_ROWS, SYMBOL_DOC_AT, DELETE_VECTORS_BY_ROW, DELETE_DOCS_BY_ROW]
+  const statements = [...deleteNodeStatements('Symbol', SYMBOLS_BY_ID), SYMBOL_DOC_ROWS, SYMBOL_DOC_AT, SYMBOL_DOCS_AT, DELETE_VECTORS_BY_ROW, DELETE_DOCS_BY_ROW]
   for (const def of TABLES) {
     if (def.name === 'Symbol') statements.push(insertStatement(def), symbolWithFileStatement(def))
     else if (def.name === 'Doc' || def.name === 'Commit') statements.push(insertStatement(def))
