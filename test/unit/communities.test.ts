@@ -240,6 +240,18 @@ describe('detectCommunities: labels and ids', () => {
     expect(communities.map((c) => c.label)).toEqual(['Router'])
   })
 
+  it('spells a shared word as the first name in code-unit order has it, whatever order the members come in', () => {
+    // members come by id (path first); by name, parseTree comes first and spells it "parse"
+    const symbols = [sym('a/one.ts', 'xParse'), sym('b/two.ts', 'runParse'), sym('c/three.ts', 'parseTree')]
+    const { communities } = detectCommunities(input(symbols, clique(symbols.map((s) => s.id))), config)
+    expect(communities.map((c) => c.label)).toEqual(['parse'])
+    const swapped = [sym('a/one.ts', 'parseTree'), sym('b/two.ts', 'runParse'), sym('c/three.ts', 'xParse')]
+    expect(detectCommunities(input(swapped, clique(swapped.map((s) => s.id))), config).communities.map((c) => c.label)).toEqual(['parse'])
+    // an upper-case letter comes before every lower-case one: Parse.run is the first name here
+    const capital = [sym('a/one.ts', 'parseTree'), sym('b/two.ts', 'xParse'), sym('c/three.ts', 'Parse.run')]
+    expect(detectCommunities(input(capital, clique(capital.map((s) => s.id))), config).communities.map((c) => c.label)).toEqual(['Parse'])
+  })
+
   it('labels with the file holding most members when neither folder nor stem fits', () => {
     const symbols = [sym('a/parse.ts', 'tokenize'), sym('a/parse.ts', 'lex'), sym('b/emit.ts', 'print'), sym('c/check.ts', 'verify')]
     const { communities } = detectCommunities(input(symbols, clique(symbols.map((s) => s.id))), config)
@@ -363,7 +375,8 @@ describe('the graph Louvain reads (WeightedGraph, lists in place of a graphology
       const options = { getEdgeWeight: 'weight', rng: random(seed * 977) }
       const expected = louvain.detailed(reference, options)
       const got = louvain.detailed(lists as unknown as typeof reference, { ...options, rng: random(seed * 977) })
-      expect(got.communities, `seed ${seed}`).toEqual(expected.communities)
+      const byIndex = lists.byIndex(got.communities)
+      expect(Object.fromEntries(nodes.map((node, i) => [node, byIndex[i]])), `seed ${seed}`).toEqual(expected.communities)
       expect(got.modularity).toBe(expected.modularity)
       expect(got.count).toBe(expected.count)
     }
