@@ -180,7 +180,6 @@ export class WeightedGraph {
     return Int32Array.from(this.keys, (key) => byKey[key])
   }
 
-
   /** Each node's neighbours (node indexes), for the connected components. */
   neighbours(): number[][] {
     const out: number[][] = this.nodes.map(() => [])

@@ -4,7 +4,7 @@ import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, createVectorIndexStatement, FTS_INDEXES, HAS_VECTOR_INDEX, TABLES, tableDef, tableDefs, VECTOR_INDEX, vectorIndexRows, type ColumnDef, type TableDef } from './schema.js'
 import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
-import { takeSpare } from '../services/graph-spare.js'
+import { takeSpareWhenMade } from '../services/graph-spare.js'
 import { crc32Chunks, hashFile, sharedChecksum } from '../services/index-integrity.js'
 
 /**
@@ -893,7 +893,8 @@ export function deltaRunner(options: { guards?: boolean; onClosed?: (file: strin
     switch (op.op) {
       case 'open':
         // the spare copy analyze left of the previous graph (graph-spare.ts) is moved, not copied
-        if (!takeSpare(op.from, op.to)) copyFileSync(op.from, op.to)
+        // (once made, when its copier is still at it)
+        if (!(await takeSpareWhenMade(op.from, op.to))) copyFileSync(op.from, op.to)
         session = await openDelta(op.to, options.guards ?? true, op.rels)
         openedPath = op.to
         await warmDelta(session)

@@ -3,13 +3,14 @@
  * graph, and the next update moves it instead of copying the graph; a spare that is not a copy of
  * the graph an update starts from is never used.
  */
+import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
 import { cypher } from '../../src/services/cypher.js'
-import { makeSpare, SPARE_MIN_BYTES, SpareCopier, takeSpare, wantsSpare } from '../../src/services/graph-spare.js'
+import { makeSpare, SPARE_MIN_BYTES, SpareCopier, takeSpare, takeSpareWhenMade, wantsSpare } from '../../src/services/graph-spare.js'
 import { hashFile, verifyAll } from '../../src/services/index-integrity.js'
 import { status } from '../../src/services/status.js'
 import { readMeta } from '../../src/services/workspace.js'
@@ -120,6 +121,49 @@ describe('spares of fake index directories', () => {
       else process.env.GITWHY_SPARE_GRAPH = before
     }
   }, 40_000)
+
+  test('an update that comes while a copier copies its graph waits for the spare; a dead copier\'s leftover is not waited for', async () => {
+    const bytes = Buffer.from('the graph the last update made '.repeat(2000))
+    index('index-a', bytes)
+    mkdirSync(path.join(root, 'spares'), { recursive: true })
+    // a copier at work: its copy under way, named by its (live) pid
+    const copier = spawn('sleep', ['30'])
+    await new Promise((resolve) => copier.once('spawn', resolve))
+    const underWay = `${spare()}.${copier.pid}.tmp`
+    writeFileSync(underWay, bytes.subarray(0, 100))
+    setTimeout(() => {
+      // it finishes: the spare and its record, its copy gone
+      expect(makeSpare(graph())).toBe(true)
+      rmSync(underWay)
+      copier.kill()
+    }, 300)
+    const to = path.join(root, 'index-new', 'graph.kuzu')
+    mkdirSync(path.dirname(to))
+    const started = Date.now()
+    expect(await takeSpareWhenMade(graph(), to)).toBe(true)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+    expect(readFileSync(to)).toEqual(bytes)
+    expect(existsSync(record())).toBe(false)
+
+    // a copy left by a copier that is gone: no wait, no spare
+    const gone = spawn('true')
+    await new Promise((resolve) => gone.once('exit', resolve))
+    writeFileSync(`${spare()}.${gone.pid}.tmp`, bytes.subarray(0, 100))
+    const again = Date.now()
+    expect(await takeSpareWhenMade(graph(), `${to}.2`)).toBe(false)
+    expect(Date.now() - again).toBeLessThan(1_000)
+    // nor longer than it is told to wait for one that never finishes
+    const stuck = spawn('sleep', ['30'])
+    await new Promise((resolve) => stuck.once('spawn', resolve))
+    writeFileSync(`${spare()}.${stuck.pid}.tmp`, bytes.subarray(0, 100))
+    try {
+      const waited = Date.now()
+      expect(await takeSpareWhenMade(graph(), `${to}.3`, 300)).toBe(false)
+      expect(Date.now() - waited).toBeGreaterThanOrEqual(250)
+    } finally {
+      stuck.kill()
+    }
+  })
 
   test('GITWHY_SPARE_GRAPH: on, off, or by size', () => {
     const before = process.env.GITWHY_SPARE_GRAPH
