@@ -35,6 +35,12 @@ function sparePaths(root: string, indexDir: string): { graph: string; record: st
   return { graph: path.join(sparesDir(root), `${indexDir}.kuzu`), record: path.join(sparesDir(root), `${indexDir}.json`) }
 }
 
+/** The spare and record of an index directory's graph (`<root>/<index dir>/graph.kuzu`). */
+function sparesOf(graph: string): { graph: string; record: string } {
+  const indexPath = path.dirname(graph)
+  return sparePaths(path.dirname(indexPath), path.basename(indexPath))
+}
+
 /** The graph's [size, checksum] in its index's manifest, or null. */
 function recordedGraph(graph: string): [number, string] | null {
   try {
@@ -51,8 +57,7 @@ function recordedGraph(graph: string): [number, string] | null {
  * one that is a copy of it, false when the caller must copy.
  */
 export function takeSpare(from: string, to: string): boolean {
-  const indexPath = path.dirname(from)
-  const spare = sparePaths(path.dirname(indexPath), path.basename(indexPath))
+  const spare = sparesOf(from)
   try {
     if (!existsSync(spare.record)) return false
     const record = JSON.parse(readFileSync(spare.record, 'utf8')) as SpareRecord
@@ -83,8 +88,7 @@ export const SPARE_WAIT_MS = 5_000
  */
 export async function takeSpareWhenMade(from: string, to: string, waitMs = SPARE_WAIT_MS): Promise<boolean> {
   if (takeSpare(from, to)) return true
-  const indexPath = path.dirname(from)
-  const spare = sparePaths(path.dirname(indexPath), path.basename(indexPath))
+  const spare = sparesOf(from)
   const until = Date.now() + waitMs
   let copying = false
   while (Date.now() < until && copierAt(spare.graph)) {
