@@ -88,6 +88,27 @@ describe('writeGraph', () => {
     }
   })
 
+  it('stores every date as JavaScript reads it, whether written as it is or parsed again', async () => {
+    // canonical UTC instants go to the CSV as they are; the rest (offsets, a 31st of April, hour
+    // 24, garbage) through Date.parse as before
+    const dates = ['2020-01-01T10:00:00.000Z', '1999-12-28T23:59:59.999Z', '2021-04-31T00:00:00.000Z', '2021-02-29T12:00:00.000Z', '2021-01-01T24:00:00.000Z', '2021-01-31T00:00:00.000Z', '2020-01-01T12:00:00+02:00', '2020-06-15T00:00:00Z', 'not a date']
+    const data = trickyGraph()
+    data.commits = data.commits.slice(0, dates.length).map((c, i) => ({ ...c, author_date: dates[i], committer_date: dates[i] }))
+    const dbPath = join(dir.path, 'graph.kuzu')
+    await writeGraph(dbPath, { ...data, touched: [], changed: [], blamedOn: [], authoredBy: [], parents: [], partOf: [], references: [], reverts: [], snapshotReverts: [], landedIn: [], evidencedBy: [] } as typeof data)
+    const store = await GraphStore.open(dbPath, { readOnly: true })
+    try {
+      const rows = await store.query('MATCH (c:Commit) RETURN c.sha AS sha, c.author_date AS date')
+      const bySha = new Map(rows.map((r) => [r.sha, r.date]))
+      data.commits.forEach((c, i) => {
+        const ms = Date.parse(dates[i])
+        expect(bySha.get(c.sha), dates[i]).toBe(Number.isNaN(ms) ? null : new Date(ms).toISOString())
+      })
+    } finally {
+      await store.close()
+    }
+  })
+
   it('returns counts and sums as numbers, not BigInt', async () => {
     const dbPath = join(dir.path, 'graph.kuzu')
     await writeGraph(dbPath, trickyGraph())
