@@ -15,7 +15,6 @@ import { activityAt, changesFromRows, headInput, sameActivity, type ActivityTabl
 import { AnalyticsColumns, inKeyOrder, type AnalyticsState } from '../analytics/columns.js'
 import type { ChangeWithSymbolLines } from '../analytics/stats.js'
 import type { AnalyticsConfig } from '../analytics/types.js'
-import { isBot } from '../history/categorize.js'
 import { commitTables } from '../history/commits.js'
 import { revertsOf, type RevertEdge } from '../history/reverts.js'
 import { LANDED_FILE, trajectoryRows, type LandedState } from '../trajectory/graph.js'
@@ -43,9 +42,9 @@ import { packageVersion } from '../setup/launcher.js'
 import { COCHANGE_FILE, FORGE_FILE, GRAPH_DB, IGNORED_REVS_FILE, loadIndexedFiles, symbolIds, updateIndexedFiles, writeIndexedFiles, type IndexedFile } from './index-layout.js'
 import { hashIndexFiles, readIndexJson, verifyAll, writeManifest } from './index-integrity.js'
 import { docComment, symbolSearchText } from '../codegraph/search-text.js'
-import { commitDoc, issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
+import { DocMaker, rawCommitDoc, type MadeDoc } from '../embed/doc-maker.js'
+import { issueDoc, numberDocs, pullRequestDoc, symbolDoc, type DocRow } from '../embed/docs.js'
 import { DocEmbedder, EMBEDDINGS_FILE, VECTORS_FILE, VectorCache } from '../embed/vectors.js'
-import { splitMessage } from '../history/message.js'
 import { isTrusted, trustIndex, unchangedSinceTrusted } from './index-trust.js'
 import { boundHeapGrowth, collectGarbage } from '../runtime/gc.js'
 import { optimiseHotLoops } from '../runtime/tiers.js'
@@ -271,12 +270,14 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
     const outgrown = prevDir !== null && !options.rebuild ? graphOutgrown(prevDir, previous!) : null
     if (outgrown) options.onWarning?.(`rebuilt the index: its graph had grown to ${mb(outgrown.now)} from ${mb(outgrown.built)} at its last full build (Kuzu does not reuse all the space an update frees)`)
     const canUpdate = !options.rebuild && prevDir !== null && maxCommits === null && shallow.size === 0 && !previous!.shallow && !outgrown && (await ancestor)
-    // A build's commit documents (~4 s of this thread on git/git's 82,000 messages), made as the
-    // history's chunks arrive: this thread mostly waits for git then (the worker embeds them meanwhile)
-    let commitDocs: CommitDocs = []
+    // A build's documents (~8 s of this thread on rails/rails) are made on the maker's thread. With
+    // embeddings, the commits' are asked for as the history's chunks arrive and embedded as they
+    // come; without, all at once when the history is read (while this thread maps it).
+    let maker: DocMaker | null = null
+    let commitDocParts: Array<Promise<MadeDoc[]>> = []
     const read = (range: string, patches?: PatchWriter, checkpoints?: string) => {
       progress('history', 0, 0) // the phase's clock starts before git's first commit arrives
-      commitDocs = []
+      commitDocParts = []
       return readHistory(repo, {
         range: [range],
         maxCommits: maxCommits ?? undefined,
@@ -287,11 +288,12 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
         checkpointDir: checkpoints,
         onResumed: (done, total) => options.onWarning?.(`resumed an interrupted analyze: ${done} of ${total} commits were mined already`),
         onCommits: (chunk) => {
-          // kept for a build (the one that writes the patch store); an update makes its few itself
-          if (!patches && !embedder) return
-          const docs = chunk.map(rawCommitDoc)
-          if (patches) for (const d of docs) commitDocs.push(d)
-          embedder?.add(docs)
+          if (!embedder) return
+          // an update makes its few itself (the build, the one that writes the patch store, on the maker's thread)
+          if (!patches) return embedder.add(chunk.map(rawCommitDoc))
+          const part = (maker ??= new DocMaker()).commits(chunk)
+          part.then((docs) => embedder.add(docs), () => {})
+          commitDocParts.push(part)
         },
       })
     }
@@ -358,9 +360,13 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       // the reverts' git pass (rails: ~2 s, nearly all of it git's) runs while the history is mapped
       const reverts = revertsOf(repo, commits, undefined, dir)
       reverts.catch(() => {})
-      const data = await mapAndSave(commits, commitDocs, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
+      maker ??= new DocMaker(commits.length >= DOC_THREAD_COMMITS)
+      const commitDocs = commitDocParts.length > 0 ? Promise.all(commitDocParts).then((parts) => parts.flat()) : maker.commits(commits)
+      commitDocs.catch(() => {})
+      commitDocParts = []
+      const data = await mapAndSave(commits, commitDocs, maker, reverts, files, shallow, dir, head, analyticsConfig, history, time, progress, embedder, forge, (applied) => (forgeApplied = applied))
       // data.docs has them now, and the load lets each table go once written (~190 MB on git/git)
-      commitDocs = []
+      await maker.close()
       const trajectory = await pendingTrajectory
       for (const m of trajectoryWarnings) options.onWarning?.(m)
       writeFileSync(path.join(dir, LANDED_FILE), JSON.stringify(trajectory.state))
@@ -759,8 +765,10 @@ function blamedShas(blames: ReadonlyArray<ArrayLike<number>>, shas: readonly str
 /** Walk the history for every file and symbol, write the caches, and return the graph's rows. */
 async function mapAndSave(
   commits: RawCommit[],
-  /** The commits' documents made while they were read (in their order); made here when they do not match. */
-  madeDocs: CommitDocs,
+  /** The commits' documents asked for (in their order); asked again when they do not match. */
+  madeDocs: Promise<MadeDoc[]>,
+  /** Makes the symbols' documents meanwhile. */
+  maker: DocMaker,
   /** The verified reverts, found meanwhile (awaited after the hunk map). */
   pendingReverts: Promise<RevertEdge[]>,
   files: IndexedFile[],
@@ -775,7 +783,6 @@ async function mapAndSave(
   forge: ForgeData | null,
   onForge: (applied: ForgeApplied) => void,
 ): Promise<GraphData> {
-  const commitDocs = madeDocs.length === commits.length && madeDocs.every((d, i) => d.ref === commits[i].sha) ? madeDocs : commits.map(rawCommitDoc)
   const mapped = await time('hunk_map', async () => {
     const graph = buildGraph(commits, shallow)
     const targets: MapTarget[] = files.map((f) => ({ path: f.path, lines: f.lines, ranges: f.symbols.map((s) => ({ start: s.startLine, end: s.endLine })) }))
@@ -785,6 +792,8 @@ async function mapAndSave(
     return { graph, result }
   })
   const reverts = await time('reverts', () => pendingReverts)
+  /** The symbols' rows (their `search` to come from the maker) and the PRs' and issues' documents. */
+  let madeSymbols: { rows: SymbolRow[]; entities: MadeDoc[] } | null = null
   const data = await time('rows', (): GraphData => {
     const paths = new Set<string>()
     const signatures = summariseSignatures(commits)
@@ -797,10 +806,9 @@ async function mapAndSave(
     for (const f of files) paths.add(f.path)
     const byPath = new Map(files.map((f) => [f.path, f]))
     const subjects = new Map(tables.commits.map((c) => [c.sha, c.subject]))
-    const symbols = symbolRows(files, mapped.result, mapped.graph.shas, (sha) => subjects.get(sha))
-    const docs = numberDocs([...commitDocs, ...entityDocs(tables), ...symbols.docs], 0)
-    embedder?.add(docs)
-    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbols, docs, docVectors: [], fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
+    const symbols = symbolRows(files, mapped.result, mapped.graph.shas, (sha) => subjects.get(sha), maker)
+    madeSymbols = { rows: [...symbols.symbols], entities: entityDocs(tables) }
+    return { ...tables, files: [...paths].map((p) => fileRow(p, byPath.get(p))), ...symbols, docs: [], docVectors: [], fileCoChanged: [], symbolCoChanged: [], communities: [], memberOf: [], ownedBy: [], imports: [], calls: [], extends: [], implements: [], processes: [], stepIn: [] }
   })
   const code = await time('code_graph', () => {
     const graph = buildCodeGraph(files, installedLanguageRegistry())
@@ -823,10 +831,16 @@ async function mapAndSave(
     analytics.save()
     Object.assign(data, analytics.rows)
   })
-  await time('save', () => {
+  await time('save', async () => {
     savePathIndex(dir, mapped.graph)
     saveCommitCatalog(dir, data)
     writeIndexedFiles(dir, files)
+    // the documents the maker made meanwhile (done by now, as a rule: a wait would show here)
+    const [made, symbols] = await Promise.all([madeDocs, maker.symbols()])
+    const commitDocs = made.length === commits.length && made.every((d, i) => d.ref === commits[i].sha) ? made : await maker.commits(commits)
+    symbols.search.forEach((search, i) => (madeSymbols!.rows[i].search = search))
+    data.docs = numberDocs([...commitDocs, ...madeSymbols!.entities, ...symbols.docs], 0)
+    embedder?.add(data.docs)
   })
   return data
 }
@@ -1222,8 +1236,6 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
   }
 }
 
-const rawCommitDoc = (c: RawCommit) => commitDoc({ sha: c.sha, ...splitMessage(c.message) }, { bot: isBot(c.authorName, c.authorEmail) })
-type CommitDocs = Array<ReturnType<typeof rawCommitDoc>>
 
 /** The search documents of pull requests and issues with titles. */
 function entityDocs(tables: Pick<GraphData, 'pullRequests' | 'issues'>): Array<Omit<DocRow, 'row'>> {
@@ -1235,21 +1247,25 @@ type SymbolTables = Pick<GraphData, 'symbols' | 'defines' | 'contains' | 'change
 /**
  * Symbol rows of `files` (indexed like the walk's targets) with their blame and line-history
  * edges, and their search documents (with the subjects of the commits owning most of their lines).
+ * With a maker (a full build) the documents and the rows' full-text words (`search`, '' until
+ * then) are the maker's to make, to be had from `maker.symbols()` in the rows' order.
  */
-function symbolRows(files: IndexedFile[], result: MapResult, shas: string[], subjectOf: (sha: string) => string | undefined): SymbolTables {
+function symbolRows(files: IndexedFile[], result: MapResult, shas: string[], subjectOf: (sha: string) => string | undefined, maker?: DocMaker): SymbolTables {
   const rows: SymbolTables = { symbols: [], defines: [], contains: [], changed: [], blamedOn: [], docs: [] }
   files.forEach((f, fi) => {
     const ids = symbolIds(f)
     const blame = result.blame[fi]
     f.symbols.forEach((s, si) => {
       const id = ids[si]
-      rows.symbols.push(fileSymbolRow(f, si, id))
+      rows.symbols.push(fileSymbolRow(f, si, id, maker ? '' : undefined))
       rows.defines.push({ path: f.path, symbol: id })
       if (s.parentIndex !== null) rows.contains.push({ parent: ids[s.parentIndex], child: id })
       const owners = [...blameOwners(blame, s.startLine - 1, s.endLine, shas.length).owners]
       for (const [c, lines] of owners) rows.blamedOn.push({ symbol: id, sha: shas[c], lines })
       const ownerSubjects = owners.sort((a, b) => b[1] - a[1]).map(([c]) => subjectOf(shas[c]) ?? '')
-      rows.docs.push(symbolDoc({ id, qualifiedName: s.qualifiedName, kind: s.kind, path: f.path, startLine: s.startLine, signature: s.signature, doc: f.docs?.[si] ?? '', ownerSubjects }))
+      const summary = { id, qualifiedName: s.qualifiedName, kind: s.kind, path: f.path, startLine: s.startLine, signature: s.signature, doc: f.docs?.[si] ?? '', ownerSubjects }
+      if (maker) maker.symbol(summary)
+      else rows.docs.push(symbolDoc(summary))
       for (const ch of result.rangeHistory[fi][si]) rows.changed.push({ sha: shas[ch.commit], symbol: id, added: ch.added, removed: ch.removed })
     })
   })
@@ -1257,9 +1273,9 @@ function symbolRows(files: IndexedFile[], result: MapResult, shas: string[], sub
 }
 
 /** A symbol's row as its file gives it (no activity yet): what a full build writes for it. */
-function fileSymbolRow(f: IndexedFile, si: number, id: string): SymbolRow {
+function fileSymbolRow(f: IndexedFile, si: number, id: string, search?: string): SymbolRow {
   const s = f.symbols[si]
-  return { id, name: s.name, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine, signature: s.signature, exported: s.exported, search: symbolSearchText({ ...s, path: f.path }, f.docs?.[si] ?? ''), ...NO_ACTIVITY }
+  return { id, name: s.name, qualified_name: s.qualifiedName, kind: s.kind, path: f.path, start_line: s.startLine, end_line: s.endLine, signature: s.signature, exported: s.exported, search: search ?? symbolSearchText({ ...s, path: f.path }, f.docs?.[si] ?? ''), ...NO_ACTIVITY }
 }
 
 /**
@@ -1308,6 +1324,8 @@ function symbolChanges(previous: IndexedFile[], rows: SymbolTables): {
 }
 
 const MAX_UPDATE_COMMITS = 500
+/** A build of fewer commits makes its documents on this thread: the maker's thread would start for ~0.1 s of work. */
+const DOC_THREAD_COMMITS = 5_000
 /** Timed phases whose progress they report themselves (with counts), or that hold other phases. */
 const SELF_REPORTING = new Set(['history', 'history_full', 'files', 'hunk_map', 'graph_load', 'update', 'embeddings'])
 
