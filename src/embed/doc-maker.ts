@@ -6,13 +6,12 @@
  * the analytics. An update's few documents are made in place (the worker's start-up would cost
  * more). The documents are the same either way: the same functions make them.
  */
-import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { Worker } from 'node:worker_threads'
 import { symbolSearchText } from '../codegraph/search-text.js'
 import { isBot } from '../history/categorize.js'
 import { splitMessage } from '../history/message.js'
 import { PROJECT_ROOT } from '../parse/registry.js'
+import { WorkerCalls } from '../runtime/worker-calls.js'
 import { commitDoc, symbolDoc, type DocRow, type SymbolSummaryInput } from './docs.js'
 
 /** What a commit's document is made of. */
@@ -40,8 +39,7 @@ export function symbolDocs(inputs: readonly SymbolSummaryInput[]): SymbolDocs {
   return { docs: inputs.map(symbolDoc), search: inputs.map((s) => symbolSearchText(s, s.doc)) }
 }
 
-export type DocJob = { id: number; op: 'commits'; inputs: CommitDocInput[] } | { id: number; op: 'symbols'; inputs: SymbolSummaryInput[] }
-export type DocReply = { id: number; value?: MadeDoc[] | SymbolDocs; error?: string }
+export type DocJob = { op: 'commits'; inputs: CommitDocInput[] } | { op: 'symbols'; inputs: SymbolSummaryInput[] }
 
 export function runDocJob(job: DocJob): MadeDoc[] | SymbolDocs {
   return job.op === 'commits' ? job.inputs.map(rawCommitDoc) : symbolDocs(job.inputs)
@@ -51,45 +49,21 @@ const WORKER = path.join(PROJECT_ROOT, 'dist', 'embed', 'doc-worker.js')
 /** Symbols per message: the worker starts on the first while this thread makes the rest's rows. */
 const SYMBOL_BATCH = 5_000
 
-/**
- * Hands documents to make to the worker (or makes them here when asked to, or when there is no
- * built worker: a test run from the sources) and gives them back in the order asked. The worker keeps the
- * process alive only while it has work: a build that fails midway leaves nothing hanging.
- */
+/** Hands documents to make to the worker (WorkerCalls) and gives them back in the order asked. */
 export class DocMaker {
-  private readonly worker: Worker | null
-  private readonly waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>()
-  private next = 0
-  private dead: Error | null = null
+  private readonly calls: WorkerCalls<DocJob, MadeDoc[] | SymbolDocs>
   private batch: SymbolSummaryInput[] = []
   private readonly symbolParts: Array<Promise<SymbolDocs>> = []
 
-  /** `threaded` false: made here, in the same order, when asked. */
+  /** `threaded` false: made in this thread, when asked. */
   constructor(threaded = true) {
-    this.worker = threaded && existsSync(WORKER) ? new Worker(WORKER) : null
-    const worker = this.worker
-    if (!worker) return
-    worker.unref()
-    worker.on('message', (reply: DocReply) => {
-      const waiting = this.waiting.get(reply.id)
-      this.waiting.delete(reply.id)
-      if (this.waiting.size === 0) worker.unref()
-      if (reply.error !== undefined) waiting?.reject(new Error(`making the search documents failed: ${reply.error}`))
-      else waiting?.resolve(reply.value)
-    })
-    const fail = (error: Error) => {
-      this.dead ??= error
-      for (const w of this.waiting.values()) w.reject(this.dead)
-      this.waiting.clear()
-    }
-    worker.on('error', fail)
-    worker.on('exit', (code) => fail(new Error(`the search documents' worker stopped (exit code ${code})`)))
+    this.calls = new WorkerCalls(threaded ? WORKER : null, runDocJob, 'making the search documents')
   }
 
   /** The commits' documents, in their order. */
   commits(inputs: readonly CommitDocInput[]): Promise<MadeDoc[]> {
     // only what a document is made of crosses to the worker (not a commit's diffs)
-    return this.ask({ op: 'commits', inputs: inputs.map(({ sha, message, authorName, authorEmail }) => ({ sha, message, authorName, authorEmail })) }) as Promise<MadeDoc[]>
+    return this.calls.call({ op: 'commits', inputs: inputs.map(({ sha, message, authorName, authorEmail }) => ({ sha, message, authorName, authorEmail })) }) as Promise<MadeDoc[]>
   }
 
   /** One symbol's document and words, to be had from `symbols()`. */
@@ -108,32 +82,15 @@ export class DocMaker {
   /** Stops the worker (what it was still making is not wanted). */
   async close(): Promise<void> {
     this.batch = []
-    await this.worker?.terminate()
+    await this.calls.close()
   }
 
   private flush(): void {
     if (this.batch.length === 0) return
-    const part = this.ask({ op: 'symbols', inputs: this.batch }) as Promise<SymbolDocs>
+    const part = this.calls.call({ op: 'symbols', inputs: this.batch }) as Promise<SymbolDocs>
     // awaited in symbols(); a failure meanwhile is not unhandled
     part.catch(() => {})
     this.symbolParts.push(part)
     this.batch = []
-  }
-
-  private ask(request: { op: 'commits'; inputs: CommitDocInput[] } | { op: 'symbols'; inputs: SymbolSummaryInput[] }): Promise<unknown> {
-    const job = { id: this.next++, ...request } as DocJob
-    if (!this.worker) {
-      try {
-        return Promise.resolve(runDocJob(job))
-      } catch (error) {
-        return Promise.reject(error as Error)
-      }
-    }
-    if (this.dead) return Promise.reject(this.dead)
-    return new Promise((resolve, reject) => {
-      this.waiting.set(job.id, { resolve, reject })
-      this.worker!.ref()
-      this.worker!.postMessage(job)
-    })
   }
 }

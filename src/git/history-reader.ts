@@ -60,7 +60,7 @@ export interface PatchSink {
   open(file: string | null, from: PatchCheckpoint | null): void
   /** A commit's diffs (diffs[0] with its text): the sink takes the text and drops it from them. */
   add(age: number, diffs: FileDiff[][]): void
-  checkpoint(): PatchCheckpoint
+  checkpoint(): Promise<PatchCheckpoint>
 }
 
 const LOG_FORMAT = '%x01%H%x00%P%x00%aN%x00%aE%x00%at%x00%ct%x00%B%x02'
@@ -223,7 +223,7 @@ export async function readHistory(repo: string, options: ReadHistoryOptions): Pr
         }
         await before
         emit(chunk)
-        checkpoints?.save(index, chunk, sink && checkpoints ? sink.checkpoint() : null)
+        checkpoints?.save(index, chunk, sink && checkpoints ? await sink.checkpoint() : null)
       })()
       tail.catch(() => {})
     }

@@ -9,6 +9,8 @@ import type { HistoryGraph } from './graph.js'
 import { appendSegments, SegmentReader } from './segments.js'
 import { ShardReader, updateShards, writeShards } from './shards.js'
 import { damagedIndex, parseIndexJson, readIndexFile } from '../services/index-integrity.js'
+import { PROJECT_ROOT } from '../parse/registry.js'
+import { WorkerCalls } from '../runtime/worker-calls.js'
 
 /**
  * The mined history laid out for single-path questions: `dag.json` (SHAs, parents, dates,
@@ -98,23 +100,9 @@ function patchesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): 
 
 /** One path's entries as a stored section (deflated). */
 export function deflatePatches(entries: StoredPatch[]): Buffer {
-  let size = 5 + 8 * entries.length
-  for (const [, text] of entries) size += text.length
-  // laid out in one buffer that every section up to 4 MB reuses (a build deflates tens of thousands)
-  if (sectionScratch.length < size && size <= 4 << 20) sectionScratch = Buffer.allocUnsafeSlow(Math.min(4 << 20, Math.max(size, 2 * sectionScratch.length)))
-  const section = sectionScratch.length >= size ? sectionScratch : Buffer.allocUnsafe(size)
-  section[0] = PATCH_SECTION
-  section.writeUInt32LE(entries.length, 1)
-  let at = 5 + 8 * entries.length
-  entries.forEach(([age, text], i) => {
-    section.writeUInt32LE(age, 5 + 8 * i)
-    section.writeUInt32LE(text.length, 9 + 8 * i)
-    section.set(text, at)
-    at += text.length
-  })
-  return deflateRawSync(section.subarray(0, size), { level: 1 })
+  const { buf } = layOut(new Map([['', entries]]))
+  return deflateRawSync(buf, { level: 1 })
 }
-let sectionScratch = Buffer.alloc(0)
 
 /** A stored section's entries (either format), or null when it does not read. */
 export function inflatePatches(buf: Buffer, p: string): PatchEntry[] | null {
@@ -154,15 +142,40 @@ function locationsOf(index: Sections, p: string): Array<[number, number]> {
   return index[p]
 }
 
-function packPatches(sections: Map<string, StoredPatch[]>, index: Sections, offset: number): Buffer {
-  const chunks: Buffer[] = []
-  for (const [p, entries] of sections) {
-    const buf = deflatePatches(entries)
-    locationsOf(index, p).push([offset, buf.length])
-    chunks.push(buf)
-    offset += buf.length
+/**
+ * A flush's sections laid out, undeflated, in one buffer of their own (handed to the patch file's
+ * thread as it is, not copied): each path's [start, end) in it, in order.
+ */
+export interface LaidOutSections {
+  buf: Uint8Array
+  parts: Array<[path: string, start: number, end: number]>
+}
+
+function layOut(sections: Map<string, StoredPatch[]>): LaidOutSections {
+  let size = 0
+  for (const entries of sections.values()) {
+    size += 5 + 8 * entries.length
+    for (const [, text] of entries) size += text.length
   }
-  return Buffer.concat(chunks)
+  // its own memory (not the pool's), to be handed to the patch file's thread whole
+  const buf = Buffer.allocUnsafeSlow(size)
+  const parts: LaidOutSections['parts'] = []
+  let start = 0
+  for (const [p, entries] of sections) {
+    // a section: PATCH_SECTION, its entry count, each entry's age and byte length, their bytes
+    buf[start] = PATCH_SECTION
+    buf.writeUInt32LE(entries.length, start + 1)
+    let at = start + 5 + 8 * entries.length
+    entries.forEach(([age, text], i) => {
+      buf.writeUInt32LE(age, start + 5 + 8 * i)
+      buf.writeUInt32LE(text.length, start + 9 + 8 * i)
+      buf.set(text, at)
+      at += text.length
+    })
+    parts.push([p, start, at])
+    start = at
+  }
+  return { buf, parts }
 }
 
 function entriesByPath(perCommit: Array<{ age: number; diffs: FileDiff[][] }>): Map<string, Entry[]> {
@@ -208,15 +221,11 @@ function withFile<T>(file: string, flags: string, fn: (fd: number) => T): T {
 }
 
 /**
- * Writes the patch store of a full build while the history is read: each commit's patch text
- * goes into per-path sections that are written out every few MB and at every checkpoint (a path
- * owns one section per flush), and the text is dropped from the diffs, so the build never holds
- * the whole patch. A checkpointed read has it write in the checkpoint directory (what a resumed
- * run continues), and `finish` moves the file into the index.
+ * The patch store's file as a PatchWriter fills it, on the patch file's thread: each flush's
+ * sections deflated and written at the end, their locations indexed (a path owns one section per
+ * flush); at the finish the file goes into the index directory with its section index.
  */
-export class PatchWriter implements PatchSink {
-  private pending: Array<{ age: number; diffs: FileDiff[][] }> = []
-  private pendingChars = 0
+export class PatchFile {
   private index: Sections = {}
   private offset = 0
   private fd = -1
@@ -234,6 +243,90 @@ export class PatchWriter implements PatchSink {
     }
   }
 
+  write({ buf, parts }: LaidOutSections): void {
+    const section = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
+    for (const [p, start, end] of parts) {
+      const out = deflateRawSync(section.subarray(start, end), { level: 1 })
+      locationsOf(this.index, p).push([this.offset, out.length])
+      for (let at = 0; at < out.length; ) at += writeSync(this.fd, out, at, out.length - at, this.offset + at)
+      this.offset += out.length
+    }
+  }
+
+  checkpoint(): PatchCheckpoint {
+    return { bytes: this.offset, index: this.index }
+  }
+
+  finish(): void {
+    closeSync(this.fd)
+    this.fd = -1
+    const target = path.join(this.dir, PATCHES)
+    if (this.file !== target) renameSync(this.file, target)
+    writeShards(this.dir, PATCH_INDEX, Object.entries(this.index))
+  }
+
+  close(): void {
+    if (this.fd >= 0) closeSync(this.fd)
+    this.fd = -1
+  }
+}
+
+export type PatchFileCall = { op: 'open'; dir: string; file: string | null; from: PatchCheckpoint | null } | { op: 'write'; sections: LaidOutSections } | { op: 'checkpoint' } | { op: 'finish' } | { op: 'close' }
+
+/**
+ * A PatchFile driven by calls (the patch file's thread, or this one): the first failure (a full
+ * disk) is kept and every call after it fails with it, so that the checkpoint or the finish that
+ * the history's read waits for reports it.
+ */
+export function patchFileCalls(): (call: PatchFileCall) => PatchCheckpoint | null {
+  let store: PatchFile | null = null
+  let failed: Error | null = null
+  return (call) => {
+    if (failed) throw failed
+    try {
+      if (call.op === 'open') (store = new PatchFile(call.dir)).open(call.file, call.from)
+      else if (call.op === 'write') store!.write(call.sections)
+      else if (call.op === 'checkpoint') return store!.checkpoint()
+      else if (call.op === 'finish') store!.finish()
+      else store?.close()
+      return null
+    } catch (error) {
+      failed = error instanceof Error ? error : new Error(String(error))
+      throw failed
+    }
+  }
+}
+
+const PATCH_WORKER = path.join(PROJECT_ROOT, 'dist', 'history', 'patch-worker.js')
+
+/**
+ * Writes the patch store of a full build while the history is read: each commit's patch text
+ * goes into per-path sections that are handed out every few MB and at every checkpoint, and the
+ * text is dropped from the diffs, so the build never holds the whole patch. The sections are
+ * deflated and written on a thread of their own (PatchFile): ~4 s of rails/rails' main thread in
+ * the history phase, where it parses what git's logs write. A checkpointed read has it write in
+ * the checkpoint directory (what a resumed run continues), and `finish` moves the file into the
+ * index.
+ */
+export class PatchWriter implements PatchSink {
+  private pending: Array<{ age: number; diffs: FileDiff[][] }> = []
+  private pendingChars = 0
+  private readonly calls: WorkerCalls<PatchFileCall, PatchCheckpoint | null>
+  /** The writes asked for and not yet answered: a failed one fails the next checkpoint or the finish. */
+  private writes: Array<Promise<unknown>> = []
+
+  /** `threaded` false: deflated and written in this thread. */
+  constructor(
+    private readonly dir: string,
+    threaded = true,
+  ) {
+    this.calls = new WorkerCalls(threaded ? PATCH_WORKER : null, patchFileCalls(), 'writing the patch store')
+  }
+
+  open(file: string | null, from: PatchCheckpoint | null): void {
+    this.track(this.calls.call({ op: 'open', dir: this.dir, file, from }))
+  }
+
   /** Take the text of one commit's first-parent diff (what storedPatchEntries keeps of it). */
   add(age: number, diffs: FileDiff[][]): void {
     const kept: FileDiff[] = []
@@ -247,34 +340,43 @@ export class PatchWriter implements PatchSink {
     if (this.pendingChars > 32 * 1024 * 1024) this.flush()
   }
 
-  checkpoint(): PatchCheckpoint {
+  async checkpoint(): Promise<PatchCheckpoint> {
     this.flush()
-    return { bytes: this.offset, index: this.index }
+    await this.settled()
+    return (await this.calls.call({ op: 'checkpoint' }))!
+  }
+
+  /** Write what is left and the section index. */
+  async finish(): Promise<void> {
+    this.flush()
+    await this.settled()
+    await this.calls.call({ op: 'finish' })
+    await this.calls.close()
+  }
+
+  /** Stop without finishing (the build failed). */
+  async close(): Promise<void> {
+    await this.calls.call({ op: 'close' }).catch(() => {})
+    await this.calls.close()
   }
 
   private flush(): void {
     if (this.pending.length === 0) return
-    const buf = packPatches(patchesByPath(this.pending), this.index, this.offset)
-    for (let at = 0; at < buf.length; ) at += writeSync(this.fd, buf, at, buf.length - at, this.offset + at)
-    this.offset += buf.length
+    const sections = layOut(patchesByPath(this.pending))
     this.pending = []
     this.pendingChars = 0
+    this.track(this.calls.call({ op: 'write', sections }, [sections.buf.buffer as ArrayBuffer]))
   }
 
-  /** Write what is left and the section index. */
-  finish(): void {
-    this.flush()
-    closeSync(this.fd)
-    this.fd = -1
-    const target = path.join(this.dir, PATCHES)
-    if (this.file !== target) renameSync(this.file, target)
-    writeShards(this.dir, PATCH_INDEX, Object.entries(this.index))
+  private track(call: Promise<unknown>): void {
+    call.catch(() => {})
+    this.writes.push(call)
   }
 
-  /** Stop without finishing (the build failed). */
-  close(): void {
-    if (this.fd >= 0) closeSync(this.fd)
-    this.fd = -1
+  private async settled(): Promise<void> {
+    const writes = this.writes
+    this.writes = []
+    await Promise.all(writes)
   }
 }
 

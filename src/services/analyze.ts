@@ -304,10 +304,10 @@ async function analyzeRepo(repo: string, options: AnalyzeOptions): Promise<Analy
       const patches = new PatchWriter(dir)
       try {
         const commits = await read(head, patches, checkpointDir(repo))
-        patches.finish()
+        await patches.finish()
         return commits
       } catch (error) {
-        patches.close()
+        await patches.close()
         throw error
       }
     }
