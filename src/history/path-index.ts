@@ -253,8 +253,9 @@ export class PatchFile {
     }
   }
 
+  /** Where the file stands: a copy (the index grows on with the next writes). */
   checkpoint(): PatchCheckpoint {
-    return { bytes: this.offset, index: this.index }
+    return { bytes: this.offset, index: structuredClone(this.index) }
   }
 
   finish(): void {
