@@ -71,7 +71,7 @@ test('an analyze killed after a checkpoint resumes from it and builds what a cle
   expect(Math.ceil((COMMITS + COMMITS / 50) / chunkSize(COMMITS + COMMITS / 50))).toBeGreaterThan(3)
   const env = repo.env()
   const checkpoints = join(repo.dir, '.gitwhy', 'checkpoint')
-  const saved = () => (existsSync(checkpoints) ? readdirSync(checkpoints).flatMap((k) => readdirSync(join(checkpoints, k)).filter((f) => f.endsWith('.json'))) : [])
+  const saved = () => (existsSync(checkpoints) ? readdirSync(checkpoints).flatMap((k) => readdirSync(join(checkpoints, k)).filter((f) => /^chunk-\d+\.bin$/.test(f))) : [])
   const run = startCli(['analyze', '--repo', repo.dir], { env, timeoutMs: 300_000 })
   let ended = false
   void run.done.then(() => (ended = true), () => (ended = true))
