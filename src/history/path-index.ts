@@ -283,7 +283,8 @@ export function patchFileCalls(): (call: PatchFileCall) => PatchCheckpoint | nul
   let store: PatchFile | null = null
   let failed: Error | null = null
   return (call) => {
-    if (failed) throw failed
+    // a close still closes the file (a worker's descriptor is the process's)
+    if (failed && call.op !== 'close') throw failed
     try {
       if (call.op === 'open') (store = new PatchFile(call.dir)).open(call.file, call.from)
       else if (call.op === 'write') store!.write(call.sections)
