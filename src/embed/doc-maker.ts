@@ -3,8 +3,9 @@
  * words of 99,000 commit messages and 50,000 symbol summaries was ~8 s of rails/rails' main thread
  * (~4.9 s of it in the history phase, where git's logs want both cores, ~3.4 s in the rows, where
  * the other core was idle); the worker makes them while this thread maps the history and counts
- * the analytics. An update's few documents are made in place (the worker's start-up would cost
- * more). The documents are the same either way: the same functions make them.
+ * the analytics. An update's few documents, and those of a build of fewer than 5,000 commits
+ * without embeddings, are made in this thread (the worker's start-up would cost more). The
+ * documents are the same either way: the same functions make them.
  */
 import path from 'node:path'
 import { symbolSearchText } from '../codegraph/search-text.js'
