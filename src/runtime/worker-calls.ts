@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs'
 import { parentPort, Worker, type TransferListItem } from 'node:worker_threads'
 
-type Reply = { id: number; value?: unknown; error?: string }
+/** `code`: a system error's (ENOSPC, EACCES), so that the caller can tell the user's trouble from a bug. */
+type Reply = { id: number; value?: unknown; error?: string; code?: string }
 
 export class WorkerCalls<Request, Response> {
   private readonly worker: Worker | null
@@ -32,7 +33,7 @@ export class WorkerCalls<Request, Response> {
       const waiting = this.waiting.get(reply.id)
       this.waiting.delete(reply.id)
       if (this.waiting.size === 0) worker.unref()
-      if (reply.error !== undefined) waiting?.reject(new Error(`${what} failed: ${reply.error}`))
+      if (reply.error !== undefined) waiting?.reject(Object.assign(new Error(`${what} failed: ${reply.error}`), reply.code === undefined ? {} : { code: reply.code }))
       else waiting?.resolve(reply.value as Response)
     })
     const fail = (error: Error) => {
@@ -80,7 +81,8 @@ export function serveCalls<Request>(handle: (request: Request) => unknown): void
     try {
       reply = { id, value: handle(request) }
     } catch (error) {
-      reply = { id, error: error instanceof Error ? error.message : String(error) }
+      const code = (error as NodeJS.ErrnoException)?.code
+      reply = { id, error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) }
     }
     parentPort!.postMessage(reply)
   })

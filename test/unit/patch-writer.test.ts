@@ -46,6 +46,8 @@ describe('PatchWriter', () => {
     writer.open(null, null)
     write(writer, 0, 10)
     await expect(writer.checkpoint()).rejects.toThrow(/writing the patch store failed: .*ENOENT/)
+    // the system error's code comes along, as writeFailure (a full disk, no permission) reads it
+    await expect(writer.checkpoint()).rejects.toMatchObject({ code: 'ENOENT' })
     await writer.close()
   })
 })
