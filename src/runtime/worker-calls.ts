@@ -23,7 +23,7 @@ export class WorkerCalls<Request, Response> {
   constructor(
     file: string | null,
     private readonly local: (request: Request) => Response,
-    private readonly what: string,
+    what: string,
   ) {
     this.worker = file !== null && existsSync(file) ? new Worker(file) : null
     const worker = this.worker
@@ -43,11 +43,6 @@ export class WorkerCalls<Request, Response> {
     }
     worker.on('error', fail)
     worker.on('exit', (code) => fail(new Error(`${what} failed: its thread stopped (exit code ${code})`)))
-  }
-
-  /** True when a worker thread answers. */
-  get threaded(): boolean {
-    return this.worker !== null
   }
 
   /** The answer to `request`, after those to the calls before it. `transfer`: buffers handed over (unusable here afterwards). */

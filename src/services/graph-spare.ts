@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { PROJECT_ROOT } from '../parse/registry.js'
+import { isAlive } from '../runtime/alive.js'
 import { hashFile, MANIFEST, type Manifest } from './index-integrity.js'
 
 /**
@@ -109,18 +110,7 @@ function copierAt(graph: string): boolean {
   } catch {
     return false
   }
-  for (const name of names) {
-    const pid = name.startsWith(prefix) && name.endsWith('.tmp') ? Number(name.slice(prefix.length, -'.tmp'.length)) : NaN
-    if (!Number.isSafeInteger(pid) || pid <= 0) continue
-    try {
-      process.kill(pid, 0)
-      return true
-    } catch (error) {
-      // another user's process is alive all the same
-      if ((error as NodeJS.ErrnoException).code === 'EPERM') return true
-    }
-  }
-  return false
+  return names.some((name) => name.startsWith(prefix) && name.endsWith('.tmp') && isAlive(Number(name.slice(prefix.length, -'.tmp'.length))))
 }
 
 /** Whether analyze leaves a spare of a graph this size (GITWHY_SPARE_GRAPH: on, off, or by size). */

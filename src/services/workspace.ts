@@ -3,6 +3,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, readdirSync, realpathSyn
 import { readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { UserError } from '../errors.js'
+import { isAlive } from '../runtime/alive.js'
 import type { GraphRels } from '../graph/delta.js'
 import { SCHEMA_VERSION } from '../graph/schema.js'
 import type { IdentityConfig } from '../history/identity.js'
@@ -252,15 +253,7 @@ export async function emptyTrash(repo: string): Promise<void> {
   await Promise.all(names.filter((n) => n.startsWith(TRASH)).map((n) => rm(path.join(root, n), { recursive: true, force: true }).catch(() => {})))
 }
 
-export function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+export { isAlive }
 
 /**
  * Who holds a lock: the pid with its start time and the boot it started in, so that a pid the
