@@ -43,6 +43,8 @@ export interface GraphDelta {
   /** Code-graph edges that went away or changed (the new ones come in `insert`). */
   codeGraph?: {
     calls: Array<{ from: string; to: string; line: number }>
+    /** Calls whose line alone changes (matched by their source, callee, line, confidence and reason), set to `to_line` after the deletions. */
+    moveCalls?: Array<{ from: string; to: string; line: number; confidence: number; reason: string; to_line: number }>
     extends: Array<{ from: string; to: string }>
     implements: Array<{ from: string; to: string }>
     imports: Array<{ from: string; to: string }>
@@ -494,11 +496,8 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     await deleteCounted(s, relDef('CO_CHANGED', 'File', 'File'), DELETE_CO_CHANGED.files, a.removeFileCoChanges.map((r) => ({ ...r })))
     await deleteCounted(s, relDef('CO_CHANGED', 'Symbol', 'Symbol'), DELETE_CO_CHANGED.symbols, a.removeSymbolCoChanges.map((r) => ({ ...r })))
     if (a.replaceCommunities) await deleteNodes(s, 'Community', 'true', {})
-    if (a.ownershipOf.length > 0) {
-      const out = await execute(conn, await prepare(conn, DELETE_OWNERSHIP), { paths: a.ownershipOf })
-      deleted(s, relDef('OWNED_BY', 'File', 'Author'), Number(out[0].n))
-    }
   }
+  const ownedBy = a && a.ownershipOf.length > 0 ? await syncOwnership(s, a.ownershipOf, delta.insert?.ownedBy ?? []) : delta.insert?.ownedBy
   // none to replace (an index without trajectory snapshots): ~10 ms of deletes that find nothing
   if (delta.replaceSnapshots && s.snapshots) await deleteNodes(s, 'Snapshot', 'true', {})
   const code = delta.codeGraph
@@ -508,6 +507,7 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     await deleteCounted(s, relDef('IMPLEMENTS', 'Symbol', 'Symbol'), `${unwindKeys('from', 'to')} MATCH (x:Symbol)-[e:IMPLEMENTS]->(y:Symbol) WHERE x.id = k_from AND y.id = k_to DELETE e RETURN count(*) AS n`, code.implements.map((r) => ({ ...r })))
     await deleteCounted(s, relDef('IMPORTS', 'File', 'File'), `${unwindKeys('from', 'to')} MATCH (x:File)-[e:IMPORTS]->(y:File) WHERE x.path = k_from AND y.path = k_to DELETE e RETURN count(*) AS n`, code.imports.map((r) => ({ ...r })))
     if (code.processes.length > 0) await deleteNodes(s, 'Process', 'x.id IN $ids', { ids: code.processes })
+    if (code.moveCalls && code.moveCalls.length > 0) await moveCalls(s, code.moveCalls)
   }
   // a symbol goes in with the DEFINES edge from its file, in one statement: a DEFINES COPY after
   // the symbols' CREATEs took 150–220 ms on vuejs/core's graph, however few its rows
@@ -520,6 +520,7 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
     blamedOn: [...(delta.insert?.blamedOn ?? []), ...history.blamedOn],
     docs: fresh(delta.insert?.docs),
     docVectors: fresh(delta.insert?.docVectors),
+    ownedBy,
   }
   for (const def of TABLES) {
     let rows = rowsOf[def.rows] as ReadonlyArray<Record<string, unknown>> | undefined
@@ -537,6 +538,32 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
   await updateNodes(conn, 'Issue', delta.updateIssues)
   if (delta.decisions) await replaceDecisions(s, delta.decisions)
 }
+
+/**
+ * Each call's edge matched by its source (by key), callee, line, confidence and reason, its line
+ * set: a statement per source, which reads the source's edges (~1–2 ms) where a keyed join of the
+ * rows scanned the symbols (~65–90 ms for 246 rows on git/git). Kuzu matches each edge by the
+ * line it had before the statement, so a call moving onto another's old line is not matched
+ * twice. Every edge must be found: otherwise the graph is not what the update meant.
+ */
+async function moveCalls(s: DeltaSession, moves: NonNullable<NonNullable<GraphDelta['codeGraph']>['moveCalls']>): Promise<void> {
+  const bySource = new Map<string, Map<string, Record<string, unknown>>>()
+  const edges = new Map<string, number>()
+  for (const m of moves) {
+    const rows = bySource.get(m.from) ?? new Map<string, Record<string, unknown>>()
+    const key = `${m.to}\0${m.line}\0${m.confidence}\0${m.reason}`
+    rows.set(key, { to: m.to, line: m.line, confidence: m.confidence, reason: m.reason, to_line: m.to_line })
+    bySource.set(m.from, rows)
+    edges.set(m.from, (edges.get(m.from) ?? 0) + 1)
+  }
+  written(s, 'CALLS')
+  const statement = await prepare(s.conn, MOVE_CALLS)
+  for (const [from, rows] of bySource) {
+    const n = Number((await execute(s.conn, statement, { from, rows: [...rows.values()] }))[0]?.n ?? 0)
+    if (n !== edges.get(from)) throw new GraphDeltaMismatch(`the calls of ${from} that moved: ${n} found of ${edges.get(from)}`)
+  }
+}
+const MOVE_CALLS = "MATCH (x:Symbol {id: $from})-[e:CALLS]->(y:Symbol) WITH e, y UNWIND $rows AS r WITH e, y, r WHERE y.id = r.to AND e.line = r.line AND e.confidence = cast(r.confidence, 'DOUBLE') AND e.reason = r.reason SET e.line = r.to_line RETURN count(*) AS n"
 
 /** The vector index a full build would now make, once the update's vectors bring DocVector to vectorIndexRows(). */
 async function indexVectors(conn: Connection): Promise<void> {
@@ -565,7 +592,46 @@ const DELETE_CO_CHANGED = {
   files: `${unwindKeys('a', 'b')} MATCH (x:File)-[e:CO_CHANGED]->(y:File) WHERE x.path = k_a AND y.path = k_b DELETE e RETURN count(*) AS n`,
   symbols: `${unwindKeys('a', 'b')} MATCH (x:Symbol)-[e:CO_CHANGED]->(y:Symbol) WHERE x.id = k_a AND y.id = k_b DELETE e RETURN count(*) AS n`,
 }
-const DELETE_OWNERSHIP = 'MATCH (f:File)-[r:OWNED_BY]->() WHERE f.path IN $paths DELETE r RETURN count(*) AS n'
+const OWNERSHIP_OF = 'MATCH (f:File)-[e:OWNED_BY]->(a:Author) WHERE f.path IN $paths RETURN f.path AS path, a.email AS email, e.lines AS lines, e.share AS share'
+const OWNER_EDGE = `${unwindKeys('path', 'email')} MATCH (f:File)-[e:OWNED_BY]->(a:Author) WHERE f.path = k_path AND a.email = k_email`
+const SET_OWNERSHIP = `${OWNER_EDGE} SET e.lines = r.lines, e.share = cast(r.share, 'DOUBLE')`
+const DELETE_OWNERSHIP = `${OWNER_EDGE} DELETE e RETURN count(*) AS n`
+
+/**
+ * The OWNED_BY rows of these files made equal to the wanted ones (those of `want` on these paths):
+ * an author's row that stays has its lines and share set, the others are deleted; the rows to
+ * insert are returned (with `want`'s rows on other paths). An edit moves every share of its file,
+ * and deleting and inserting the file's rows by COPY checkpointed (COPY does) what the part had
+ * written before it: the symbols' full-text index, ~90–130 ms on git/git.
+ */
+async function syncOwnership(s: DeltaSession, paths: string[], want: GraphData['ownedBy']): Promise<GraphData['ownedBy']> {
+  const files = new Set(paths)
+  const key = (r: Record<string, unknown>) => `${String(r.path)}\0${String(r.email)}`
+  const have = new Map<string, Record<string, unknown>>()
+  const stored = await execute(s.conn, await prepare(s.conn, OWNERSHIP_OF), { paths })
+  for (const r of stored) have.set(key(r), r)
+  // a pair stored twice (no build writes one) is not told apart by a SET: all go, the wanted come back
+  const setting = have.size === stored.length
+  const set: Array<Record<string, unknown>> = []
+  const insert: GraphData['ownedBy'] = []
+  for (const r of want) {
+    const k = key(r)
+    const h = setting && files.has(r.path) ? have.get(k) : undefined
+    if (!h) {
+      insert.push(r)
+      continue
+    }
+    have.delete(k)
+    if (Number(h.lines) !== r.lines || Number(h.share) !== r.share) set.push({ path: r.path, email: r.email, lines: r.lines, share: r.share })
+  }
+  const gone = setting ? [...have.values()].map((r) => ({ path: r.path, email: r.email })) : stored.map((r) => ({ path: r.path, email: r.email }))
+  await deleteCounted(s, relDef('OWNED_BY', 'File', 'Author'), DELETE_OWNERSHIP, setting ? gone : [...new Map(gone.map((r) => [key(r), r])).values()])
+  if (set.length > 0) {
+    written(s, 'OWNED_BY')
+    await runBatched(s.conn, SET_OWNERSHIP, set)
+  }
+  return insert
+}
 
 /**
  * Prepares what an update's last part and its finish run (most of them: a SET of changed strings
@@ -581,6 +647,8 @@ async function warmLastPart({ conn }: DeltaSession): Promise<void> {
     SET_ACTIVITY.symbols,
     DELETE_CO_CHANGED.files,
     DELETE_CO_CHANGED.symbols,
+    OWNERSHIP_OF,
+    SET_OWNERSHIP,
     DELETE_OWNERSHIP,
     createRelStatement(relDef('OWNED_BY', 'File', 'Author')),
     createRelStatement(relDef('CO_CHANGED', 'File', 'File')),
@@ -601,11 +669,12 @@ async function warmLastPart({ conn }: DeltaSession): Promise<void> {
  * setting one symbol's unchanged strings grew vuejs/core's graph file by 4 MB per update and cost
  * ~35 ms more of checkpoint; setting its end line alone, nothing and ~9 ms.
  */
-async function setNodes(conn: Connection, table: string, key: string, columns: ColumnDef[], rows: Array<Record<string, unknown>>): Promise<void> {
+async function setNodes(conn: Connection, table: string, key: string, columns: ColumnDef[], rows: Array<Record<string, unknown>>, known?: Map<string, Record<string, unknown>>): Promise<void> {
   const strings = columns.filter((c) => c.type === 'STRING')
   const others = columns.filter((c) => c.type !== 'STRING')
-  const stored = new Map<string, Record<string, unknown>>()
-  if (strings.length > 0) {
+  // the stored strings by key, when the caller has read them (`known`), else read now
+  const stored = known ?? new Map<string, Record<string, unknown>>()
+  if (strings.length > 0 && !known) {
     for (const r of await execute(conn, await prepare(conn, readStringsStatement(table, key, strings)), { keys: rows.map((r) => r[key]) })) stored.set(String(r.__key), r)
   }
   const groups = new Map<string, { set: ColumnDef[]; rows: Array<Record<string, unknown>> }>()
@@ -754,6 +823,8 @@ async function syncSymbolDocs(s: DeltaSession, paths: string[], docs: ReadonlyAr
   const wanted = new Map(docs.filter((d) => d.kind === 'symbol' && files.has(d.path)).map((d) => [d.id, d]))
   const gone: number[] = []
   const set: Array<Record<string, unknown>> = []
+  // the stored documents' strings, by row, for setNodes: reading them again scanned every document (~60–115 ms on git/git)
+  const stored = new Map<string, Record<string, unknown>>()
   for (const have of await symbolDocsOf(s.conn, paths)) {
     const want = wanted.get(String(have.id))
     if (!want || want.search !== have.search || want.hash !== have.hash || s.keptDocs.has(want.row)) {
@@ -761,13 +832,16 @@ async function syncSymbolDocs(s: DeltaSession, paths: string[], docs: ReadonlyAr
       continue
     }
     s.keptDocs.add(want.row)
-    if (want.ref !== have.ref || want.line !== Number(have.line) || want.title !== have.title || want.text !== have.text) set.push({ row: Number(have.row), ref: want.ref, line: want.line, title: want.title, text: want.text })
+    if (want.ref !== have.ref || want.line !== Number(have.line) || want.title !== have.title || want.text !== have.text) {
+      set.push({ row: Number(have.row), ref: want.ref, line: want.line, title: want.title, text: want.text })
+      stored.set(String(have.row), have)
+    }
   }
   if (gone.length > 0) {
     await run(s.conn, DELETE_VECTORS_BY_ROW, { rows: gone })
     await run(s.conn, DELETE_DOCS_BY_ROW, { rows: gone })
   }
-  if (set.length > 0) await setNodes(s.conn, 'Doc', 'row', tableDef('Doc').columns.filter((c) => SET_DOC_COLUMNS.includes(c.name)), set)
+  if (set.length > 0) await setNodes(s.conn, 'Doc', 'row', tableDef('Doc').columns.filter((c) => SET_DOC_COLUMNS.includes(c.name)), set, stored)
 }
 const DELETE_VECTORS_BY_ID = 'MATCH (d:Doc), (v:DocVector) WHERE d.id IN $ids AND v.row = d.row DELETE v'
 const DELETE_DOCS_BY_ID = 'MATCH (d:Doc) WHERE d.id IN $ids DELETE d'

@@ -158,9 +158,10 @@ describe('incremental analyze', () => {
     let summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
     if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
     await expectSameAsFreshAndGit('after an edit inside service.ts')
-    // the module grows (its symbol stays, its lines change), then loses its calls (it goes)
+    // the module grows (its symbol stays, its lines change), then loses its calls (it goes); the
+    // line it grows by is another author's: the file's owners' shares move (their rows are set)
     repo.write('src/audit.ts', 'export function audit(code: number): number {\n  return code\n}\naudit(1)\naudit(2)\n')
-    repo.commit('inc: audit twice at load')
+    repo.commit('inc: audit twice at load', { author: { name: 'Bob Builder', email: 'bob@example.test' } })
     summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
     if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
     await expectSameAsFreshAndGit('after audit.ts grew')
