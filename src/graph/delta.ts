@@ -2,7 +2,7 @@ import { copyFileSync, statSync } from 'node:fs'
 import kuzu from 'kuzu'
 import type { Connection, PreparedStatement } from 'kuzu'
 import { ACTIVITY_COLUMNS, createVectorIndexStatement, FTS_INDEXES, HAS_VECTOR_INDEX, TABLES, tableDef, tableDefs, VECTOR_INDEX, vectorIndexRows, type ColumnDef, type TableDef } from './schema.js'
-import type { ActivityRow, AuthorRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
+import type { ActivityRow, AuthorRow, CoChangeRow, DocRow, FileRow, GraphData, IssueRow, PullRequestRow, SymbolRow } from './types.js'
 import { decisionTables, namedEnds, type DecisionGraph } from '../knowledge/decision-rows.js'
 import { takeSpareWhenMade } from '../services/graph-spare.js'
 import { crc32Chunks, hashFile, sharedChecksum } from '../services/index-integrity.js'
@@ -37,6 +37,9 @@ export interface GraphDelta {
   analytics?: {
     removeFileCoChanges: Array<{ a: string; b: string }>
     removeSymbolCoChanges: Array<{ a: string; b: string }>
+    /** Co-change edges that stay with other numbers: their properties set (each pair has one edge). */
+    setFileCoChanges?: CoChangeRow[]
+    setSymbolCoChanges?: CoChangeRow[]
     replaceCommunities: boolean
     ownershipOf: string[]
   }
@@ -495,6 +498,8 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
   if (a) {
     await deleteCounted(s, relDef('CO_CHANGED', 'File', 'File'), DELETE_CO_CHANGED.files, a.removeFileCoChanges.map((r) => ({ ...r })))
     await deleteCounted(s, relDef('CO_CHANGED', 'Symbol', 'Symbol'), DELETE_CO_CHANGED.symbols, a.removeSymbolCoChanges.map((r) => ({ ...r })))
+    await setCoChanges(s, SET_CO_CHANGED.files, a.setFileCoChanges)
+    await setCoChanges(s, SET_CO_CHANGED.symbols, a.setSymbolCoChanges)
     if (a.replaceCommunities) await deleteNodes(s, 'Community', 'true', {})
   }
   const ownedBy = a && a.ownershipOf.length > 0 ? await syncOwnership(s, a.ownershipOf, delta.insert?.ownedBy ?? []) : delta.insert?.ownedBy
@@ -588,6 +593,19 @@ const SET_ACTIVITY = {
  * symbols in 2,000-row statements 147 + 98 + 51 ms, in one ~211 ms).
  */
 const ACTIVITY_BATCH = 20_000
+const CO_CHANGE_SET = (e: string) => tableDefs('CO_CHANGED')[0].columns.map((c) => `${e}.${c.name} = ${cast(c)}`).join(', ')
+const SET_CO_CHANGED = {
+  files: `${unwindKeys('a', 'b')} MATCH (x:File)-[e:CO_CHANGED]->(y:File) WHERE x.path = k_a AND y.path = k_b SET ${CO_CHANGE_SET('e')} RETURN count(*) AS n`,
+  symbols: `${unwindKeys('a', 'b')} MATCH (x:Symbol)-[e:CO_CHANGED]->(y:Symbol) WHERE x.id = k_a AND y.id = k_b SET ${CO_CHANGE_SET('e')} RETURN count(*) AS n`,
+}
+
+/** Sets the co-change pairs' numbers: every pair must be found once, or the graph is not what the update meant. */
+async function setCoChanges(s: DeltaSession, statement: string, rows: CoChangeRow[] | undefined): Promise<void> {
+  if (!rows || rows.length === 0) return
+  written(s, 'CO_CHANGED')
+  const n = await runBatched(s.conn, statement, rows.map((r) => ({ ...r })))
+  if (n !== rows.length) throw new GraphDeltaMismatch(`co-change pairs to set: ${n} found of ${rows.length}`)
+}
 const DELETE_CO_CHANGED = {
   files: `${unwindKeys('a', 'b')} MATCH (x:File)-[e:CO_CHANGED]->(y:File) WHERE x.path = k_a AND y.path = k_b DELETE e RETURN count(*) AS n`,
   symbols: `${unwindKeys('a', 'b')} MATCH (x:Symbol)-[e:CO_CHANGED]->(y:Symbol) WHERE x.id = k_a AND y.id = k_b DELETE e RETURN count(*) AS n`,
@@ -647,6 +665,8 @@ async function warmLastPart({ conn }: DeltaSession): Promise<void> {
     SET_ACTIVITY.symbols,
     DELETE_CO_CHANGED.files,
     DELETE_CO_CHANGED.symbols,
+    SET_CO_CHANGED.files,
+    SET_CO_CHANGED.symbols,
     OWNERSHIP_OF,
     SET_OWNERSHIP,
     DELETE_OWNERSHIP,

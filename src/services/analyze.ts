@@ -1078,12 +1078,16 @@ function analyticsDelta(
   changed(before.files, after.files, u.touchedPaths, (path, row) => activity.files.push({ path, ...row }))
   changed(before.symbols, after.symbols, u.reinserted, (id, row) => activity.symbols.push({ id, ...row }))
   const pairs = (list: CoChangeRow[]) => new Map(list.map((r) => [`${r.a}\0${r.b}`, r]))
+  // a pair that stays with other numbers has them set (every pair of an edited file's symbols
+  // does: deleting and inserting them was a guard row, a COPY and a second checkpoint); one whose
+  // symbol was inserted again (its edges went with it) is inserted
   const diffPairs = (old: CoChangeRow[], now: CoChangeRow[], keep: (r: CoChangeRow) => boolean) => {
     const o = pairs(old)
     const n = pairs(now)
-    const remove = [...o].filter(([k, r]) => !sameRow(n.get(k), r)).map(([, r]) => ({ a: r.a, b: r.b }))
-    const insert = [...n].filter(([k, r]) => !sameRow(o.get(k), r) || keep(r)).map(([, r]) => r)
-    return { remove, insert }
+    const remove = [...o].filter(([k, r]) => !n.has(k) && !keep(r)).map(([, r]) => ({ a: r.a, b: r.b }))
+    const set = [...n].filter(([k, r]) => o.has(k) && !keep(r) && !sameRow(o.get(k), r)).map(([, r]) => r)
+    const insert = [...n].filter(([k, r]) => !o.has(k) || keep(r)).map(([, r]) => r)
+    return { remove, set, insert }
   }
   const files = diffPairs(before.fileCoChanged, after.fileCoChanged, () => false)
   const symbols = diffPairs(before.symbolCoChanged, after.symbolCoChanged, (r) => u.reinserted.has(r.a) || u.reinserted.has(r.b))
@@ -1097,7 +1101,7 @@ function analyticsDelta(
     },
     activity,
     // the touched files' ownership went with the walk's rows (updateIndex)
-    analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, replaceCommunities: communitiesChanged, ownershipOf: [] },
+    analyticsChange: { removeFileCoChanges: files.remove, removeSymbolCoChanges: symbols.remove, setFileCoChanges: files.set, setSymbolCoChanges: symbols.set, replaceCommunities: communitiesChanged, ownershipOf: [] },
   }
 }
 

@@ -332,7 +332,7 @@ export async function historyEdges(repo: string): Promise<Record<string, string[
     contains: await q('MATCH (a:Symbol)-[:CONTAINS]->(b:Symbol) RETURN a.id AS parent, b.id AS child'),
     memberOf: await q('MATCH (s:Symbol)-[:MEMBER_OF]->(c:Community) RETURN s.id AS symbol, c.label AS community'),
     ownedBy: await q('MATCH (f:File)-[o:OWNED_BY]->(a:Author) RETURN f.path AS path, a.email AS email, o.lines AS lines, o.share AS share'),
-    coChanged: await q('MATCH (a)-[r:CO_CHANGED]->(b) RETURN a.path AS a, b.path AS b, r.shared AS shared'),
+    coChanged: await q('MATCH (a)-[r:CO_CHANGED]->(b) RETURN a.path AS a, b.path AS b, a.id AS symbolA, b.id AS symbolB, r.shared AS shared, r.degree AS degree, r.confidence AS confidence, r.reverse_confidence AS reverse_confidence'),
     // every column of every symbol: an update keeps unchanged symbols in place and sets the rest
     symbols: await q(`MATCH (s:Symbol) RETURN ${tableDef('Symbol').columns.map((c) => `s.${c.name} AS ${c.name}`).join(', ')}`),
     // and of every search document but its row number (an update numbers its new ones after the last)

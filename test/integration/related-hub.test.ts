@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { analyze } from '../../src/services/analyze.js'
 import { related } from '../../src/services/analytics.js'
+import { historyEdges } from '../helpers/compare.js'
 import { createRepo, type TestRepo } from '../helpers/repo.js'
 
 const fn = (name: string, body: string) => `export function ${name}(): number {\n  return ${body}\n}\n`
@@ -62,5 +63,11 @@ describe('related: a hub file', () => {
     const r = await related({ repo: repo.dir, target: 'src/partner.ts' })
     expect(r.related.map((x) => [x.path, x.shared])).toEqual([['src/hub.ts', 6]])
     expect(r.related[0].support).toBeCloseTo(6 / 40, 10)
+    // the pairs' numbers moved (hub's revisions grew): the updated edges hold a fresh build's
+    const clone = repo.clone()
+    await analyze({ repo: clone.dir, force: true })
+    const pairs = (await historyEdges(repo.dir)).coChanged
+    expect(pairs.some((p) => p.includes('"src/partner.ts"'))).toBe(true)
+    expect(pairs).toEqual((await historyEdges(clone.dir)).coChanged)
   })
 })
