@@ -557,7 +557,8 @@ async function moveCalls(s: DeltaSession, moves: NonNullable<NonNullable<GraphDe
   for (const m of moves) {
     const rows = bySource.get(m.from) ?? new Map<string, Record<string, unknown>>()
     const key = `${m.to}\0${m.line}\0${m.confidence}\0${m.reason}`
-    rows.set(key, { to: m.to, line: m.line, confidence: m.confidence, reason: m.reason, to_line: m.to_line })
+    // the confidence as text, as value() gives a DOUBLE (Kuzu types the list from its first row)
+    rows.set(key, { to: m.to, line: m.line, confidence: String(m.confidence), reason: m.reason, to_line: m.to_line })
     bySource.set(m.from, rows)
     edges.set(m.from, (edges.get(m.from) ?? 0) + 1)
   }
@@ -603,7 +604,9 @@ const SET_CO_CHANGED = {
 async function setCoChanges(s: DeltaSession, statement: string, rows: CoChangeRow[] | undefined): Promise<void> {
   if (!rows || rows.length === 0) return
   written(s, 'CO_CHANGED')
-  const n = await runBatched(s.conn, statement, rows.map((r) => ({ ...r })))
+  // the numbers as value() gives them (a DOUBLE as text: Kuzu types the list from its first row)
+  const columns = tableDefs('CO_CHANGED')[0].columns
+  const n = await runBatched(s.conn, statement, rows.map((r) => ({ a: r.a, b: r.b, ...Object.fromEntries(columns.map((c) => [c.name, value(r as unknown as Record<string, unknown>, c)])) })))
   if (n !== rows.length) throw new GraphDeltaMismatch(`co-change pairs to set: ${n} found of ${rows.length}`)
 }
 const DELETE_CO_CHANGED = {
@@ -640,7 +643,8 @@ async function syncOwnership(s: DeltaSession, paths: string[], want: GraphData['
       continue
     }
     have.delete(k)
-    if (Number(h.lines) !== r.lines || Number(h.share) !== r.share) set.push({ path: r.path, email: r.email, lines: r.lines, share: r.share })
+    // the share as text, as value() gives a DOUBLE (Kuzu types the list from its first row)
+    if (Number(h.lines) !== r.lines || Number(h.share) !== r.share) set.push({ path: r.path, email: r.email, lines: r.lines, share: String(r.share) })
   }
   const gone = setting ? [...have.values()].map((r) => ({ path: r.path, email: r.email })) : stored.map((r) => ({ path: r.path, email: r.email }))
   await deleteCounted(s, relDef('OWNED_BY', 'File', 'Author'), DELETE_OWNERSHIP, setting ? gone : [...new Map(gone.map((r) => [key(r), r])).values()])

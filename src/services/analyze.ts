@@ -1249,14 +1249,15 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
     return out
   }
   const sameEdge = (a: Partial<CodeGraph['calls'][number]>, b: Partial<CodeGraph['calls'][number]>) => a.to === b.to && a.line === b.line && a.confidence === b.confidence && a.reason === b.reason
-  const diff = <T extends { from: string; to: string }>(old: T[], now: T[], key: (e: T) => string, symbols: boolean) => {
+  // `was`: the old edges by source (read, not changed: lineMoves reads it after)
+  const diff = <T extends { from: string; to: string }>(was: Map<string, T[]>, now: T[], key: (e: T) => string, symbols: boolean) => {
     const gone = (e: T) => symbols && (deleted.has(e.from) || deleted.has(e.to))
     const remove: T[] = []
     const insert: T[] = []
-    const was = bySource(old)
+    const seen = new Set<string>()
     for (const [from, edges] of bySource(now)) {
       const previous = was.get(from) ?? []
-      was.delete(from)
+      seen.add(from)
       if (previous.length === edges.length && previous.every((e, i) => sameEdge(e, edges[i]))) {
         for (const e of edges) if (gone(e)) insert.push(e)
         continue
@@ -1266,13 +1267,14 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
       for (const e of previous) if (!n.has(key(e)) && !gone(e)) remove.push(e)
       for (const e of edges) if (!o.has(key(e)) || gone(e)) insert.push(e)
     }
-    for (const edges of was.values()) for (const e of edges) if (!gone(e)) remove.push(e)
+    for (const [from, edges] of was) if (!seen.has(from)) for (const e of edges) if (!gone(e)) remove.push(e)
     return { remove, insert }
   }
-  const calls = lineMoves(diff(before.calls, after.calls, callKey, true), bySource(before.calls))
-  const ext = diff(before.extends, after.extends, pairKey, true)
-  const impl = diff(before.implements, after.implements, pairKey, true)
-  const imports = diff(before.imports, after.imports, pairKey, false)
+  const oldCalls = bySource(before.calls)
+  const calls = lineMoves(diff(oldCalls, after.calls, callKey, true), oldCalls)
+  const ext = diff(bySource(before.extends), after.extends, pairKey, true)
+  const impl = diff(bySource(before.implements), after.implements, pairKey, true)
+  const imports = diff(bySource(before.imports), after.imports, pairKey, false)
   // a flow that changed at all is replaced whole; an unchanged one gets back the steps of re-inserted symbols
   const flowKeys = (f: Flows) => {
     const keys = new Map(f.processes.map((p) => [p.id, JSON.stringify(p)]))
