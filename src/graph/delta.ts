@@ -498,8 +498,8 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
   if (a) {
     await deleteCounted(s, relDef('CO_CHANGED', 'File', 'File'), DELETE_CO_CHANGED.files, a.removeFileCoChanges.map((r) => ({ ...r })))
     await deleteCounted(s, relDef('CO_CHANGED', 'Symbol', 'Symbol'), DELETE_CO_CHANGED.symbols, a.removeSymbolCoChanges.map((r) => ({ ...r })))
-    await setCoChanges(s, SET_CO_CHANGED.files, a.setFileCoChanges)
-    await setCoChanges(s, SET_CO_CHANGED.symbols, a.setSymbolCoChanges)
+    await setCoChanges(s, relDef('CO_CHANGED', 'File', 'File'), SET_CO_CHANGED.files, a.setFileCoChanges)
+    await setCoChanges(s, relDef('CO_CHANGED', 'Symbol', 'Symbol'), SET_CO_CHANGED.symbols, a.setSymbolCoChanges)
     if (a.replaceCommunities) await deleteNodes(s, 'Community', 'true', {})
   }
   const ownedBy = a && a.ownershipOf.length > 0 ? await syncOwnership(s, a.ownershipOf, delta.insert?.ownedBy ?? []) : delta.insert?.ownedBy
@@ -554,14 +554,14 @@ async function applyDelta(s: DeltaSession, delta: Partial<GraphDelta>): Promise<
 async function moveCalls(s: DeltaSession, moves: NonNullable<NonNullable<GraphDelta['codeGraph']>['moveCalls']>): Promise<void> {
   const bySource = new Map<string, Map<string, Record<string, unknown>>>()
   const edges = new Map<string, number>()
-  for (const m of moves) {
-    const rows = bySource.get(m.from) ?? new Map<string, Record<string, unknown>>()
-    const key = `${m.to}\0${m.line}\0${m.confidence}\0${m.reason}`
-    // the confidence as text, as value() gives a DOUBLE (Kuzu types the list from its first row)
-    rows.set(key, { to: m.to, line: m.line, confidence: String(m.confidence), reason: m.reason, to_line: m.to_line })
-    bySource.set(m.from, rows)
+  const params = insertRows(relDef('CALLS', 'Symbol', 'Symbol'), moves)
+  moves.forEach((m, i) => {
+    const some = bySource.get(m.from) ?? new Map<string, Record<string, unknown>>()
+    // as insertRows gives them (a DOUBLE as text), with the line to set
+    some.set(`${m.to}\0${m.line}\0${m.confidence}\0${m.reason}`, { ...params[i], to_line: m.to_line })
+    bySource.set(m.from, some)
     edges.set(m.from, (edges.get(m.from) ?? 0) + 1)
-  }
+  })
   written(s, 'CALLS')
   const statement = await prepare(s.conn, MOVE_CALLS)
   for (const [from, rows] of bySource) {
@@ -569,7 +569,7 @@ async function moveCalls(s: DeltaSession, moves: NonNullable<NonNullable<GraphDe
     if (n !== edges.get(from)) throw new GraphDeltaMismatch(`the calls of ${from} that moved: ${n} found of ${edges.get(from)}`)
   }
 }
-const MOVE_CALLS = "MATCH (x:Symbol {id: $from})-[e:CALLS]->(y:Symbol) WITH e, y UNWIND $rows AS r WITH e, y, r WHERE y.id = r.to AND e.line = r.line AND e.confidence = cast(r.confidence, 'DOUBLE') AND e.reason = r.reason SET e.line = r.to_line RETURN count(*) AS n"
+const MOVE_CALLS = "MATCH (x:Symbol {id: $from})-[e:CALLS]->(y:Symbol) WITH e, y UNWIND $rows AS r WITH e, y, r WHERE y.id = r.__to AND e.line = r.line AND e.confidence = cast(r.confidence, 'DOUBLE') AND e.reason = r.reason SET e.line = r.to_line RETURN count(*) AS n"
 
 /** The vector index a full build would now make, once the update's vectors bring DocVector to vectorIndexRows(). */
 async function indexVectors(conn: Connection): Promise<void> {
@@ -594,19 +594,23 @@ const SET_ACTIVITY = {
  * symbols in 2,000-row statements 147 + 98 + 51 ms, in one ~211 ms).
  */
 const ACTIVITY_BATCH = 20_000
-const CO_CHANGE_SET = (e: string) => tableDefs('CO_CHANGED')[0].columns.map((c) => `${e}.${c.name} = ${cast(c)}`).join(', ')
+/**
+ * `SET` of every property of a relationship `e` from rows as insertRows gives them (ends as
+ * `__from` and `__to`, a DOUBLE as text: Kuzu types a list parameter from its first row, and 2
+ * after 26.7 read the other's bits).
+ */
+const setRelColumns = (def: TableDef) => def.columns.map((c) => `e.${c.name} = ${cast(c)}`).join(', ')
+const ENDS = unwindKeys('__from', '__to')
 const SET_CO_CHANGED = {
-  files: `${unwindKeys('a', 'b')} MATCH (x:File)-[e:CO_CHANGED]->(y:File) WHERE x.path = k_a AND y.path = k_b SET ${CO_CHANGE_SET('e')} RETURN count(*) AS n`,
-  symbols: `${unwindKeys('a', 'b')} MATCH (x:Symbol)-[e:CO_CHANGED]->(y:Symbol) WHERE x.id = k_a AND y.id = k_b SET ${CO_CHANGE_SET('e')} RETURN count(*) AS n`,
+  files: `${ENDS} MATCH (x:File)-[e:CO_CHANGED]->(y:File) WHERE x.path = k___from AND y.path = k___to SET ${setRelColumns(relDef('CO_CHANGED', 'File', 'File'))} RETURN count(*) AS n`,
+  symbols: `${ENDS} MATCH (x:Symbol)-[e:CO_CHANGED]->(y:Symbol) WHERE x.id = k___from AND y.id = k___to SET ${setRelColumns(relDef('CO_CHANGED', 'Symbol', 'Symbol'))} RETURN count(*) AS n`,
 }
 
 /** Sets the co-change pairs' numbers: every pair must be found once, or the graph is not what the update meant. */
-async function setCoChanges(s: DeltaSession, statement: string, rows: CoChangeRow[] | undefined): Promise<void> {
+async function setCoChanges(s: DeltaSession, def: RelDef, statement: string, rows: CoChangeRow[] | undefined): Promise<void> {
   if (!rows || rows.length === 0) return
-  written(s, 'CO_CHANGED')
-  // the numbers as value() gives them (a DOUBLE as text: Kuzu types the list from its first row)
-  const columns = tableDefs('CO_CHANGED')[0].columns
-  const n = await runBatched(s.conn, statement, rows.map((r) => ({ a: r.a, b: r.b, ...Object.fromEntries(columns.map((c) => [c.name, value(r as unknown as Record<string, unknown>, c)])) })))
+  written(s, def.name)
+  const n = await runBatched(s.conn, statement, insertRows(def, rows as unknown as Array<Record<string, unknown>>))
   if (n !== rows.length) throw new GraphDeltaMismatch(`co-change pairs to set: ${n} found of ${rows.length}`)
 }
 const DELETE_CO_CHANGED = {
@@ -614,8 +618,8 @@ const DELETE_CO_CHANGED = {
   symbols: `${unwindKeys('a', 'b')} MATCH (x:Symbol)-[e:CO_CHANGED]->(y:Symbol) WHERE x.id = k_a AND y.id = k_b DELETE e RETURN count(*) AS n`,
 }
 const OWNERSHIP_OF = 'MATCH (f:File)-[e:OWNED_BY]->(a:Author) WHERE f.path IN $paths RETURN f.path AS path, a.email AS email, e.lines AS lines, e.share AS share'
-const OWNER_EDGE = `${unwindKeys('path', 'email')} MATCH (f:File)-[e:OWNED_BY]->(a:Author) WHERE f.path = k_path AND a.email = k_email`
-const SET_OWNERSHIP = `${OWNER_EDGE} SET e.lines = r.lines, e.share = cast(r.share, 'DOUBLE')`
+const OWNER_EDGE = `${ENDS} MATCH (f:File)-[e:OWNED_BY]->(a:Author) WHERE f.path = k___from AND a.email = k___to`
+const SET_OWNERSHIP = `${OWNER_EDGE} SET ${setRelColumns(relDef('OWNED_BY', 'File', 'Author'))}`
 const DELETE_OWNERSHIP = `${OWNER_EDGE} DELETE e RETURN count(*) AS n`
 
 /**
@@ -633,7 +637,7 @@ async function syncOwnership(s: DeltaSession, paths: string[], want: GraphData['
   for (const r of stored) have.set(key(r), r)
   // a pair stored twice (no build writes one) is not told apart by a SET: all go, the wanted come back
   const setting = have.size === stored.length
-  const set: Array<Record<string, unknown>> = []
+  const set: GraphData['ownedBy'] = []
   const insert: GraphData['ownedBy'] = []
   for (const r of want) {
     const k = key(r)
@@ -643,14 +647,14 @@ async function syncOwnership(s: DeltaSession, paths: string[], want: GraphData['
       continue
     }
     have.delete(k)
-    // the share as text, as value() gives a DOUBLE (Kuzu types the list from its first row)
-    if (Number(h.lines) !== r.lines || Number(h.share) !== r.share) set.push({ path: r.path, email: r.email, lines: r.lines, share: String(r.share) })
+    if (Number(h.lines) !== r.lines || Number(h.share) !== r.share) set.push(r)
   }
-  const gone = setting ? [...have.values()].map((r) => ({ path: r.path, email: r.email })) : stored.map((r) => ({ path: r.path, email: r.email }))
-  await deleteCounted(s, relDef('OWNED_BY', 'File', 'Author'), DELETE_OWNERSHIP, setting ? gone : [...new Map(gone.map((r) => [key(r), r])).values()])
+  const def = relDef('OWNED_BY', 'File', 'Author')
+  const gone = setting ? [...have.values()] : [...new Map(stored.map((r) => [key(r), r])).values()]
+  await deleteCounted(s, def, DELETE_OWNERSHIP, gone.map((r) => ({ __from: r.path, __to: r.email })))
   if (set.length > 0) {
-    written(s, 'OWNED_BY')
-    await runBatched(s.conn, SET_OWNERSHIP, set)
+    written(s, def.name)
+    await runBatched(s.conn, SET_OWNERSHIP, insertRows(def, set as unknown as Array<Record<string, unknown>>))
   }
   return insert
 }

@@ -1167,6 +1167,18 @@ function moduleChanges(before: CodeGraph, after: CodeGraph, touched: ReadonlySet
   }
 }
 
+/** Items by a key, each key's in the items' order. */
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    const list = out.get(k)
+    if (list) list.push(item)
+    else out.set(k, [item])
+  }
+  return out
+}
+
 /**
  * The calls an update removes and inserts that differ by their line alone (a source below an edit
  * moved), paired in line order within their source, callee, confidence and reason: their lines are
@@ -1179,19 +1191,10 @@ function moduleChanges(before: CodeGraph, after: CodeGraph, touched: ReadonlySet
  */
 export function lineMoves(calls: { remove: CallEdge[]; insert: CallEdge[] }, old: Map<string, CallEdge[]>): { remove: CallEdge[]; insert: CallEdge[]; moves: Array<CallEdge & { to_line: number }> } {
   const group = (e: CallEdge) => `${e.from}\0${e.to}\0${e.confidence}\0${e.reason}`
-  const groups = (edges: CallEdge[]) => {
-    const out = new Map<string, CallEdge[]>()
-    for (const e of edges) {
-      const list = out.get(group(e))
-      if (list) list.push(e)
-      else out.set(group(e), [e])
-    }
-    return out
-  }
-  const inserted = groups(calls.insert)
+  const inserted = groupBy(calls.insert, group)
   // the candidates by source: each removed call with the inserted one it becomes
   const candidates = new Map<string, Array<[CallEdge, CallEdge]>>()
-  for (const [key, removed] of groups(calls.remove)) {
+  for (const [key, removed] of groupBy(calls.remove, group)) {
     const added = inserted.get(key)
     if (!added || added.length !== removed.length) continue
     const byLine = (x: CallEdge, y: CallEdge) => x.line - y.line
@@ -1239,15 +1242,7 @@ function codeGraphDelta(before: CodeGraph, after: CodeGraph, flows: { before: Fl
   const pairKey = (e: { from: string; to: string }) => `${e.from}\0${e.to}`
   // edges grouped by their source: a source whose edges are the same, in the same order, is
   // settled without a key for each of them (most are, after a small change)
-  const bySource = <T extends { from: string }>(edges: T[]) => {
-    const out = new Map<string, T[]>()
-    for (const e of edges) {
-      const list = out.get(e.from)
-      if (list) list.push(e)
-      else out.set(e.from, [e])
-    }
-    return out
-  }
+  const bySource = <T extends { from: string }>(edges: T[]) => groupBy(edges, (e) => e.from)
   const sameEdge = (a: Partial<CodeGraph['calls'][number]>, b: Partial<CodeGraph['calls'][number]>) => a.to === b.to && a.line === b.line && a.confidence === b.confidence && a.reason === b.reason
   // `was`: the old edges by source (read, not changed: lineMoves reads it after)
   const diff = <T extends { from: string; to: string }>(was: Map<string, T[]>, now: T[], key: (e: T) => string, symbols: boolean) => {
