@@ -5,9 +5,10 @@
  *
  * The tests in this file run in order on one repository.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { CODE_GRAPH_FILE } from '../../src/codegraph/cache.js'
 import { knownLists, loadCommitCatalog } from '../../src/history/commit-catalog.js'
 import { verifyAll } from '../../src/services/index-integrity.js'
 import { assertNoMismatches, checkEverything, codeGraphEdges, collectAnswers, diffAnswers, gatherFacts, historyEdges } from '../helpers/compare.js'
@@ -170,6 +171,28 @@ describe('incremental analyze', () => {
     summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
     if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
     await expectSameAsFreshAndGit('after audit.ts lost its calls')
+  })
+
+  test('a commit of text files only keeps the stored code graph as it is, and equals fresh', async () => {
+    const repo = scenario.repo
+    const indexDir = () => join(repo.dir, '.gitwhy', (JSON.parse(readFileSync(join(repo.dir, '.gitwhy', 'meta.json'), 'utf8')) as { indexDir: string }).indexDir)
+    const before = indexDir()
+    // no grammar parses the file and no file comes or goes: nothing any resolution reads changed
+    repo.write('docs/guide.md', `${readFileSync(join(repo.dir, 'docs/guide.md'), 'utf8')}Step six (text only).\n`)
+    repo.commit('docs: step six')
+    const summary = (await svc.analyze({ repo: repo.dir })) as { mode?: string }
+    if (summary.mode !== undefined) expect(summary.mode).toBe('incremental')
+    const after = indexDir()
+    expect(after).not.toBe(before)
+    // the previous index's code graph file, linked (not built, diffed and written again)
+    expect(statSync(join(after, CODE_GRAPH_FILE)).ino, 'codegraph.bin is the previous index’s').toBe(statSync(join(before, CODE_GRAPH_FILE)).ino)
+    await expectSameAsFreshAndGit('after a commit of text files')
+    // a parsed file's edit writes a code graph of its own again
+    repo.write('src/audit.ts', 'export function audit(code: number): number {\n  return code + 0\n}\n')
+    repo.commit('inc: audit adds nothing')
+    await svc.analyze({ repo: repo.dir })
+    expect(statSync(join(indexDir(), CODE_GRAPH_FILE)).ino).not.toBe(statSync(join(after, CODE_GRAPH_FILE)).ino)
+    await expectSameAsFreshAndGit('after a parsed file changed again')
   })
 
   test("every update's analytics were counted from the previous pass's state, not in a full pass", () => {
