@@ -168,6 +168,25 @@ export async function lastActive(reader: IndexReader, emails: string[]): Promise
   return out
 }
 
+/** An owner's lines count half as much for each year since their last commit (the people to ask). */
+export const ASK_HALF_LIFE_DAYS = 365
+
+/**
+ * Owners in the order to ask them: by their lines, each halved for every year since the owner's
+ * last commit (`active`, as lastActive gives it) as of `now` (ms since the epoch). On spf13/cobra
+ * the owners of command.go's lines by count were people whose last commits were in 2017-2018, and
+ * the maintainer who commits today was not among the first three.
+ */
+export function askOrder<T extends { email: string; lines: number }>(owners: readonly T[], active: ReadonlyMap<string, { last: string }>, now: number): Array<T & { last_active: string | null }> {
+  const weighed = owners.map((o) => {
+    const last = active.get(o.email)?.last ?? null
+    const years = last === null ? 0 : Math.max(0, now - Date.parse(last)) / (ASK_HALF_LIFE_DAYS * 86_400_000)
+    return { owner: { ...o, last_active: last }, weight: o.lines * 0.5 ** years }
+  })
+  weighed.sort((a, b) => b.weight - a.weight || b.owner.lines - a.owner.lines || (a.owner.email < b.owner.email ? -1 : a.owner.email > b.owner.email ? 1 : 0))
+  return weighed.map((w) => w.owner)
+}
+
 /**
  * Each author's name as the graph's Author row holds it: its identity's (every commit of an
  * identity carries it). Commits without an email keep their own names; their row has the one of

@@ -14,7 +14,7 @@ import { IndexReader, withReader } from './index-reader.js'
 import { symbolIds } from './index-layout.js'
 import { resolvePath } from './resolve.js'
 import { risksOfFiles } from './risk.js'
-import { asOf, lastActive } from './analytics.js'
+import { askOrder, asOf, lastActive } from './analytics.js'
 import { DEFAULT_MIN_CONFIDENCE } from './codegraph.js'
 import type { IndexInfo, PullRequestRef } from './types.js'
 
@@ -343,25 +343,12 @@ async function callersOfChange(reader: IndexReader, changed: Map<string, string>
   return { callers: limit === 0 ? all : all.slice(0, limit), total: all.length, tests, communities: code.communitiesOf(ids) }
 }
 
-/** An owner's lines count half as much for each year since their last commit. */
-const ASK_HALF_LIFE_DAYS = 365
 const ASKED = 5
 
-/**
- * The owners to ask, by their lines weighted by how recently they committed (as of the indexed
- * HEAD): on spf13/cobra the owners of command.go's lines by count were five people whose last
- * commits were in 2017-2018, and the maintainer who commits today was not among them.
- */
+/** The owners to ask, by their lines weighted by how recently they committed (askOrder, as of the indexed HEAD). */
 async function toAsk(reader: IndexReader, owners: Array<{ name: string; email: string; lines: number; files: number }>): Promise<ContextForPrResult['owners_to_ask']> {
   const active = await lastActive(reader, owners.map((o) => o.email))
-  const now = (await asOf(reader)) * 1000
-  const weighed = owners.map((o) => {
-    const last = active.get(o.email)?.last ?? null
-    const years = last === null ? 0 : Math.max(0, now - Date.parse(last)) / (ASK_HALF_LIFE_DAYS * 86_400_000)
-    return { ...o, last_active: last, weight: o.lines * 0.5 ** years }
-  })
-  weighed.sort((a, b) => b.weight - a.weight || b.lines - a.lines || (a.email < b.email ? -1 : 1))
-  return weighed.slice(0, ASKED).map(({ weight, ...o }) => o)
+  return askOrder(owners, active, (await asOf(reader)) * 1000).slice(0, ASKED)
 }
 
 /** `ask: Ann <ann@x> (last commit 2026-05-01), …`: the owners to ask, for both views' text. */

@@ -4,7 +4,7 @@ import { backtest as replay, riskFeatures, riskOf, type BacktestResult, type Ris
 import { ownershipOf } from '../analytics/stats.js'
 import { NO_ACTIVITY, type ActivityRow } from '../graph/types.js'
 import { blameOwners, mapHistory } from '../history/hunk-mapper.js'
-import { asOf, authorNames, epoch, lastActive } from './analytics.js'
+import { askOrder, asOf, authorNames, epoch, lastActive } from './analytics.js'
 import { symbolIds } from './index-layout.js'
 import { directoryRefused, resolveTarget, type Target } from './resolve.js'
 import { IndexReader, withReader } from './index-reader.js'
@@ -14,8 +14,10 @@ export interface RiskResult extends Risk {
   target: Target
   index: IndexInfo
   features: RiskFeatures
-  /** The people to ask: the largest owners of its lines at HEAD. */
+  /** The largest owners of its lines at HEAD. */
   contributors: Array<{ name: string; email: string; share: number; last_active: string | null }>
+  /** The people to ask: its owners by their lines, each halved for every year since their last commit (askOrder), at most 3. */
+  ask: Array<{ name: string; email: string; share: number; last_active: string | null }>
 }
 
 /**
@@ -26,8 +28,26 @@ export async function risk(options: { repo?: string; reader?: IndexReader; targe
   return withReader(options, async (reader) => {
     const target = resolveTarget(reader, options.target)
     if (target.kind === 'directory') throw directoryRefused(target, 'risk')
-    return { target, index: await reader.indexInfo(), ...(await riskOfTarget(reader, target)) }
+    const { risk: assessed, lines } = await riskWithActivity(reader, target)
+    return { target, index: await reader.indexInfo(), ...assessed, ask: await askOf(reader, lines) }
   })
+}
+
+/** The people to ask of these owners' lines (per email, most first). */
+async function askOf(reader: IndexReader, lines: Array<[string, number]>): Promise<RiskResult['ask']> {
+  const total = lines.reduce((n, [, l]) => n + l, 0)
+  const owners = ownerRows(reader, lines)
+  const active = await lastActive(reader, owners.map((o) => o.email))
+  return askOrder(owners, active, (await asOf(reader)) * 1000)
+    .slice(0, ASKED)
+    .map((o) => ({ name: o.name, email: o.email, share: total > 0 ? o.lines / total : 0, last_active: o.last_active }))
+}
+
+const ASKED = 3
+
+/** `Ann <ann@x> (73 %, last commit 2026-05-01), …`: the people to ask, for the terminal and the MCP tool. */
+export function askList(ask: RiskResult['ask']): string {
+  return ask.map((c) => `${c.name} <${c.email}> (${(c.share * 100).toFixed(0)} %${c.last_active ? `, last commit ${c.last_active.slice(0, 10)}` : ''})`).join(', ')
 }
 
 /** The activity columns of a file or symbol row (NO_ACTIVITY when analyze found none). */
@@ -49,8 +69,8 @@ export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, 
   return (await riskWithActivity(reader, target)).risk
 }
 
-/** The risk and the activity row it is read from (revisions, last change). */
-export async function riskWithActivity(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ risk: AssessedRisk; revisions: number; last_change: string | null }> {
+/** The risk, the activity row it is read from (revisions, last change) and the owners' lines it counted. */
+export async function riskWithActivity(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ risk: AssessedRisk; revisions: number; last_change: string | null; lines: Array<[string, number]> }> {
   const row = target.kind === 'file' ? activityOf(storedActivity(reader, 'files'), target.path) : activityOf(storedActivity(reader, 'symbols'), target.id)
   let lines: Array<[string, number]>
   if (target.kind === 'file') lines = fileOwnerLines(reader, target.path)
@@ -61,7 +81,7 @@ export async function riskWithActivity(reader: IndexReader, target: Exclude<Targ
     })
     lines = symbolOwnerLines(reader, blame, shas, target.start_line, target.end_line)
   }
-  return { risk: await assessLines(reader, row, lines, target.kind), revisions: row.revisions, last_change: row.last_change }
+  return { risk: await assessLines(reader, row, lines, target.kind), revisions: row.revisions, last_change: row.last_change, lines }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { UserError } from '../errors.js'
 import { renderIndexNote } from '../render.js'
-import { risk, riskBacktest, type BacktestReport, type RiskResult } from '../services/risk.js'
+import { askList, risk, riskBacktest, type BacktestReport, type RiskResult } from '../services/risk.js'
 import { viewText, type View } from './view.js'
 
 export interface RiskInput {
@@ -34,7 +34,7 @@ export const riskView: View<RiskInput, RiskResult | BacktestReport> = {
     const t = r.target
     const lines = [`${r.level} (${r.score.toFixed(2)})  ${t.kind === 'symbol' ? `${t.qualified_name} (${t.path})` : t.path}`]
     for (const reason of r.reasons) lines.push(`  - ${reason}`)
-    if (r.contributors.length) lines.push(`  ask: ${r.contributors.map((c) => `${c.name} <${c.email}> (${(c.share * 100).toFixed(0)} %)`).join(', ')}`)
+    if (r.ask.length) lines.push(`  ask: ${askList(r.ask)}`)
     return viewText(lines, renderIndexNote(r.index))
   },
 }

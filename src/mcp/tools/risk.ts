@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { risk } from '../../services/risk.js'
+import { askList, risk } from '../../services/risk.js'
 import { indexInfo, record, repoArg } from '../schemas.js'
 import type { ServerContext } from '../context.js'
 import { indexLine } from '../text.js'
@@ -22,7 +22,8 @@ export function registerRiskTool(server: McpServer, ctx: ServerContext): void {
         reasons: z.array(z.string()),
         factors: record('{ownership, hotspot, cochange} 0..1'),
         features: record('bus_factor, dominant_share, ghost, hotspot_percentile, cochange_breadth, ...'),
-        contributors: z.array(record('{name, email, share, last_active}')),
+        contributors: z.array(record('{name, email, share, last_active}: the largest owners of its lines')),
+        ask: z.array(record('{name, email, share, last_active}: who to ask, owners weighted by how recently they committed')),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -33,7 +34,7 @@ export function registerRiskTool(server: McpServer, ctx: ServerContext): void {
         const lines = [
           `${r.level} (${r.score.toFixed(2)}) ${t.kind === 'symbol' ? `${t.qualified_name} in ${t.path}` : t.path}`,
           ...r.reasons.map((x) => `- ${x}`),
-          ...(r.contributors.length ? [`ask: ${r.contributors.map((c) => `${c.name} <${c.email}> ${(c.share * 100).toFixed(0)} %`).join(', ')}`] : []),
+          ...(r.ask.length ? [`ask: ${askList(r.ask)}`] : []),
           indexLine(r.index),
         ]
         return { lines, data: { repo: reader.repo, ...r } }
