@@ -1136,8 +1136,9 @@ function codeGraphReuse(previous: Map<string, IndexedFile>, files: IndexedFile[]
   for (const f of files) {
     const old = previous.get(f.path)
     if (!old) return undefined
-    // a file no grammar parses, before or after (a README, a text file): nothing in it is resolved
-    if (old.blob === f.blob || (!old.language && !f.language)) continue
+    // a file no grammar parses, before or after (a README, a text file), nothing is resolved in;
+    // a module configuration (tsconfig.json, package.json, go.mod) is, when its face changed
+    if (old.blob === f.blob || (!old.language && !f.language && resolutionFace(old) === resolutionFace(f))) continue
     if (resolutionFace(old) !== resolutionFace(f)) return undefined
     dirty.add(f.path)
   }

@@ -176,6 +176,24 @@ describe('code graph', () => {
     expect(callsFrom(updated, 'src/z.ts#callsLonely').sort()).toEqual(['src/lonely1.ts#lonely ambiguous', 'src/lonely2.ts#lonely ambiguous'])
     expect(summary.counts.calls).toBe(updated.calls.length)
   })
+
+  test('incremental: a commit of tsconfig.json alone (no grammar parses it) resolves again; equals a fresh build', async () => {
+    const before = callsFrom(await edges(repo.dir), 'src/aliasPath.ts#viaPaths')
+    expect(before).toEqual(['src/lib/impl.ts#deep import-resolved'])
+    // `@lib/*` now points nowhere: viaPaths's import resolves to no file
+    repo.write('tsconfig.json', FILES['tsconfig.json'].replace('"src/lib/*"', '"nowhere/*"'))
+    repo.commit('tsconfig: @lib points nowhere')
+    expect((await analyze({ repo: repo.dir })).mode).toBe('incremental')
+    const updated = await edges(repo.dir)
+    const clone = repo.clone()
+    try {
+      await analyze({ repo: clone.dir, force: true })
+      expect(updated).toEqual(await edges(clone.dir))
+    } finally {
+      clone.cleanup()
+    }
+    expect(callsFrom(updated, 'src/aliasPath.ts#viaPaths')).not.toEqual(before)
+  })
 })
 
 describe('impact', () => {
