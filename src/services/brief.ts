@@ -18,7 +18,7 @@ import { evidence } from './evidence.js'
 import { symbolIds, type IndexedFile } from './index-layout.js'
 import { IndexReader, withReader } from './index-reader.js'
 import { findSymbol, resolveTarget, splitRange } from './resolve.js'
-import { ownerLinesOf, riskFromOwnerLines, riskOfTarget, type AssessedRisk } from './risk.js'
+import { askOf, ownerLinesOf, riskFromOwnerLines, riskWithActivity, type AssessedRisk } from './risk.js'
 import type { CommitRef, EvidenceItem, EvidenceResult, EvidenceTarget, IndexInfo, IssueRef, PullRequestRef } from './types.js'
 import { gitwhyDir } from './workspace.js'
 
@@ -744,17 +744,19 @@ async function analytics(ctx: Context): Promise<{ risk: BriefResult['risk']; own
   const blame = items.filter((e) => e.source === 'blame' && e.lines)
   let assessed: AssessedRisk
   let of: 'symbol' | 'file'
+  let lines: Array<[string, number]>
   if (ctx.kind === 'file') {
-    assessed = await riskOfTarget(reader, { kind: 'file', path: target.path })
+    ;({ risk: assessed, lines } = await riskWithActivity(reader, { kind: 'file', path: target.path }))
     of = 'file'
   } else {
-    const lines = ownerLinesOf(reader, blame.map((e) => [e.commit.sha, e.lines!] as const))
+    lines = ownerLinesOf(reader, blame.map((e) => [e.commit.sha, e.lines!] as const))
     const sym = ctx.symbol ? ctx.reader.file(target.path)!.symbols[ctx.symbol.index] : null
     of = sym ? 'symbol' : 'file'
     assessed = await riskFromOwnerLines(reader, sym && ctx.symbol ? { kind: 'symbol', id: ctx.symbol.id, qualified_name: sym.qualifiedName, symbol_kind: sym.kind, path: target.path, start_line: sym.startLine, end_line: sym.endLine } : { kind: 'file', path: target.path }, lines)
   }
   const risks: BriefLine[] = [line(`${assessed.level} risk (${assessed.score.toFixed(2)}${of === 'file' && ctx.kind !== 'file' ? `, of the file ${target.path}` : ''})${assessed.reasons.length ? `: ${assessed.reasons.join('; ')}` : ': nothing stands out'}`, [range])]
-  const owners = assessed.contributors.map((c) => ({ name: c.name, email: c.email, share: c.share, last_active: c.last_active }))
+  // the people to ask, as `risk` names them (their lines weighed by how recently they committed)
+  const owners = await askOf(reader, lines)
   const ownerLines: BriefLine[] = []
   for (const o of owners) {
     // the owner's newest commit among the lines' blame (evidence is newest first)

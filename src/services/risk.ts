@@ -33,8 +33,8 @@ export async function risk(options: { repo?: string; reader?: IndexReader; targe
   })
 }
 
-/** The people to ask of these owners' lines (per email, most first). */
-async function askOf(reader: IndexReader, lines: Array<[string, number]>): Promise<RiskResult['ask']> {
+/** The people to ask of these owners' lines (per email, most first): risk's `ask`, brief's owners. */
+export async function askOf(reader: IndexReader, lines: Array<[string, number]>): Promise<RiskResult['ask']> {
   const total = lines.reduce((n, [, l]) => n + l, 0)
   const owners = ownerRows(reader, lines)
   const active = await lastActive(reader, owners.map((o) => o.email))
@@ -63,11 +63,6 @@ type OwnerRow = { email: string; name: string; lines: number }
  * names and last commits (the commit catalog). test/integration/risk-sources.test.ts holds every
  * answer to the graph's.
  */
-
-/** The risk of one resolved file or symbol. */
-export async function riskOfTarget(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<AssessedRisk> {
-  return (await riskWithActivity(reader, target)).risk
-}
 
 /** The risk, the activity row it is read from (revisions, last change) and the owners' lines it counted. */
 export async function riskWithActivity(reader: IndexReader, target: Exclude<Target, { kind: 'directory' }>): Promise<{ risk: AssessedRisk; revisions: number; last_change: string | null; lines: Array<[string, number]> }> {

@@ -39,8 +39,10 @@ describe('risk: the people to ask', () => {
     expect(r.ask[1].last_active.slice(0, 10)).toBe('2025-01-01')
     const text = await runCli(['risk', 'src/legacy.ts', '--repo', repo.dir], opts)
     expect(text.stdout).toContain('ask: Ada Active <ada@example.test> (40 %, last commit 2028-01-01), Gus Gone <gus@example.test> (60 %, last commit 2025-01-01)')
-    // the same order as context-for-pr's owners to ask
+    // the same order as context-for-pr's owners to ask and the brief's
     const pr = await cli('context-for-pr', '--files', 'src/legacy.ts')
     expect(pr.owners_to_ask.map((o: any) => o.email)).toEqual(r.ask.map((c: any) => c.email))
+    const brief = await cli('brief', 'src/legacy.ts')
+    expect(brief.owners).toEqual(r.ask)
   })
 })
