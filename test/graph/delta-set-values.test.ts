@@ -6,29 +6,15 @@
  * and the finished graph must hold exactly the values meant.
  */
 import { join } from 'node:path'
-import kuzu from 'kuzu'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { deltaRunner, type GraphDelta } from '../../src/graph/delta.js'
 import { writeGraph } from '../../src/graph/load.js'
-import { emptyGraph, tempDir } from './fixtures.js'
+import { emptyGraph, readRows as rows, tempDir } from './fixtures.js'
 
 const IDLE = { revisions: 0, recent_revisions: 0, churn: 0, authors: 0, first_change: null, last_change: null, hotspot: 0, hotspot_percentile: 0, cochange_partners: 0 }
 const file = (path: string) => ({ path, language: 'typescript', lines: 10, is_test: false, present: true, ...IDLE })
 const symbol = (id: string, path: string) => ({ id, name: id, qualified_name: id, kind: 'function', path, start_line: 1, end_line: 9, signature: '', exported: false, search: 'word', ...IDLE })
 const pair = (a: string, b: string, degree: number, confidence: number) => ({ a, b, shared: 5, degree, confidence, reverse_confidence: confidence / 2 })
-
-async function rows(db: string, statement: string): Promise<Array<Record<string, unknown>>> {
-  const d = new kuzu.Database(db, 64 * 1024 * 1024, true, true)
-  const conn = new kuzu.Connection(d)
-  try {
-    const result = await conn.query(statement)
-    const out = (Array.isArray(result) ? result[0] : result).getAllSync()
-    return out
-  } finally {
-    await conn.close()
-    await d.close()
-  }
-}
 
 describe('graph delta: values set from lists of rows', () => {
   let dir: ReturnType<typeof tempDir>

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import kuzu from 'kuzu'
 import { NO_FORGE_ISSUE, NO_FORGE_PR, type GraphData } from '../../src/graph/types.js'
 
 export const TRICKY_STRINGS = [
@@ -118,4 +119,17 @@ export function trickyGraph(): GraphData {
 export function tempDir(prefix = 'gitwhy-graph-'): { path: string; cleanup: () => void } {
   const path = mkdtempSync(join(tmpdir(), prefix))
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+/** The rows of one statement over a graph on disk, opened read-only and closed again. */
+export async function readRows(db: string, statement: string): Promise<Array<Record<string, unknown>>> {
+  const d = new kuzu.Database(db, 64 * 1024 * 1024, true, true)
+  const conn = new kuzu.Connection(d)
+  try {
+    const result = await conn.query(statement)
+    return (Array.isArray(result) ? result[0] : result).getAllSync()
+  } finally {
+    await conn.close()
+    await d.close()
+  }
 }
