@@ -103,7 +103,7 @@ export function riskPage(t: ExploreTarget, load: Load<RiskResult>, width: number
       ...(r.reasons.length ? r.reasons.map((x) => plain(`  • ${clip(x, width - 6)}`)) : [[seg('  no factor adds to the risk', 'dim')]]),
       [],
       heading('People to ask'),
-      ...(r.contributors.length ? r.contributors.map((c) => [seg(`  ${cell(c.name, 24)}`), seg(`${percent(c.share).padStart(4)} of the lines`), seg(c.last_active ? `  last commit ${day(c.last_active)}` : '', 'dim')]) : [[seg('  nobody owns a line (bots own none)', 'dim')]]),
+      ...(r.ask.length ? r.ask.map((c) => [seg(`  ${cell(c.name, 24)}`), seg(`${percent(c.share).padStart(4)} of the lines`), seg(c.last_active ? `  last commit ${day(c.last_active)}` : '', 'dim')]) : [[seg('  nobody owns a line (bots own none)', 'dim')]]),
       [],
       heading('Factors'),
       plain(`  ${f.revisions} revisions, ${f.recent_revisions} in the last ${f.recent_days} days · hotspot percentile ${percent(f.hotspot_percentile)}`),
