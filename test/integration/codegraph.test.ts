@@ -73,6 +73,17 @@ type Edge = { from: string; to: string; reason?: string; line?: number; confiden
 const calls = (all: Record<string, string[]>) => all.calls.map((c) => JSON.parse(c) as Edge)
 const callsFrom = (all: Record<string, string[]>, from: string) => calls(all).filter((c) => c.from === from).map((c) => `${c.to} ${c.reason}`)
 
+/** Every edge of a fresh `--force` build of a clone of the repository. */
+async function freshEdges(repo: TestRepo): Promise<Awaited<ReturnType<typeof edges>>> {
+  const clone = repo.clone()
+  try {
+    await analyze({ repo: clone.dir, force: true })
+    return await edges(clone.dir)
+  } finally {
+    clone.cleanup()
+  }
+}
+
 describe('code graph', () => {
   let repo: TestRepo
   let graph: Record<string, string[]>
@@ -164,13 +175,7 @@ describe('code graph', () => {
     const summary = await analyze({ repo: repo.dir })
     expect(summary.mode).toBe('incremental')
     const updated = await edges(repo.dir)
-    const clone = repo.clone()
-    try {
-      await analyze({ repo: clone.dir, force: true })
-      expect(updated).toEqual(await edges(clone.dir))
-    } finally {
-      clone.cleanup()
-    }
+    expect(updated).toEqual(await freshEdges(repo))
     expect(callsFrom(updated, 'src/aliased.ts#useAlias')).toEqual(['src/helpers2.ts#helper import-resolved'])
     expect(callsFrom(updated, 'src/shapes.ts#Svc.run')).toEqual(['src/shapes.ts#Svc.step receiver-type'])
     expect(callsFrom(updated, 'src/z.ts#callsLonely').sort()).toEqual(['src/lonely1.ts#lonely ambiguous', 'src/lonely2.ts#lonely ambiguous'])
@@ -185,13 +190,7 @@ describe('code graph', () => {
     repo.commit('tsconfig: @lib points nowhere')
     expect((await analyze({ repo: repo.dir })).mode).toBe('incremental')
     const updated = await edges(repo.dir)
-    const clone = repo.clone()
-    try {
-      await analyze({ repo: clone.dir, force: true })
-      expect(updated).toEqual(await edges(clone.dir))
-    } finally {
-      clone.cleanup()
-    }
+    expect(updated).toEqual(await freshEdges(repo))
     expect(callsFrom(updated, 'src/aliasPath.ts#viaPaths')).not.toEqual(before)
   })
 })
