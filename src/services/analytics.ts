@@ -169,7 +169,7 @@ export async function lastActive(reader: IndexReader, emails: string[]): Promise
 }
 
 /** An owner's lines count half as much for each year since their last commit (the people to ask). */
-export const ASK_HALF_LIFE_DAYS = 365
+const ASK_HALF_LIFE_DAYS = 365
 
 /**
  * Owners in the order to ask them: by their lines, each halved for every year since the owner's

@@ -63,7 +63,7 @@ export interface ContextForPrResult {
   missing_co_changes: Array<{ path: string; usually_with: string; degree: number; shared: number; confidence: number }>
   /**
    * People who own lines of the changed files at the indexed HEAD, the most first once each one's
-   * lines are halved for every year since their last commit (ASK_HALF_LIFE_DAYS): someone who left
+   * lines are halved for every year since their last commit (askOrder in analytics.ts): someone who left
    * long ago is no one to ask. `last_active`: their newest commit.
    */
   owners_to_ask: Array<{ name: string; email: string; lines: number; files: number; last_active: string | null }>
